@@ -1,0 +1,291 @@
+/**
+ * The driver contract: the small set of atomic storage primitives every ojskit backend implements.
+ *
+ * The engine owns every protocol decision (which state follows a failure, when a retry is due, what a
+ * chain does next). A driver only stores, indexes and moves jobs, and guarantees that each method below
+ * is atomic where the data lives (one Lua script, one SQL statement or transaction, one synchronous step
+ * in memory): concurrent callers can never both win a guarded change. Drivers never read a clock: every
+ * time arrives as `now` (epoch ms) and `nowIso` (the same instant as an RFC 3339 string).
+ *
+ * Index rules every driver keeps, derived from a job's state and internals (records.ts):
+ * - `available`: ordered by priority (higher first), then by a monotonic sequence number the driver assigns
+ *   each time the job *enters* `available` (FIFO by the moment it last became available).
+ * - `scheduled`, `retryable`: ordered by `x.dueAt`.
+ * - `active`: ordered by `min(x.visibleUntil, x.timeoutAt)`.
+ * - `scheduled`, `available`, `retryable` with `x.expiresAt`: findable by expiry.
+ * - `discarded` with `x.deadLetter`: the dead-letter queue.
+ * - terminal states: ordered by `x.finishedAt` (retention).
+ * - per queue, a count of jobs in each state.
+ */
+import type { JobState } from '../lifecycle/states.js';
+import type { Job } from '../schemas/job.js';
+import type { OjsEvent } from '../events/event.js';
+import type { JobInternals, JobSummary, StoredJob } from './records.js';
+
+/** What a backend can do, as data: drives the manifest, contract skips and the playground. */
+export interface DriverCapabilities {
+  /** `jobInsert` accepts a caller's open transaction (`tx`). */
+  transactionalEnqueue: boolean;
+  /** Events published through `events` reach every process sharing the store. */
+  crossProcessEvents: boolean;
+  /** `strong` when the unique check and the insert are one atomic step. */
+  uniqueStrength: 'strong' | 'best_effort';
+  /** Jobs survive a restart of the process. */
+  durable: boolean;
+}
+
+/** Outcome of one job of an insert. */
+export type InsertOutcome =
+  | { status: 'inserted'; job: Job; /** The job cancelled by `on_conflict: replace`, in its new `cancelled` state. */ replaced?: Job }
+  | { status: 'existing'; job: Job };
+
+/** Result of `jobInsert`: all inserted (or matched), or nothing stored. */
+export type InsertResult =
+  | { ok: true; outcomes: InsertOutcome[] }
+  | { ok: false; index: number; reason: 'duplicate_id' | 'unique'; existing: Job };
+
+export interface InsertParams {
+  jobs: StoredJob[];
+  now: number;
+  nowIso: string;
+  /** A caller's open transaction (only when `capabilities.transactionalEnqueue`). */
+  tx?: unknown;
+}
+
+export interface ClaimParams {
+  /** Queues in priority order: fill from the first, then the next. */
+  queues: readonly string[];
+  limit: number;
+  workerId: string;
+  now: number;
+  nowIso: string;
+  /** Reservation length for this claim; when absent each job's `x.visibilityMs`. */
+  visibilityMs?: number;
+}
+
+export interface ClaimResult {
+  /** Claimed jobs, now `active`, in claim order. */
+  jobs: Job[];
+  /** Jobs the claim promoted from `scheduled`/`retryable` to `available` on the way (for events). */
+  promoted: JobSummary[];
+  /** Jobs the claim found expired and moved to `discarded` (for events). */
+  expired: Job[];
+}
+
+/** A guarded compare-and-set on one job. */
+export interface TransitionOp {
+  id: string;
+  /** Guard: the job's current state must be one of these (take it from `allowedFrom`). */
+  from: readonly JobState[];
+  /** The new state. Equal to the current state for an in-place update (progress); `from` must then include it. */
+  to: JobState;
+  /** Further guards, each checked only when given. */
+  expect?: {
+    attempt?: number;
+    /** Only checked when the job has a `worker_id`. */
+    workerId?: string;
+    visibleUntil?: number;
+    deadLetter?: boolean;
+  };
+  /** Envelope fields to write. */
+  set?: Partial<Job>;
+  /** Envelope fields to remove. */
+  unset?: readonly string[];
+  /** Internal fields to write; `null` removes the field. */
+  x?: { [K in keyof JobInternals]?: JobInternals[K] | null };
+  /** What to return on success (default `job`). */
+  returning?: 'job' | 'summary';
+}
+
+export type TransitionResult =
+  | { ok: true; from: JobState; job: Job }
+  | { ok: true; from: JobState; summary: JobSummary }
+  | { ok: false; /** Current state, or `null` when no such job. */ state: JobState | null; job?: Job };
+
+export interface HeartbeatParams {
+  ids: readonly string[];
+  now: number;
+  /** Extension length; when absent each job's `x.claimVisibilityMs` (else `x.visibilityMs`). */
+  visibilityMs?: number;
+  workerId?: string;
+}
+
+export interface HeartbeatResult {
+  /** Active jobs whose deadline moved to `visibleUntil`. */
+  extended: Array<JobSummary & { visibleUntil: number; worker_id?: string }>;
+  /** Current state of every requested id (`null` when unknown). */
+  states: Record<string, JobState | null>;
+}
+
+export interface JobListParams {
+  queue?: string;
+  state?: JobState;
+  type?: string;
+  /** Only jobs in (true) or out of (false) the dead-letter queue. */
+  deadLetter?: boolean;
+  limit: number;
+  offset: number;
+}
+
+/** A queue's persisted record. */
+export interface QueueRecord {
+  name: string;
+  paused: boolean;
+  created_at: string;
+  paused_at?: string;
+  resumed_at?: string;
+}
+
+/** A worker's last heartbeat and the directive an operator set for it. */
+export interface WorkerRecord {
+  id: string;
+  state: string;
+  directive: 'running' | 'quiet' | 'terminate';
+  last_heartbeat_at: string;
+  lastHeartbeatMs: number;
+  active_job_ids: string[];
+  hostname?: string;
+  pid?: number;
+  queues?: string[];
+  concurrency?: number;
+  labels?: Record<string, unknown>;
+}
+
+/** A cron registration. Wire fields in snake_case; `nextRunMs` is the index the firer uses. */
+export interface CronRecord {
+  name: string;
+  expression: string;
+  timezone: string;
+  overlap_policy: 'skip' | 'allow' | 'cancel_previous' | 'enqueue';
+  enabled: boolean;
+  description?: string;
+  job_template: { type: string; args: unknown[]; meta?: Record<string, unknown>; options?: Record<string, unknown> };
+  created_at: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  run_count: number;
+  nextRunMs: number | null;
+  lastJobId?: string;
+}
+
+/** A workflow document. Drivers store it opaquely and guard writes by `version`. */
+export interface WorkflowRecord {
+  id: string;
+  version: number;
+  [field: string]: unknown;
+}
+
+/** How events travel between engines sharing a store. Publishing must not block on slow subscribers. */
+export interface EventTransport {
+  publish(events: readonly OjsEvent[], tx?: unknown): void | Promise<void>;
+  /** Receives every published event (this process's and others'), in publish order per publisher. */
+  subscribe(listener: (events: readonly OjsEvent[]) => void): () => void;
+}
+
+/**
+ * The storage seam. Each method is atomic; see the module doc for the index rules.
+ * Method names are Entity+Verb, one params object each.
+ */
+export interface Driver {
+  readonly name: string;
+  readonly capabilities: DriverCapabilities;
+  /** Cross-process event transport; when absent the engine keeps events in-process. */
+  readonly events?: EventTransport;
+
+  /**
+   * Stores new jobs all-or-nothing, in order, registering their queues. For each job:
+   * 1. its id exists → abort the whole insert with `duplicate_id`;
+   * 2. when `x.uniqueKey` is set, look for a stored job with that key whose state is in this job's
+   *    `x.uniqueStates` and whose `x.uniqueUntil` is absent or > now (jobs earlier in the same insert count).
+   *    On a match, by `x.uniqueOnConflict`: `reject` → abort with `unique`; `ignore` → outcome `existing`,
+   *    nothing stored for this job; `replace` → move the match to `cancelled` (set `cancelled_at`,
+   *    `x.finishedAt`) and store this job; `replace_except_schedule` → as replace, and when the match has
+   *    `scheduled_at` and this job is `scheduled` or `available`, this job takes the match's `scheduled_at`,
+   *    `x.dueAt` and state `scheduled`.
+   * On abort nothing of the insert persists.
+   */
+  jobInsert(params: InsertParams): Promise<InsertResult>;
+
+  /**
+   * Claims up to `limit` jobs. Per queue, in order, skipping paused queues:
+   * promote due `scheduled`/`retryable` jobs (`x.dueAt` ≤ now) to `available` with `enqueued_at` = nowIso
+   * (or to `discarded` when `x.expiresAt` < now, as in `jobExpire`); then take `available` jobs by priority
+   * and FIFO sequence. A job with `x.expiresAt` < now is moved to `discarded` (`discarded_at` and
+   * `expired_at` = nowIso, `x.finishedAt` = now) and reported in `expired`, never claimed. A claimed job
+   * becomes `active` with `attempt` + 1, `started_at` = nowIso, `worker_id` = workerId, `next_attempt_at`
+   * removed, `x.claimVisibilityMs` = visibilityMs ?? `x.visibilityMs`, `x.visibleUntil` = now +
+   * claimVisibilityMs, `x.timeoutAt` = now + `x.timeoutMs`, `x.progress` removed.
+   * No job is ever returned to two claimers.
+   */
+  jobClaim(params: ClaimParams): Promise<ClaimResult>;
+
+  /** One guarded compare-and-set (see `TransitionOp`). Entering `available` assigns a new FIFO sequence. */
+  jobTransition(op: TransitionOp): Promise<TransitionResult>;
+
+  /** Independent compare-and-sets in one round trip; results in op order. */
+  jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]>;
+
+  jobGet(id: string): Promise<StoredJob | null>;
+
+  /** Newest first (by id). `total` counts every match. */
+  jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }>;
+
+  /** Removes a job entirely when the guards hold; returns what was removed. */
+  jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null>;
+
+  /** Extends the visibility deadline of each listed job that is `active` (and held by `workerId`, when both have one). */
+  jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult>;
+
+  /** Moves due `scheduled`/`retryable` jobs (any queue) to `available`, or to `discarded` when expired. */
+  jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }>;
+
+  /** Moves `scheduled`/`available`/`retryable` jobs with `x.expiresAt` < now to `discarded` (`discarded_at`, `expired_at` = nowIso). */
+  jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]>;
+
+  /** `active` jobs whose `min(x.visibleUntil, x.timeoutAt)` ≤ now, oldest deadline first. Read only. */
+  jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]>;
+
+  /** Deletes terminal jobs with `x.finishedAt` < before (dead-lettered ones only when `deadLetter`). Returns how many. */
+  jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number>;
+
+  /** Current population per state; of one queue, or of all queues. */
+  jobCounts(params: { queue?: string }): Promise<Record<JobState, number>>;
+
+  queueList(): Promise<QueueRecord[]>;
+  queueGet(name: string): Promise<QueueRecord | null>;
+  /** Persists the pause flag, creating the queue when needed. */
+  queueSetPaused(params: { name: string; paused: boolean; nowIso: string }): Promise<QueueRecord>;
+
+  /** Records a heartbeat, keeping any directive already set; returns the stored record. */
+  workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord>;
+  workerSetDirective(params: { id: string; directive: WorkerRecord['directive']; nowIso: string; now: number }): Promise<WorkerRecord>;
+  workerList(): Promise<WorkerRecord[]>;
+  workerDelete(id: string): Promise<void>;
+
+  /** Creates or replaces a cron; `created` is false when one with the name existed. */
+  cronUpsert(record: CronRecord): Promise<{ created: boolean }>;
+  cronGet(name: string): Promise<CronRecord | null>;
+  cronList(): Promise<CronRecord[]>;
+  cronDelete(name: string): Promise<CronRecord | null>;
+  /** Applies `patch` only while the cron's `nextRunMs` equals `expectNextRunMs`: one firing per occurrence. */
+  cronAdvance(params: { name: string; expectNextRunMs: number | null; patch: Partial<CronRecord> }): Promise<boolean>;
+
+  workflowGet(id: string): Promise<WorkflowRecord | null>;
+  /**
+   * Writes a workflow document and inserts jobs in one atomic step. `expectVersion: null` creates it (fails
+   * if the id exists); otherwise the stored version must equal `expectVersion`. The stored version becomes
+   * `workflow.version`. Jobs whose id already exists are skipped (idempotent re-drives). Returns false when
+   * the guard failed and nothing was written.
+   */
+  workflowSave(params: { workflow: WorkflowRecord; expectVersion: number | null; insert?: StoredJob[]; now: number; nowIso: string }): Promise<boolean>;
+
+  /** Takes or renews a named lease for `ttlMs`; true when `owner` holds it afterwards. */
+  leaseAcquire(params: { name: string; owner: string; ttlMs: number; now: number }): Promise<boolean>;
+  leaseRelease(params: { name: string; owner: string }): Promise<void>;
+
+  /** Round trip to the store, for health checks. */
+  ping(): Promise<void>;
+  /** Deletes everything this driver stores (tests, admin reset). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,36 @@
+/** RFC 3339 timestamps: server times in UTC with milliseconds; client times validated and echoed verbatim. */
+import { durationToMs } from './durations.js';
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A server timestamp: `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+ * @example toTimestamp(0) // '1970-01-01T00:00:00.000Z'
+ */
+export function toTimestamp(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Epoch ms of an RFC 3339 timestamp with an offset, or `undefined` when it is not one. */
+export function parseTimestamp(text: string): number | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [, , mo, d, h, mi, s] = m.map(Number) as number[];
+  if (mo! < 1 || mo! > 12 || d! < 1 || d! > 31 || h! > 23 || mi! > 59 || s! > 60) return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Resolves a timestamp field that may be relative (`+PT5S`): returns the text to store and its epoch ms.
+ * Relative values become absolute UTC timestamps, as the protocol requires; absolute ones are kept verbatim.
+ */
+export function resolveTimestamp(text: string, now: number): { text: string; ms: number } | undefined {
+  if (text.startsWith('+')) {
+    const ms = durationToMs(text.slice(1));
+    if (ms === undefined) return undefined;
+    return { text: toTimestamp(now + ms), ms: now + ms };
+  }
+  const ms = parseTimestamp(text);
+  return ms === undefined ? undefined : { text, ms };
+}

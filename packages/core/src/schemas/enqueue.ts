@@ -1,0 +1,223 @@
+/** The enqueue request (flat and `options` forms): its schema, and its parsing into a job ready to store. */
+import { z } from 'zod';
+import { OjsError } from '../errors/ojs-error.js';
+import { durationToMs } from '../formats/durations.js';
+import { newId } from '../formats/ids.js';
+import { toTimestamp } from '../formats/timestamps.js';
+import type { JobState } from '../lifecycle/states.js';
+import {
+  checkJobId,
+  checkJobType,
+  checkNonNegativeInt,
+  checkPositiveInt,
+  checkPriority,
+  checkQueue,
+  checkStringArray,
+  checkTimestamp,
+  invalidField,
+  isPlainObject,
+  requireObject,
+} from './fields.js';
+import { SYSTEM_MANAGED_KEYS, type Job } from './job.js';
+import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, MAX_META_BYTES } from './patterns.js';
+import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
+import { resolveUniquePolicy, type UniquePolicy } from './unique-policy.js';
+import { uniqueFingerprint } from '../unique/fingerprint.js';
+
+/** `options` of an enqueue request. */
+export const EnqueueOptionsSchema = z.looseObject({
+  queue: z.string().optional(),
+  priority: z.union([z.number().int().min(-100).max(100), z.enum(['HIGH', 'NORMAL', 'LOW'])]).optional(),
+  timeout_ms: z.number().int().min(0).optional(),
+  scheduled_at: z.string().optional(),
+  delay_until: z.string().optional(),
+  expires_at: z.string().optional(),
+  retry: RetryPolicyInputSchema.optional(),
+  retry_policy: RetryPolicyInputSchema.optional(),
+  unique: z.looseObject({}).optional(),
+  tags: z.array(z.string()).optional(),
+  visibility_timeout_ms: z.number().int().positive().optional(),
+  visibility_timeout: z.string().optional(),
+  pending: z.boolean().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The enqueue request body (`POST /ojs/v1/jobs`, and each element of a batch). Unknown keys are kept. */
+export const EnqueueRequestSchema = z
+  .looseObject({
+    type: z.string(),
+    args: z.array(z.unknown()),
+    id: z.string().optional(),
+    meta: z.record(z.string(), z.unknown()).optional(),
+    schema: z.string().optional(),
+    specversion: z.literal('1.0').optional(),
+    options: EnqueueOptionsSchema.optional(),
+    queue: z.string().optional(),
+    priority: z.number().int().optional(),
+    timeout: z.number().optional(),
+    scheduled_at: z.string().optional(),
+    expires_at: z.string().optional(),
+    retry: RetryPolicyInputSchema.optional(),
+    unique: z.looseObject({}).optional(),
+    tags: z.array(z.string()).optional(),
+    visibility_timeout: z.number().optional(),
+    pending: z.boolean().optional(),
+  })
+  .describe('OJS enqueue request');
+
+/** A validated enqueue request, turned into everything a driver needs to store the job. */
+export interface ParsedEnqueue {
+  /** The job as it will be served, in its initial state. */
+  job: Job;
+  retryPolicy: RetryPolicy;
+  /** Epoch ms at which a `scheduled` job becomes due. */
+  dueAt?: number;
+  /** Epoch ms of `expires_at`. */
+  expiresAt?: number;
+  /** Reservation length after a claim (job's own or the server default). */
+  visibilityMs: number;
+  /** Execution limit per attempt. */
+  timeoutMs: number;
+  unique?: { policy: UniquePolicy; key: string; until?: number };
+}
+
+/** Server-side settings that shape parsing. */
+export interface EnqueueDefaults {
+  visibilityTimeoutMs?: number;
+  executionTimeoutMs?: number;
+}
+
+const FLAT_KEYS = new Set([
+  'type', 'args', 'id', 'meta', 'schema', 'specversion', 'options', 'queue', 'priority', 'timeout', 'scheduled_at',
+  'expires_at', 'retry', 'unique', 'tags', 'visibility_timeout', 'pending', 'delay_until', 'timeout_ms',
+  'visibility_timeout_ms', 'retry_policy', 'rate_limit',
+]);
+const IGNORED = new Set(SYSTEM_MANAGED_KEYS);
+
+/** `options.x` when present, else the flat `x`. */
+function pick(body: Record<string, unknown>, options: Record<string, unknown>, ...keys: string[]): { key: string; value: unknown } | undefined {
+  for (const key of keys) if (options[key] !== undefined) return { key: `options.${key}`, value: options[key] };
+  for (const key of keys) if (body[key] !== undefined) return { key, value: body[key] };
+  return undefined;
+}
+
+/**
+ * Validates an enqueue request in the protocol's order (first failing rule wins) and builds the job.
+ * Throws `OjsError`: `400 invalid_request` for field errors, `422 validation_error` for the retry policy,
+ * `413 payload_too_large` for an oversized `meta`, `422 unsupported` for `rate_limit`.
+ * @example parseEnqueue({ type: 'email.send', args: ['a@b.c'] }, Date.now()).job.state // 'available'
+ */
+export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefaults = {}): ParsedEnqueue {
+  const body = requireObject(input);
+  const type = checkJobType(body.type);
+  if (!Array.isArray(body.args)) invalidField('args', 'a JSON array', body.args);
+  const args = body.args as unknown[];
+  if (body.specversion !== undefined && body.specversion !== '1.0') invalidField('specversion', '"1.0"', body.specversion);
+  const id = 'id' in body ? checkJobId(body.id) : newId();
+  let options: Record<string, unknown> = {};
+  if (body.options !== undefined) {
+    if (!isPlainObject(body.options)) invalidField('options', 'an object', body.options);
+    options = body.options;
+  }
+  const queueField = pick(body, options, 'queue');
+  const queue = queueField ? checkQueue(queueField.value, queueField.key) : 'default';
+  const priorityField = pick(body, options, 'priority');
+  const priority = priorityField ? checkPriority(priorityField.value, priorityField.key) : 0;
+
+  let meta: Record<string, unknown> = {};
+  if (body.meta !== undefined) {
+    if (!isPlainObject(body.meta)) invalidField('meta', 'an object', body.meta);
+    meta = { ...body.meta };
+  }
+  if (options.metadata !== undefined) {
+    if (!isPlainObject(options.metadata)) invalidField('options.metadata', 'an object', options.metadata);
+    meta = { ...meta, ...options.metadata };
+  }
+
+  const scheduledField = pick(body, options, 'scheduled_at', 'delay_until');
+  const scheduled = scheduledField ? checkTimestamp(scheduledField.value, scheduledField.key, now) : undefined;
+  const expiresField = pick(body, options, 'expires_at');
+  const expires = expiresField ? checkTimestamp(expiresField.value, expiresField.key, now) : undefined;
+
+  let timeoutMs: number | undefined;
+  let timeoutSeconds: number | undefined;
+  if (options.timeout_ms !== undefined) timeoutMs = checkNonNegativeInt(options.timeout_ms, 'options.timeout_ms');
+  else if (body.timeout_ms !== undefined) timeoutMs = checkNonNegativeInt(body.timeout_ms, 'timeout_ms');
+  if (body.timeout !== undefined) {
+    if (typeof body.timeout !== 'number' || !(body.timeout >= 0)) invalidField('timeout', 'a non-negative number of seconds', body.timeout);
+    timeoutSeconds = body.timeout;
+    timeoutMs ??= Math.round(body.timeout * 1000);
+  }
+
+  let visibilityMs: number | undefined;
+  if (options.visibility_timeout_ms !== undefined) visibilityMs = checkPositiveInt(options.visibility_timeout_ms, 'options.visibility_timeout_ms');
+  else if (body.visibility_timeout_ms !== undefined) visibilityMs = checkPositiveInt(body.visibility_timeout_ms, 'visibility_timeout_ms');
+  else {
+    const vt = pick(body, options, 'visibility_timeout');
+    if (vt) {
+      const ms = typeof vt.value === 'string' ? durationToMs(vt.value) : typeof vt.value === 'number' && vt.value > 0 ? vt.value * 1000 : undefined;
+      if (ms === undefined || ms <= 0) invalidField(vt.key, 'a positive ISO 8601 duration or number of seconds', vt.value);
+      visibilityMs = Math.round(ms);
+    }
+  }
+
+  const tagsField = pick(body, options, 'tags');
+  const tags = tagsField ? checkStringArray(tagsField.value, tagsField.key) : undefined;
+  const pendingField = pick(body, options, 'pending');
+  if (pendingField && typeof pendingField.value !== 'boolean') invalidField(pendingField.key, 'a boolean', pendingField.value);
+  const pending = pendingField?.value === true;
+  if (body.schema !== undefined && typeof body.schema !== 'string') invalidField('schema', 'a URI string', body.schema);
+
+  const retryField = pick(body, options, 'retry', 'retry_policy');
+  const retryPolicy = resolveRetryPolicy(retryField?.value);
+  const uniqueField = pick(body, options, 'unique');
+  const uniquePolicy = uniqueField ? resolveUniquePolicy(uniqueField.value) : undefined;
+
+  if (pick(body, options, 'rate_limit')) throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');
+  if (new TextEncoder().encode(JSON.stringify(meta)).length > MAX_META_BYTES) {
+    throw new OjsError('payload_too_large', `meta is larger than ${MAX_META_BYTES} bytes.`, { details: { field: 'meta' } });
+  }
+
+  const state: JobState = pending ? 'pending' : scheduled && scheduled.ms > now ? 'scheduled' : 'available';
+  const createdAt = toTimestamp(now);
+  const job: Job = {
+    specversion: '1.0',
+    id,
+    type,
+    queue,
+    args,
+    meta,
+    priority,
+    state,
+    attempt: 0,
+    max_attempts: retryPolicy.maxAttempts,
+    created_at: createdAt,
+  };
+  if (state === 'available') job.enqueued_at = createdAt;
+  if (scheduled) job.scheduled_at = scheduled.text;
+  if (expires) job.expires_at = expires.text;
+  if (retryField) job.retry = retryPolicyToWire(retryPolicy);
+  if (uniqueField) job.unique = uniqueField.value as Record<string, unknown>;
+  if (tags) job.tags = tags;
+  if (timeoutMs !== undefined) job.timeout_ms = timeoutMs;
+  if (timeoutSeconds !== undefined) job.timeout = timeoutSeconds;
+  if (visibilityMs !== undefined) job.visibility_timeout_ms = visibilityMs;
+  if (typeof body.schema === 'string') job.schema = body.schema;
+  for (const [key, value] of Object.entries(body)) {
+    if (!FLAT_KEYS.has(key) && !IGNORED.has(key) && value !== undefined) job[key] = value;
+  }
+
+  const parsed: ParsedEnqueue = {
+    job,
+    retryPolicy,
+    visibilityMs: visibilityMs ?? defaults.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
+    timeoutMs: timeoutMs && timeoutMs > 0 ? timeoutMs : (defaults.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS),
+  };
+  if (state === 'scheduled') parsed.dueAt = scheduled!.ms;
+  if (expires) parsed.expiresAt = expires.ms;
+  if (uniquePolicy) {
+    parsed.unique = { policy: uniquePolicy, key: uniqueFingerprint(job, uniquePolicy) };
+    if (uniquePolicy.periodMs !== undefined) parsed.unique.until = now + uniquePolicy.periodMs;
+  }
+  return parsed;
+}
