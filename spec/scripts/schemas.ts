@@ -1,0 +1,45 @@
+/**
+ * JSON Schemas (draft 2020-12) for every zod schema `@ojskit/core` exports (each export whose name ends in
+ * `Schema`), rendered with zod 4's own `z.toJSONSchema` so the files describe exactly what core validates.
+ */
+import * as core from '@ojskit/core';
+import { z } from 'zod';
+import { join } from 'node:path';
+import type { GeneratedFile } from './generated-file.js';
+
+/** `EnqueueRequestSchema` → `enqueue-request`. */
+export function kebabName(exportName: string): string {
+  return exportName
+    .replace(/Schema$/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase();
+}
+
+function isZodSchema(value: unknown): value is z.ZodType {
+  return value instanceof z.ZodType;
+}
+
+/** One file per exported schema, sorted by name so output is stable. */
+export function generateSchemas(dir: string): GeneratedFile[] {
+  const files: GeneratedFile[] = [];
+  const names = Object.keys(core).filter((name) => name.endsWith('Schema')).sort();
+  for (const name of names) {
+    const schema = (core as Record<string, unknown>)[name];
+    if (!isZodSchema(schema)) {
+      // A non-zod export named *Schema would silently lose its file; make the author decide.
+      throw new Error(`@ojskit/core exports '${name}', which is not a zod schema (rename it or make it one).`);
+    }
+    let json: Record<string, unknown>;
+    try {
+      // io 'input': these schemas describe what a client may send or read back; none of them transforms.
+      json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
+    } catch (error) {
+      throw new Error(`Cannot render ${name} as JSON Schema: ${(error as Error).message}`);
+    }
+    const { $schema, ...rest } = json;
+    const document = { $schema, $id: `${kebabName(name)}.schema.json`, title: name.replace(/Schema$/, ''), ...rest };
+    files.push({ path: join(dir, `${kebabName(name)}.schema.json`), contents: `${JSON.stringify(document, null, 2)}\n` });
+  }
+  return files;
+}
