@@ -1,0 +1,151 @@
+/**
+ * The decision half of an insert: checks every job of a batch against the store and against the jobs
+ * before it in the same batch, without touching the store. Only when the whole batch passes does the
+ * driver apply the plan, which is how an insert stays all-or-nothing without an undo log.
+ */
+import {
+  allowedFrom,
+  NON_TERMINAL_STATES,
+  type Job,
+  type JobInternals,
+  type JobState,
+  type StoredJob,
+} from '@ojskit/core';
+import { cloneValue } from './clone.js';
+import type { JobEntry } from './job-entry.js';
+import type { UniqueIndex } from './unique-index.js';
+
+/** What to do with one job of the batch. */
+export type InsertStep =
+  /** Store `job`/`x` (private copies), after cancelling the job `replaceId` when set. */
+  | { kind: 'insert'; job: Job; x: JobInternals; replaceId?: string }
+  /** Store nothing; report the job `matchId` (stored, or inserted earlier in this batch). */
+  | { kind: 'existing'; matchId: string }
+  /** Store nothing, report nothing (workflow re-drives). */
+  | { kind: 'skip' };
+
+export type InsertPlan =
+  | { ok: true; steps: InsertStep[] }
+  | { ok: false; index: number; reason: 'duplicate_id' | 'unique'; existing: Job };
+
+/**
+ * `abort`: a duplicate id or a `reject` conflict aborts the batch (`jobInsert`).
+ * `skip`: both skip the job instead (`workflowSave`, whose job inserts are idempotent re-drives).
+ */
+export type ConflictMode = 'abort' | 'skip';
+
+/** States a `replace` may cancel (the transition table's `unique_replace` rows). */
+const REPLACEABLE: ReadonlySet<JobState> = new Set(allowedFrom('cancelled', 'unique_replace'));
+
+/** Used when a job carries a key but no states; the engine normally sets them. */
+const DEFAULT_UNIQUE_STATES: readonly JobState[] = NON_TERMINAL_STATES;
+
+interface Candidate {
+  id: string;
+  job: Job;
+  x: JobInternals;
+}
+
+/**
+ * Plans an insert of `input` at `now`.
+ *
+ * A `replace` whose match is already terminal (a key blocking in `completed`, say) cannot cancel it (the
+ * table has no such row), so the new job is simply stored and no `replaced` job is reported.
+ */
+export function planInsert(
+  input: readonly StoredJob[],
+  now: number,
+  jobs: ReadonlyMap<string, JobEntry>,
+  unique: UniqueIndex,
+  mode: ConflictMode,
+): InsertPlan {
+  const steps: InsertStep[] = [];
+  const staged = new Map<string, Candidate>();
+  const stagedByKey = new Map<string, Candidate[]>();
+  /** Ids, stored or staged, that this batch moves to `cancelled`. */
+  const cancelled = new Set<string>();
+
+  for (let index = 0; index < input.length; index++) {
+    const source = input[index]!;
+    const id = source.job.id;
+    const clash = jobs.get(id) ?? staged.get(id);
+    if (clash !== undefined) {
+      if (mode === 'skip') {
+        steps.push({ kind: 'skip' });
+        continue;
+      }
+      return { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash.job) };
+    }
+    const job = cloneValue(source.job);
+    const x = cloneValue(source.x);
+    let replaceId: string | undefined;
+    const key = x.uniqueKey;
+    if (key !== undefined) {
+      const match = findMatch(key, x, now, unique, stagedByKey, cancelled);
+      if (match !== undefined) {
+        const policy = x.uniqueOnConflict ?? 'reject';
+        if (policy === 'reject') {
+          if (mode === 'skip') {
+            steps.push({ kind: 'skip' });
+            continue;
+          }
+          return { ok: false, index, reason: 'unique', existing: cloneValue(match.job) };
+        }
+        if (policy === 'ignore') {
+          steps.push({ kind: 'existing', matchId: match.id });
+          continue;
+        }
+        const matchState = cancelled.has(match.id) ? 'cancelled' : match.job.state;
+        if (REPLACEABLE.has(matchState)) {
+          replaceId = match.id;
+          cancelled.add(match.id);
+        }
+        if (
+          policy === 'replace_except_schedule' &&
+          match.job.scheduled_at !== undefined &&
+          (job.state === 'scheduled' || job.state === 'available')
+        ) {
+          job.scheduled_at = match.job.scheduled_at;
+          job.state = 'scheduled';
+          delete job.enqueued_at;
+          // A promoted match keeps its dueAt; the parse covers a match stored without one.
+          x.dueAt = match.x.dueAt ?? Date.parse(match.job.scheduled_at);
+        }
+      }
+    }
+    const candidate: Candidate = { id, job, x };
+    staged.set(id, candidate);
+    if (key !== undefined) {
+      const list = stagedByKey.get(key);
+      if (list === undefined) stagedByKey.set(key, [candidate]);
+      else list.push(candidate);
+    }
+    steps.push(replaceId === undefined ? { kind: 'insert', job, x } : { kind: 'insert', job, x, replaceId });
+  }
+  return { ok: true, steps };
+}
+
+/** The first job holding `key` that blocks a job with internals `x` at `now`. */
+function findMatch(
+  key: string,
+  x: JobInternals,
+  now: number,
+  unique: UniqueIndex,
+  stagedByKey: ReadonlyMap<string, Candidate[]>,
+  cancelled: ReadonlySet<string>,
+): Candidate | undefined {
+  const states = x.uniqueStates ?? DEFAULT_UNIQUE_STATES;
+  const blocks = (c: Candidate): boolean => {
+    const state = cancelled.has(c.id) ? 'cancelled' : c.job.state;
+    return states.includes(state) && (c.x.uniqueUntil === undefined || c.x.uniqueUntil > now);
+  };
+  const stored = unique.get(key);
+  if (stored !== undefined) {
+    for (const entry of stored) {
+      const c: Candidate = { id: entry.job.id, job: entry.job, x: entry.x };
+      if (blocks(c)) return c;
+    }
+  }
+  for (const c of stagedByKey.get(key) ?? []) if (blocks(c)) return c;
+  return undefined;
+}

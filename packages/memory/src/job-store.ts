@@ -1,0 +1,152 @@
+/**
+ * The job table and every index derived from it (driver.ts, "Index rules"). All index upkeep lives
+ * here: a job is `detach`ed before any change to its state or indexed fields and `attach`ed after, so
+ * the indexes and counters can never disagree with the jobs.
+ */
+import type { JobState, QueueRecord } from '@ojskit/core';
+import { BinaryHeap } from './binary-heap.js';
+import type { JobEntry } from './job-entry.js';
+import { QueueState } from './queue-state.js';
+import { zeroCounts } from './state-counts.js';
+import { UniqueIndex } from './unique-index.js';
+
+export class JobStore {
+  readonly jobs = new Map<string, JobEntry>();
+  readonly queues = new Map<string, QueueState>();
+  /** `active` jobs by deadline, `min(x.visibleUntil, x.timeoutAt)`. */
+  readonly active = new BinaryHeap<JobEntry>();
+  /** `scheduled`/`available`/`retryable` jobs with `x.expiresAt`, by expiry. */
+  readonly expiry = new BinaryHeap<JobEntry>();
+  /** Terminal jobs outside the dead-letter queue, by `x.finishedAt`. */
+  readonly finished = new BinaryHeap<JobEntry>();
+  /** Dead-lettered `discarded` jobs, by `x.finishedAt` (pruned only on request). */
+  readonly finishedDeadLetter = new BinaryHeap<JobEntry>();
+  /** The dead-letter queue: `discarded` jobs with `x.deadLetter`. */
+  readonly deadLetter = new Set<JobEntry>();
+  readonly unique = new UniqueIndex();
+  /** Jobs in each state across all queues. */
+  readonly totals: Record<JobState, number> = zeroCounts();
+  /** Last FIFO sequence handed out. */
+  private seq = 0;
+  /** Tie breaker for the time-ordered heaps, so equal times keep arrival order. */
+  private tick = 0;
+
+  /** The queue named `name`, created (unpaused, `created_at` = `nowIso`) when new. */
+  queue(name: string, nowIso: string): QueueState {
+    let q = this.queues.get(name);
+    if (q === undefined) {
+      const record: QueueRecord = { name, paused: false, created_at: nowIso };
+      this.queues.set(name, (q = new QueueState(record)));
+    }
+    return q;
+  }
+
+  /** Adds a new job to the table and its indexes. */
+  add(entry: JobEntry, nowIso: string): void {
+    this.jobs.set(entry.job.id, entry);
+    this.unique.add(entry);
+    this.attach(entry, null, nowIso);
+  }
+
+  /** Deletes a job from the table and every index. */
+  delete(entry: JobEntry): void {
+    this.detach(entry);
+    this.unique.remove(entry);
+    this.jobs.delete(entry.job.id);
+  }
+
+  /** Takes a job out of its indexes and counters before a change. */
+  detach(entry: JobEntry): void {
+    const state = entry.job.state;
+    const q = this.queues.get(entry.job.queue);
+    if (q !== undefined) {
+      q.counts[state]--;
+      if (entry.availableNode !== null) q.available.remove(entry.availableNode);
+      if (entry.dueNode !== null) q.due.remove(entry.dueNode);
+    }
+    this.totals[state]--;
+    entry.availableNode = null;
+    entry.dueNode = null;
+    if (entry.activeNode !== null) {
+      this.active.remove(entry.activeNode);
+      entry.activeNode = null;
+    }
+    if (entry.expiryNode !== null) {
+      this.expiry.remove(entry.expiryNode);
+      entry.expiryNode = null;
+    }
+    if (entry.finishedNode !== null) {
+      // remove() ignores a node that is not in the heap it is asked about.
+      this.finished.remove(entry.finishedNode);
+      this.finishedDeadLetter.remove(entry.finishedNode);
+      entry.finishedNode = null;
+    }
+    if (state === 'discarded') this.deadLetter.delete(entry);
+  }
+
+  /**
+   * Puts a job back into the indexes its (new) state calls for. `from` is its state before the change
+   * (`null` for a new job): entering `available` from elsewhere takes a new FIFO sequence.
+   * `nowIso` dates a queue this creates (a job moved to a queue not seen before).
+   */
+  attach(entry: JobEntry, from: JobState | null, nowIso: string): void {
+    const { job, x } = entry;
+    const state = job.state;
+    const q = this.queue(job.queue, nowIso);
+    q.counts[state]++;
+    this.totals[state]++;
+    switch (state) {
+      case 'available':
+        if (from !== 'available') entry.seq = ++this.seq;
+        entry.availableNode = q.available.push(entry, -job.priority, entry.seq);
+        break;
+      case 'scheduled':
+      case 'retryable':
+        // A job without a due time never becomes due by itself (the engine always sets one).
+        entry.dueNode = q.due.push(entry, x.dueAt ?? Infinity, ++this.tick);
+        break;
+      case 'active':
+        entry.activeNode = this.active.push(entry, deadlineOf(entry), ++this.tick);
+        break;
+      case 'completed':
+      case 'cancelled':
+      case 'discarded': {
+        const deadLettered = state === 'discarded' && x.deadLetter === true;
+        if (deadLettered) this.deadLetter.add(entry);
+        // Without finishedAt a terminal job has no retention clock, so the pruner leaves it alone.
+        if (x.finishedAt !== undefined) {
+          const heap = deadLettered ? this.finishedDeadLetter : this.finished;
+          entry.finishedNode = heap.push(entry, x.finishedAt, ++this.tick);
+        }
+        break;
+      }
+      case 'pending':
+        break;
+    }
+    if (x.expiresAt !== undefined && (state === 'scheduled' || state === 'available' || state === 'retryable')) {
+      entry.expiryNode = this.expiry.push(entry, x.expiresAt, ++this.tick);
+    }
+  }
+
+  /** Re-keys an active job whose deadline fields changed in place. */
+  rekeyActive(entry: JobEntry): void {
+    if (entry.activeNode !== null) this.active.update(entry.activeNode, deadlineOf(entry), entry.activeNode.b);
+  }
+
+  clear(): void {
+    this.jobs.clear();
+    this.queues.clear();
+    this.active.clear();
+    this.expiry.clear();
+    this.finished.clear();
+    this.finishedDeadLetter.clear();
+    this.deadLetter.clear();
+    this.unique.clear();
+    for (const state of Object.keys(this.totals) as JobState[]) this.totals[state] = 0;
+  }
+}
+
+/** When an active job is overdue: the earlier of its visibility deadline and its execution timeout. */
+export function deadlineOf(entry: JobEntry): number {
+  return Math.min(entry.x.visibleUntil ?? Infinity, entry.x.timeoutAt ?? Infinity);
+}

@@ -1,0 +1,497 @@
+/** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
+import {
+  summarize,
+  TRANSITIONS,
+  type ClaimParams,
+  type ClaimResult,
+  type CronRecord,
+  type Driver,
+  type DriverCapabilities,
+  type HeartbeatParams,
+  type HeartbeatResult,
+  type InsertOutcome,
+  type InsertParams,
+  type InsertResult,
+  type Job,
+  type JobInternals,
+  type JobListParams,
+  type JobState,
+  type JobSummary,
+  type QueueRecord,
+  type StoredJob,
+  type TransitionOp,
+  type TransitionResult,
+  type WorkerRecord,
+  type WorkflowRecord,
+} from '@ojskit/core';
+import { cloneValue } from './clone.js';
+import { planInsert, type ConflictMode } from './insert-plan.js';
+import { newEntry, type JobEntry } from './job-entry.js';
+import { JobStore } from './job-store.js';
+import type { QueueState } from './queue-state.js';
+import { zeroCounts } from './state-counts.js';
+
+/** `from → to` pairs of the transition table; the driver refuses any other change of state. */
+const LEGAL = new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`));
+
+/** Envelope keys a transition may not write or remove: they identify the job or are set by `to`. */
+const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
+
+const CAPABILITIES: DriverCapabilities = Object.freeze({
+  transactionalEnqueue: false,
+  crossProcessEvents: false,
+  uniqueStrength: 'strong',
+  durable: false,
+});
+
+/**
+ * The in-process driver. Every method runs to completion synchronously before its promise settles,
+ * so each is atomic in a single-threaded runtime with no locks.
+ *
+ * Stored state is private: every job, record and document is copied on the way in and on the way out
+ * (see clone.ts for why a hand-written copy rather than `structuredClone`), so a caller mutating what it
+ * passed or what it got back never changes what is stored.
+ *
+ * Not durable and not shared between processes: for tests, development and single-process apps.
+ *
+ * @example
+ * const engine = new Engine({ driver: new MemoryDriver() });
+ */
+export class MemoryDriver implements Driver {
+  readonly name = 'memory';
+  readonly capabilities: DriverCapabilities = CAPABILITIES;
+
+  private readonly store = new JobStore();
+  private readonly workers = new Map<string, WorkerRecord>();
+  private readonly crons = new Map<string, CronRecord>();
+  private readonly workflows = new Map<string, WorkflowRecord>();
+  private readonly leases = new Map<string, { owner: string; until: number }>();
+
+  // ---------------------------------------------------------------- jobs
+
+  async jobInsert(params: InsertParams): Promise<InsertResult> {
+    const outcomes = this.insert(params.jobs, params.now, params.nowIso, 'abort');
+    return Array.isArray(outcomes) ? { ok: true, outcomes } : outcomes;
+  }
+
+  async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    const { limit, now, nowIso, workerId } = params;
+    const jobs: Job[] = [];
+    const promoted: JobSummary[] = [];
+    const expired: Job[] = [];
+    for (const name of params.queues) {
+      if (jobs.length >= limit) break;
+      const q = this.store.queues.get(name);
+      if (q === undefined || q.record.paused) continue;
+      this.promoteQueue(q, now, nowIso, Infinity, promoted, expired);
+      while (jobs.length < limit) {
+        const node = q.available.peek();
+        if (node === undefined) break;
+        const entry = node.value;
+        if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {
+          expired.push(this.expireEntry(entry, now, nowIso));
+          continue;
+        }
+        this.store.detach(entry);
+        const { job, x } = entry;
+        job.state = 'active';
+        job.attempt += 1;
+        job.started_at = nowIso;
+        job.worker_id = workerId;
+        delete job.next_attempt_at;
+        const visibility = params.visibilityMs ?? x.visibilityMs;
+        x.claimVisibilityMs = visibility;
+        x.visibleUntil = now + visibility;
+        x.timeoutAt = now + x.timeoutMs;
+        delete x.progress;
+        this.store.attach(entry, 'available', nowIso);
+        jobs.push(cloneValue(job));
+      }
+    }
+    return { jobs, promoted, expired };
+  }
+
+  async jobTransition(op: TransitionOp): Promise<TransitionResult> {
+    return this.transition(op);
+  }
+
+  async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
+    const results = new Array<TransitionResult>(ops.length);
+    for (let i = 0; i < ops.length; i++) results[i] = this.transition(ops[i]!);
+    return results;
+  }
+
+  async jobGet(id: string): Promise<StoredJob | null> {
+    const entry = this.store.jobs.get(id);
+    return entry === undefined ? null : copyStored(entry);
+  }
+
+  async jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
+    const { queue, state, type, deadLetter } = params;
+    // The dead-letter set is the small side when asked for; otherwise listing is an admin scan.
+    const source: Iterable<JobEntry> = deadLetter === true ? this.store.deadLetter : this.store.jobs.values();
+    const matches: JobEntry[] = [];
+    for (const entry of source) {
+      const job = entry.job;
+      if (queue !== undefined && job.queue !== queue) continue;
+      if (state !== undefined && job.state !== state) continue;
+      if (type !== undefined && job.type !== type) continue;
+      if (deadLetter !== undefined && (entry.x.deadLetter === true) !== deadLetter) continue;
+      matches.push(entry);
+    }
+    matches.sort((p, q) => (p.job.id < q.job.id ? 1 : p.job.id > q.job.id ? -1 : 0));
+    const page = matches.slice(params.offset, params.offset + params.limit);
+    return { jobs: page.map((e) => cloneValue(e.job)), total: matches.length };
+  }
+
+  async jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null> {
+    const entry = this.store.jobs.get(params.id);
+    if (entry === undefined) return null;
+    const expect = params.expect;
+    if (expect?.states !== undefined && !expect.states.includes(entry.job.state)) return null;
+    if (expect?.deadLetter !== undefined && (entry.x.deadLetter === true) !== expect.deadLetter) return null;
+    this.store.delete(entry);
+    return entry.job;
+  }
+
+  async jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
+    const extended: HeartbeatResult['extended'] = [];
+    const states: Record<string, JobState | null> = {};
+    for (const id of params.ids) {
+      const entry = this.store.jobs.get(id);
+      states[id] = entry?.job.state ?? null;
+      if (entry === undefined || entry.job.state !== 'active') continue;
+      const held = entry.job.worker_id;
+      if (params.workerId !== undefined && held !== undefined && held !== params.workerId) continue;
+      const x = entry.x;
+      const visibleUntil = params.now + (params.visibilityMs ?? x.claimVisibilityMs ?? x.visibilityMs);
+      x.visibleUntil = visibleUntil;
+      this.store.rekeyActive(entry);
+      extended.push({ ...summarize(entry.job), visibleUntil, ...(held !== undefined ? { worker_id: held } : {}) });
+    }
+    return { extended, states };
+  }
+
+  async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
+    const promoted: JobSummary[] = [];
+    const expired: Job[] = [];
+    let left = params.limit;
+    for (const q of this.store.queues.values()) {
+      if (left <= 0) break;
+      left -= this.promoteQueue(q, params.now, params.nowIso, left, promoted, expired);
+    }
+    return { promoted, expired };
+  }
+
+  async jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
+    const expired: Job[] = [];
+    const heap = this.store.expiry;
+    while (expired.length < params.limit) {
+      const node = heap.peek();
+      if (node === undefined || node.a >= params.now) break;
+      expired.push(this.expireEntry(node.value, params.now, params.nowIso));
+    }
+    return expired;
+  }
+
+  async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
+    return this.store.active.smallest(params.limit, params.now).map((node) => copyStored(node.value));
+  }
+
+  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+    const { finished, finishedDeadLetter } = this.store;
+    let pruned = 0;
+    while (pruned < params.limit) {
+      const plain = finished.peek();
+      const dead = params.deadLetter === true ? finishedDeadLetter.peek() : undefined;
+      const next = dead !== undefined && (plain === undefined || dead.a < plain.a) ? dead : plain;
+      if (next === undefined || next.a >= params.before) break;
+      this.store.delete(next.value);
+      pruned++;
+    }
+    return pruned;
+  }
+
+  async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {
+    if (params.queue === undefined) return { ...this.store.totals };
+    const q = this.store.queues.get(params.queue);
+    return q === undefined ? zeroCounts() : { ...q.counts };
+  }
+
+  // ---------------------------------------------------------------- queues
+
+  async queueList(): Promise<QueueRecord[]> {
+    return [...this.store.queues.values()]
+      .map((q) => ({ ...q.record }))
+      .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
+  }
+
+  async queueGet(name: string): Promise<QueueRecord | null> {
+    const q = this.store.queues.get(name);
+    return q === undefined ? null : { ...q.record };
+  }
+
+  async queueSetPaused(params: { name: string; paused: boolean; nowIso: string }): Promise<QueueRecord> {
+    const q = this.store.queue(params.name, params.nowIso);
+    const record = q.record;
+    if (record.paused !== params.paused) {
+      record.paused = params.paused;
+      if (params.paused) record.paused_at = params.nowIso;
+      else record.resumed_at = params.nowIso;
+    }
+    return { ...record };
+  }
+
+  // ---------------------------------------------------------------- workers
+
+  async workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord> {
+    const directive = this.workers.get(info.id)?.directive ?? 'running';
+    const record: WorkerRecord = { ...cloneValue(info), directive };
+    this.workers.set(info.id, record);
+    return cloneValue(record);
+  }
+
+  async workerSetDirective(params: { id: string; directive: WorkerRecord['directive']; nowIso: string; now: number }): Promise<WorkerRecord> {
+    let record = this.workers.get(params.id);
+    if (record === undefined) {
+      // An operator may address a worker before its first heartbeat; the directive waits for it.
+      record = {
+        id: params.id,
+        state: params.directive,
+        directive: params.directive,
+        last_heartbeat_at: params.nowIso,
+        lastHeartbeatMs: params.now,
+        active_job_ids: [],
+      };
+      this.workers.set(params.id, record);
+    } else {
+      record.directive = params.directive;
+    }
+    return cloneValue(record);
+  }
+
+  async workerList(): Promise<WorkerRecord[]> {
+    return [...this.workers.values()].map((w) => cloneValue(w));
+  }
+
+  async workerDelete(id: string): Promise<void> {
+    this.workers.delete(id);
+  }
+
+  // ---------------------------------------------------------------- cron
+
+  async cronUpsert(record: CronRecord): Promise<{ created: boolean }> {
+    const created = !this.crons.has(record.name);
+    this.crons.set(record.name, cloneValue(record));
+    return { created };
+  }
+
+  async cronGet(name: string): Promise<CronRecord | null> {
+    const record = this.crons.get(name);
+    return record === undefined ? null : cloneValue(record);
+  }
+
+  async cronList(): Promise<CronRecord[]> {
+    return [...this.crons.values()]
+      .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0))
+      .map((c) => cloneValue(c));
+  }
+
+  async cronDelete(name: string): Promise<CronRecord | null> {
+    const record = this.crons.get(name);
+    if (record === undefined) return null;
+    this.crons.delete(name);
+    return record;
+  }
+
+  async cronAdvance(params: { name: string; expectNextRunMs: number | null; patch: Partial<CronRecord> }): Promise<boolean> {
+    const record = this.crons.get(params.name);
+    if (record === undefined || record.nextRunMs !== params.expectNextRunMs) return false;
+    const patch = cloneValue(params.patch);
+    delete patch.name;
+    Object.assign(record, patch);
+    return true;
+  }
+
+  // ---------------------------------------------------------------- workflows
+
+  async workflowGet(id: string): Promise<WorkflowRecord | null> {
+    const record = this.workflows.get(id);
+    return record === undefined ? null : cloneValue(record);
+  }
+
+  async workflowSave(params: {
+    workflow: WorkflowRecord;
+    expectVersion: number | null;
+    insert?: StoredJob[];
+    now: number;
+    nowIso: string;
+  }): Promise<boolean> {
+    const current = this.workflows.get(params.workflow.id);
+    if (params.expectVersion === null ? current !== undefined : current?.version !== params.expectVersion) return false;
+    if (params.insert !== undefined && params.insert.length > 0) {
+      // Re-drives skip jobs that exist; a unique `reject` skips too, as the save cannot half-fail.
+      this.insert(params.insert, params.now, params.nowIso, 'skip');
+    }
+    this.workflows.set(params.workflow.id, cloneValue(params.workflow));
+    return true;
+  }
+
+  // ---------------------------------------------------------------- leases
+
+  async leaseAcquire(params: { name: string; owner: string; ttlMs: number; now: number }): Promise<boolean> {
+    const lease = this.leases.get(params.name);
+    if (lease !== undefined && lease.owner !== params.owner && lease.until > params.now) return false;
+    this.leases.set(params.name, { owner: params.owner, until: params.now + params.ttlMs });
+    return true;
+  }
+
+  async leaseRelease(params: { name: string; owner: string }): Promise<void> {
+    if (this.leases.get(params.name)?.owner === params.owner) this.leases.delete(params.name);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async ping(): Promise<void> {}
+
+  async reset(): Promise<void> {
+    this.store.clear();
+    this.workers.clear();
+    this.crons.clear();
+    this.workflows.clear();
+    this.leases.clear();
+  }
+
+  /** Nothing to release; the data stays readable until the driver is garbage collected. */
+  async close(): Promise<void> {}
+
+  // ---------------------------------------------------------------- internals
+
+  /** Plans then applies an insert; returns the outcomes, or the abort result (nothing stored). */
+  private insert(
+    jobs: readonly StoredJob[],
+    now: number,
+    nowIso: string,
+    mode: ConflictMode,
+  ): InsertOutcome[] | Extract<InsertResult, { ok: false }> {
+    const plan = planInsert(jobs, now, this.store.jobs, this.store.unique, mode);
+    if (!plan.ok) return plan;
+    const outcomes: InsertOutcome[] = [];
+    for (const step of plan.steps) {
+      if (step.kind === 'skip') continue;
+      if (step.kind === 'existing') {
+        outcomes.push({ status: 'existing', job: cloneValue(this.store.jobs.get(step.matchId)!.job) });
+        continue;
+      }
+      let replaced: Job | undefined;
+      if (step.replaceId !== undefined) {
+        const match = this.store.jobs.get(step.replaceId)!;
+        this.store.detach(match);
+        const from = match.job.state;
+        match.job.state = 'cancelled';
+        match.job.cancelled_at = nowIso;
+        match.x.finishedAt = now;
+        this.store.attach(match, from, nowIso);
+        replaced = cloneValue(match.job);
+      }
+      const entry = newEntry(step.job, step.x);
+      this.store.add(entry, nowIso);
+      const job = cloneValue(entry.job);
+      outcomes.push(replaced === undefined ? { status: 'inserted', job } : { status: 'inserted', job, replaced });
+    }
+    return outcomes;
+  }
+
+  /** One guarded compare-and-set (driver.ts `TransitionOp`). */
+  private transition(op: TransitionOp): TransitionResult {
+    const entry = this.store.jobs.get(op.id);
+    if (entry === undefined) return { ok: false, state: null };
+    const { job, x } = entry;
+    const from = job.state;
+    if (!op.from.includes(from) || (from !== op.to && !LEGAL.has(`${from}>${op.to}`)) || !expectHolds(entry, op.expect)) {
+      return { ok: false, state: from, job: cloneValue(job) };
+    }
+    this.store.detach(entry);
+    const oldKey = x.uniqueKey;
+    if (op.set !== undefined) {
+      const set = op.set as Record<string, unknown>;
+      for (const key in set) {
+        if (PROTECTED_KEYS.has(key)) continue;
+        const value = set[key];
+        if (value === undefined) delete job[key];
+        else job[key] = cloneValue(value);
+      }
+    }
+    if (op.unset !== undefined) for (const key of op.unset) if (!PROTECTED_KEYS.has(key)) delete job[key];
+    if (op.x !== undefined) {
+      const fields = x as unknown as Record<string, unknown>;
+      const patch = op.x as Record<string, unknown>;
+      for (const key in patch) {
+        const value = patch[key];
+        if (value === undefined) continue;
+        if (value === null) delete fields[key];
+        else fields[key] = cloneValue(value);
+      }
+    }
+    job.state = op.to;
+    if (x.uniqueKey !== oldKey) {
+      this.store.unique.remove(entry, oldKey);
+      this.store.unique.add(entry);
+    }
+    // A transition carries no nowIso; a queue it creates (a job moved to a new queue) is dated by the job.
+    this.store.attach(entry, from, job.enqueued_at ?? job.created_at);
+    return op.returning === 'summary' ? { ok: true, from, summary: summarize(job) } : { ok: true, from, job: cloneValue(job) };
+  }
+
+  /**
+   * Promotes due jobs of one queue (at most `limit`), appending to `promoted`/`expired`.
+   * Returns how many jobs it moved.
+   */
+  private promoteQueue(q: QueueState, now: number, nowIso: string, limit: number, promoted: JobSummary[], expired: Job[]): number {
+    let moved = 0;
+    while (moved < limit) {
+      const node = q.due.peek();
+      if (node === undefined || node.a > now) break;
+      const entry = node.value;
+      moved++;
+      if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {
+        expired.push(this.expireEntry(entry, now, nowIso));
+        continue;
+      }
+      this.store.detach(entry);
+      const from = entry.job.state;
+      entry.job.state = 'available';
+      entry.job.enqueued_at = nowIso;
+      this.store.attach(entry, from, nowIso);
+      promoted.push(summarize(entry.job));
+    }
+    return moved;
+  }
+
+  /** Moves a job past its `expires_at` to `discarded`; returns a copy of it. */
+  private expireEntry(entry: JobEntry, now: number, nowIso: string): Job {
+    this.store.detach(entry);
+    const from = entry.job.state;
+    entry.job.state = 'discarded';
+    entry.job.discarded_at = nowIso;
+    entry.job.expired_at = nowIso;
+    entry.x.finishedAt = now;
+    this.store.attach(entry, from, nowIso);
+    return cloneValue(entry.job);
+  }
+}
+
+/** The `expect` guards of a transition. */
+function expectHolds(entry: JobEntry, expect: TransitionOp['expect']): boolean {
+  if (expect === undefined) return true;
+  const { job, x } = entry;
+  if (expect.attempt !== undefined && job.attempt !== expect.attempt) return false;
+  if (expect.workerId !== undefined && job.worker_id !== undefined && job.worker_id !== expect.workerId) return false;
+  if (expect.visibleUntil !== undefined && x.visibleUntil !== expect.visibleUntil) return false;
+  if (expect.deadLetter !== undefined && (x.deadLetter === true) !== expect.deadLetter) return false;
+  return true;
+}
+
+function copyStored(entry: JobEntry): StoredJob {
+  return { job: cloneValue(entry.job), x: cloneValue(entry.x) as JobInternals };
+}

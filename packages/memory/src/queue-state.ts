@@ -1,0 +1,16 @@
+/** What the memory driver keeps per queue: its record, its ready and due heaps, its counters. */
+import type { JobState, QueueRecord } from '@ojskit/core';
+import { BinaryHeap } from './binary-heap.js';
+import type { JobEntry } from './job-entry.js';
+import { zeroCounts } from './state-counts.js';
+
+export class QueueState {
+  /** `available` jobs by (-priority, FIFO sequence): the head is the next job to claim. */
+  readonly available = new BinaryHeap<JobEntry>();
+  /** `scheduled` and `retryable` jobs by `x.dueAt`. */
+  readonly due = new BinaryHeap<JobEntry>();
+  /** Jobs of this queue in each state. */
+  readonly counts: Record<JobState, number> = zeroCounts();
+
+  constructor(public record: QueueRecord) {}
+}
