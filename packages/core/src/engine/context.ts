@@ -1,0 +1,40 @@
+/** What every engine operation needs: the driver, time, settings and the event hub. */
+import type { Clock } from '../clock.js';
+import type { Driver } from '../driver/driver.js';
+import type { EventHub } from '../events/hub.js';
+import { toTimestamp } from '../formats/timestamps.js';
+import type { Retention, ServiceIntervals } from './options.js';
+import type { Job } from '../schemas/job.js';
+
+/** Resolved engine settings. */
+export interface EngineSettings {
+  visibilityTimeoutMs: number;
+  executionTimeoutMs: number;
+  workerDeathMs: number;
+  maxFetchCount: number;
+  maxBatchSize: number;
+  services: ServiceIntervals;
+  retention: Retention;
+  instanceId: string;
+  implementation: { name: string; version: string; homepage?: string };
+}
+
+/** Called when a job reaches a terminal state, so workflows can advance. */
+export type TerminalHook = (job: Job) => Promise<void>;
+
+export interface EngineContext {
+  readonly driver: Driver;
+  readonly clock: Clock;
+  readonly random: () => number;
+  readonly settings: EngineSettings;
+  readonly hub: EventHub;
+  readonly startedAt: number;
+  /** Set by the workflow module; the job operations call it after terminal transitions of workflow members. */
+  onTerminal: TerminalHook;
+}
+
+/** The current instant in both forms drivers take. */
+export function instant(ctx: EngineContext): { now: number; nowIso: string } {
+  const now = ctx.clock.now();
+  return { now, nowIso: toTimestamp(now) };
+}

@@ -1,0 +1,135 @@
+/** The FAIL decision, once: build the error, then retry with backoff, discard, or dead-letter. */
+import type { TransitionOp } from '../driver/driver.js';
+import type { StoredJob } from '../driver/records.js';
+import { allowedFrom } from '../lifecycle/transitions.js';
+import { toTimestamp } from '../formats/timestamps.js';
+import type { Job, JobError } from '../schemas/job.js';
+import { ERROR_HISTORY_LIMIT } from '../schemas/patterns.js';
+import { retryPolicyFromJob } from '../schemas/retry-policy.js';
+import type { FailErrorInput } from '../schemas/worker-requests.js';
+import { retryDelayMs } from '../retry/backoff.js';
+import { matchesNonRetryable } from '../retry/non-retryable.js';
+
+/** Handler response codes with fixed meaning: discard without DLQ, or dead-letter regardless of policy. */
+const DISCARD_CODES = new Set(['DISCARD', 'FAIL']);
+const DEAD_LETTER_CODE = 'DEAD_LETTER';
+const MAX_BACKTRACE_FRAMES = 50;
+const MAX_BACKTRACE_CHARS = 10_000;
+
+function truncateBacktrace(value: unknown): unknown {
+  if (Array.isArray(value)) return value.slice(0, MAX_BACKTRACE_FRAMES);
+  if (typeof value === 'string') return value.slice(0, MAX_BACKTRACE_CHARS);
+  return value;
+}
+
+/** The error object stored on a job, from a FAIL request's `error` (or a server-side failure). */
+export function buildJobError(input: FailErrorInput, attempt: number, occurredAt: string): JobError {
+  const { code: rawCode, message, type, retryable, details, backtrace, ...extra } = input;
+  const code = rawCode || 'handler_error';
+  const errorClass = typeof details?.error_class === 'string' ? details.error_class : undefined;
+  const error: JobError = { ...extra, code, type: type || errorClass || code, message: message ?? '', attempt, occurred_at: occurredAt };
+  if (retryable !== undefined) error.retryable = retryable;
+  if (details !== undefined) error.details = details;
+  if (backtrace !== undefined) error.backtrace = truncateBacktrace(backtrace);
+  return error;
+}
+
+/** The transition a failure leads to, and whether it puts the job in the dead-letter queue. */
+export interface FailureDecision {
+  op: TransitionOp;
+  deadLettered: boolean;
+}
+
+const ACTIVE_INTERNALS_CLEARED = { visibleUntil: null, timeoutAt: null, claimVisibilityMs: null } as const;
+
+function history(job: Job, error: JobError): JobError[] {
+  return [...(job.errors ?? []), error].slice(-ERROR_HISTORY_LIMIT);
+}
+
+/**
+ * FAIL (and execution timeout): retry iff the error is retryable and attempts remain, else discard
+ * (into the DLQ when the policy says `dead_letter`, or the handler said `DEAD_LETTER`).
+ */
+export function decideFailure(stored: StoredJob, error: JobError, now: number, random: () => number): FailureDecision {
+  const { job } = stored;
+  const policy = retryPolicyFromJob(job.retry, job.max_attempts);
+  const errorClass = typeof error.details?.error_class === 'string' ? error.details.error_class : undefined;
+  const forcedDiscard = DISCARD_CODES.has(error.code);
+  const forcedDeadLetter = error.code === DEAD_LETTER_CODE;
+  const nonRetryable =
+    error.retryable === false ||
+    error.code === 'cancelled' ||
+    forcedDiscard ||
+    forcedDeadLetter ||
+    matchesNonRetryable(policy.nonRetryableErrors, [error.type, error.code, errorClass]);
+  const nowIso = toTimestamp(now);
+  const errors = history(job, error);
+  if (nonRetryable || job.attempt >= job.max_attempts) {
+    const deadLettered = forcedDeadLetter || (!forcedDiscard && policy.onExhaustion === 'dead_letter');
+    return {
+      deadLettered,
+      op: {
+        id: job.id,
+        from: allowedFrom('discarded', 'fail'),
+        to: 'discarded',
+        expect: { attempt: job.attempt },
+        set: { error, errors, completed_at: nowIso, discarded_at: nowIso },
+        unset: ['worker_id', 'next_attempt_at'],
+        x: { ...ACTIVE_INTERNALS_CLEARED, finishedAt: now, deadLetter: deadLettered || null },
+      },
+    };
+  }
+  const delay = retryDelayMs(policy, job.attempt, random);
+  return {
+    deadLettered: false,
+    op: {
+      id: job.id,
+      from: allowedFrom('retryable', 'fail'),
+      to: 'retryable',
+      expect: { attempt: job.attempt },
+      set: { error, errors, retry_delay_ms: delay, next_attempt_at: toTimestamp(now + delay) },
+      unset: ['worker_id'],
+      x: { ...ACTIVE_INTERNALS_CLEARED, dueAt: now + delay },
+    },
+  };
+}
+
+/**
+ * A reclaim after a visibility deadline or a dead worker: back to `available` without backoff (attempt
+ * consumed), or `discarded` when attempts are exhausted. Guarded on the deadline so a heartbeat that
+ * just extended it wins.
+ */
+export function decideReclaim(stored: StoredJob, error: JobError, now: number): FailureDecision {
+  const { job } = stored;
+  const nowIso = toTimestamp(now);
+  const errors = history(job, error);
+  const expect = { attempt: job.attempt, ...(stored.x.visibleUntil !== undefined ? { visibleUntil: stored.x.visibleUntil } : {}) };
+  if (job.attempt >= job.max_attempts) {
+    const policy = retryPolicyFromJob(job.retry, job.max_attempts);
+    const deadLettered = policy.onExhaustion === 'dead_letter';
+    return {
+      deadLettered,
+      op: {
+        id: job.id,
+        from: ['active'],
+        to: 'discarded',
+        expect,
+        set: { error, errors, completed_at: nowIso, discarded_at: nowIso },
+        unset: ['worker_id', 'next_attempt_at'],
+        x: { ...ACTIVE_INTERNALS_CLEARED, finishedAt: now, deadLetter: deadLettered || null },
+      },
+    };
+  }
+  return {
+    deadLettered: false,
+    op: {
+      id: job.id,
+      from: ['active'],
+      to: 'available',
+      expect,
+      set: { error, errors, enqueued_at: nowIso },
+      unset: ['worker_id', 'started_at'],
+      x: { ...ACTIVE_INTERNALS_CLEARED },
+    },
+  };
+}

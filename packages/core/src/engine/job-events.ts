@@ -1,0 +1,44 @@
+/** Building the OJS events for job transitions: one place decides which events a transition emits. */
+import { makeEvent, type EventType, type OjsEvent } from '../events/event.js';
+import type { JobState } from '../lifecycle/states.js';
+import type { Job } from '../schemas/job.js';
+import type { JobSummary } from '../driver/records.js';
+
+/** A job event: common data (job_id, job_type, queue, state, from, attempt) plus `extra`. */
+export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra: Record<string, unknown> = {}): OjsEvent {
+  return makeEvent(
+    type,
+    job.id,
+    { job_id: job.id, job_type: job.type, queue: job.queue, state: job.state, from, attempt: job.attempt, ...extra },
+    time,
+  );
+}
+
+/** The event for a job that just entered its first state. */
+export function createdEvent(job: Job, time: string): OjsEvent {
+  if (job.state === 'scheduled') return jobEvent('job.scheduled', job, null, time, { scheduled_at: job.scheduled_at });
+  if (job.state === 'pending') return jobEvent('job.pending', job, null, time);
+  return jobEvent('job.enqueued', job, null, time, { priority: job.priority, ...(job.scheduled_at ? { scheduled_at: job.scheduled_at } : {}) });
+}
+
+/** Events for a job that failed (FAIL, execution timeout, visibility timeout, worker death). */
+export function failureEvents(job: Job, time: string, deadLettered: boolean): OjsEvent[] {
+  const error = job.error;
+  const events = [
+    jobEvent('job.failed', job, 'active', time, {
+      error: error ? { code: error.code, type: error.type, message: error.message, retryable: error.retryable ?? job.state !== 'discarded' } : undefined,
+    }),
+  ];
+  if (job.state === 'retryable') {
+    events.push(jobEvent('job.retrying', job, 'active', time, { max_attempts: job.max_attempts, next_retry_at: job.next_attempt_at, retry_delay_ms: job.retry_delay_ms, error }));
+  } else if (job.state === 'discarded') {
+    events.push(jobEvent('job.discarded', job, 'active', time, { total_attempts: job.attempt, last_error: error }));
+    if (deadLettered) events.push(jobEvent('dead_letter.added', job, 'active', time));
+  }
+  return events;
+}
+
+/** Event for a job discarded by expiry. */
+export function expiredEvent(job: Job, from: JobState | null, time: string): OjsEvent {
+  return jobEvent('job.expired', job, from, time, { created_at: job.created_at, expired_at: job.expired_at ?? time });
+}

@@ -1,0 +1,108 @@
+/** Operations on one job by id: INFO, CANCEL, ACTIVATE and progress. */
+import { OjsError } from '../../errors/ojs-error.js';
+import { allowedFrom } from '../../lifecycle/transitions.js';
+import type { Job } from '../../schemas/job.js';
+import { parseProgressRequest } from '../../schemas/worker-requests.js';
+import type { JobResponse, ProgressResponse } from '../../api/responses.js';
+import type { StoredJob } from '../../driver/records.js';
+import { instant, type EngineContext } from '../context.js';
+import { transitionError } from '../conflicts.js';
+import { jobEvent } from '../job-events.js';
+
+async function load(ctx: EngineContext, id: string): Promise<StoredJob> {
+  const stored = await ctx.driver.jobGet(id);
+  if (!stored) throw OjsError.notFound('job', id);
+  return stored;
+}
+
+/** INFO: side-effect free. */
+export async function getJob(ctx: EngineContext, id: string): Promise<JobResponse> {
+  return { job: (await load(ctx, id)).job };
+}
+
+/** Fields and internals every path into `cancelled` writes. */
+export function cancelChanges(now: number, nowIso: string) {
+  return {
+    set: { cancelled_at: nowIso },
+    unset: ['worker_id', 'next_attempt_at'],
+    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null, dueAt: null },
+  } as const;
+}
+
+/** Cancels a job by id; the hook lets workflows react. Returns the cancelled job and its previous state. */
+export async function cancelJobById(ctx: EngineContext, id: string, reason?: string): Promise<{ job: Job; from: string }> {
+  const { now, nowIso } = instant(ctx);
+  const result = await ctx.driver.jobTransition({ id, from: allowedFrom('cancelled', 'cancel'), to: 'cancelled', ...cancelChanges(now, nowIso) });
+  if (!result.ok) throw transitionError(result, id, 'cancel');
+  const job = (result as { job: Job }).job;
+  await ctx.hub.emit([jobEvent('job.cancelled', job, result.from, nowIso, reason ? { reason } : {})]);
+  if (job.workflow_id) await ctx.onTerminal(job);
+  return { job, from: result.from };
+}
+
+/** CANCEL: any non-terminal state → `cancelled`; an active job's worker gets 409 on its later ACK/FAIL. */
+export async function cancelJob(ctx: EngineContext, id: string): Promise<JobResponse> {
+  const { job, from } = await cancelJobById(ctx, id);
+  return { job: { ...job, previous_state: from } };
+}
+
+/** ACTIVATE: `pending → available`. */
+export async function activateJob(ctx: EngineContext, id: string): Promise<JobResponse> {
+  const { nowIso } = instant(ctx);
+  const result = await ctx.driver.jobTransition({
+    id,
+    from: allowedFrom('available', 'activate'),
+    to: 'available',
+    set: { enqueued_at: nowIso, activated_at: nowIso },
+  });
+  if (!result.ok) throw transitionError(result, id, 'activate', 'pending');
+  const job = (result as { job: Job }).job;
+  await ctx.hub.emit([jobEvent('job.enqueued', job, 'pending', nowIso, { priority: job.priority, activated: true })]);
+  return { job: { ...job, previous_state: 'pending' } };
+}
+
+function progressView(stored: StoredJob): ProgressResponse {
+  const p = stored.x.progress;
+  return {
+    job_id: stored.job.id,
+    state: stored.job.state,
+    progress: p?.progress ?? null,
+    message: p?.message ?? null,
+    data: p?.data ?? null,
+    updated_at: p?.updated_at ?? null,
+  };
+}
+
+export async function getProgress(ctx: EngineContext, id: string): Promise<ProgressResponse> {
+  return progressView(await load(ctx, id));
+}
+
+/**
+ * Progress of an active job: never decreases within an attempt, replaces message/data, and counts as a
+ * heartbeat. Updates to jobs in other states change nothing and return what is stored.
+ */
+export async function setProgress(ctx: EngineContext, id: string, body: unknown): Promise<ProgressResponse> {
+  const request = parseProgressRequest(body);
+  const stored = await load(ctx, id);
+  if (stored.job.state !== 'active') return progressView(stored);
+  const { now, nowIso } = instant(ctx);
+  const previous = stored.x.progress;
+  const progress = request.progress === undefined ? (previous?.progress ?? null) : Math.max(request.progress, previous?.progress ?? 0);
+  const next = {
+    progress,
+    message: request.message ?? previous?.message ?? null,
+    data: request.data ?? previous?.data ?? null,
+    updated_at: nowIso,
+  };
+  const extendBy = stored.x.claimVisibilityMs ?? stored.x.visibilityMs;
+  const result = await ctx.driver.jobTransition({
+    id,
+    from: ['active'],
+    to: 'active',
+    expect: { attempt: stored.job.attempt },
+    x: { progress: next, visibleUntil: now + extendBy },
+  });
+  if (!result.ok) return progressView((await ctx.driver.jobGet(id)) ?? stored);
+  await ctx.hub.emit([jobEvent('job.progress', stored.job, 'active', nowIso, { progress: next.progress, ...(next.message ? { message: next.message } : {}) })]);
+  return { job_id: id, state: 'active', ...next };
+}

@@ -1,0 +1,232 @@
+/** The worker operations: FETCH, ACK (single and batched), FAIL and BEAT. */
+import type { TransitionOp, TransitionResult } from '../../driver/driver.js';
+import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
+import type { OjsEvent } from '../../events/event.js';
+import { allowedFrom } from '../../lifecycle/transitions.js';
+import type { Job } from '../../schemas/job.js';
+import {
+  parseAckBatchRequest,
+  parseAckRequest,
+  parseFetchRequest,
+  parseHeartbeatRequest,
+  parseNackRequest,
+  type AckRequest,
+} from '../../schemas/worker-requests.js';
+import type { AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from '../../api/responses.js';
+import { instant, type EngineContext } from '../context.js';
+import { reservationError, transitionError } from '../conflicts.js';
+import { buildJobError, decideFailure } from '../failure.js';
+import { expiredEvent, failureEvents, jobEvent } from '../job-events.js';
+
+/** Worker id recorded for claims whose FETCH named none. */
+export const ANONYMOUS_WORKER = 'anonymous';
+
+/** FETCH: claim up to `count` jobs; when none and `wait_ms` is set, wait for an enqueue on these queues once. */
+export async function fetchJobs(ctx: EngineContext, body: unknown): Promise<FetchResponse> {
+  const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
+  let jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
+  if (jobs.length === 0 && request.waitMs > 0) {
+    await waitForWork(ctx, request.queues, request.waitMs);
+    jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
+  }
+  return jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs };
+}
+
+async function claimOnce(ctx: EngineContext, queues: string[], limit: number, workerId: string | undefined, visibilityMs: number | undefined): Promise<Job[]> {
+  const { now, nowIso } = instant(ctx);
+  const result = await ctx.driver.jobClaim({
+    queues,
+    limit,
+    workerId: workerId ?? ANONYMOUS_WORKER,
+    now,
+    nowIso,
+    ...(visibilityMs !== undefined ? { visibilityMs } : {}),
+  });
+  const events: OjsEvent[] = [];
+  for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.state === 'available' ? null : p.state, nowIso, { promoted: true }));
+  for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
+  for (const job of result.jobs) events.push(jobEvent('job.started', job, 'available', nowIso, { worker_id: job.worker_id }));
+  await ctx.hub.emit(events);
+  for (const job of result.expired) if (job.workflow_id) await ctx.onTerminal(job);
+  return result.jobs;
+}
+
+function waitForWork(ctx: EngineContext, queues: string[], ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const unsubscribe = ctx.hub.subscribe({ types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues }, done);
+  });
+}
+
+function ackOp(ack: AckRequest, now: number, nowIso: string, returning: 'job' | 'summary'): TransitionOp {
+  return {
+    id: ack.jobId,
+    from: allowedFrom('completed', 'ack'),
+    to: 'completed',
+    ...(ack.workerId ? { expect: { workerId: ack.workerId } } : {}),
+    set: ack.hasResult ? { completed_at: nowIso, result: ack.result } : { completed_at: nowIso },
+    unset: ['error', 'worker_id', 'next_attempt_at'],
+    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
+    returning,
+  };
+}
+
+/** Explains why a guarded ACK/FAIL lost: not found, not active, or held by another worker. */
+async function explainRejection(ctx: EngineContext, result: Extract<TransitionResult, { ok: false }>, jobId: string, workerId: string | undefined, operation: string): Promise<OjsError> {
+  if (result.state === 'active' && workerId) {
+    const holder = result.job?.worker_id ?? (await ctx.driver.jobGet(jobId))?.job.worker_id;
+    if (holder && holder !== workerId) return reservationError(jobId, holder, workerId);
+  }
+  return transitionError(result, jobId, operation, 'active');
+}
+
+function completedEvent(job: Job, time: string, startedAt?: string): OjsEvent {
+  const started = startedAt ?? job.started_at;
+  const duration = started ? Date.parse(job.completed_at ?? time) - Date.parse(started) : undefined;
+  return jobEvent('job.completed', job, 'active', time, {
+    ...(duration !== undefined ? { duration_ms: duration } : {}),
+    ...(job.result !== undefined ? { result: job.result } : {}),
+  });
+}
+
+/** ACK: `active → completed`, storing the result. */
+export async function ack(ctx: EngineContext, body: unknown): Promise<AckResponse> {
+  const request = parseAckRequest(body);
+  const { now, nowIso } = instant(ctx);
+  const result = await ctx.driver.jobTransition(ackOp(request, now, nowIso, 'job'));
+  if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge');
+  const job = (result as { job: Job }).job;
+  await ctx.hub.emit([completedEvent(job, nowIso)]);
+  if (job.workflow_id) await ctx.onTerminal(job);
+  return { acknowledged: true, id: job.id, job_id: job.id, state: 'completed', completed_at: job.completed_at ?? nowIso, job };
+}
+
+/** Result of one ACK in a batch. */
+export type AckManyResult = { ok: true; job_id: string; state: 'completed' } | { ok: false; job_id: string; error: OjsErrorBody };
+
+/** Batched ACKs (ojskit extension): independent guarded completions in one driver round trip. */
+export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ results: AckManyResult[] }> {
+  const requests = parseAckBatchRequest(body);
+  const { now, nowIso } = instant(ctx);
+  const needJobs = requests.some((r) => r.hasResult);
+  const results = await ctx.driver.jobTransitionMany(requests.map((r) => ackOp(r, now, nowIso, needJobs ? 'job' : 'summary')));
+  const events: OjsEvent[] = [];
+  const out: AckManyResult[] = [];
+  const terminal: Job[] = [];
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    const request = requests[i]!;
+    if (r.ok) {
+      out.push({ ok: true, job_id: request.jobId, state: 'completed' });
+      if ('job' in r) {
+        events.push(completedEvent(r.job, nowIso));
+        if (r.job.workflow_id) terminal.push(r.job);
+      } else {
+        events.push(jobEvent('job.completed', r.summary, 'active', nowIso));
+        if (r.summary.workflow_id) {
+          const stored = await ctx.driver.jobGet(r.summary.id);
+          if (stored) terminal.push(stored.job);
+        }
+      }
+    } else {
+      const err = await explainRejection(ctx, r, request.jobId, request.workerId, 'acknowledge');
+      out.push({ ok: false, job_id: request.jobId, error: err.toBody() });
+    }
+  }
+  await ctx.hub.emit(events);
+  for (const job of terminal) await ctx.onTerminal(job);
+  return { results: out };
+}
+
+/** FAIL: record the error, then retry, discard or dead-letter; or hand the job back with `requeue`. */
+export async function nack(ctx: EngineContext, body: unknown): Promise<NackResponse> {
+  const request = parseNackRequest(body);
+  const { now, nowIso } = instant(ctx);
+  const stored = await ctx.driver.jobGet(request.jobId);
+  if (!stored) throw OjsError.notFound('job', request.jobId);
+  const { job } = stored;
+  if (job.state !== 'active') throw transitionError({ ok: false, state: job.state }, job.id, 'fail', 'active');
+  if (request.workerId && job.worker_id && job.worker_id !== request.workerId) throw reservationError(job.id, job.worker_id, request.workerId);
+
+  if (request.requeue) {
+    const result = await ctx.driver.jobTransition({
+      id: job.id,
+      from: allowedFrom('available', 'requeue'),
+      to: 'available',
+      expect: { attempt: job.attempt },
+      set: { enqueued_at: nowIso, attempt: Math.max(0, job.attempt - 1) },
+      unset: ['started_at', 'worker_id'],
+      x: { visibleUntil: null, timeoutAt: null, claimVisibilityMs: null, progress: null },
+    });
+    if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
+    const requeued = (result as { job: Job }).job;
+    await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso)]);
+    return { id: job.id, job_id: job.id, state: 'available', attempt: requeued.attempt, max_attempts: requeued.max_attempts, job: requeued };
+  }
+
+  const error = buildJobError(request.error, job.attempt, nowIso);
+  const decision = decideFailure(stored, error, now, ctx.random);
+  if (request.workerId) decision.op.expect = { ...decision.op.expect, workerId: request.workerId };
+  const result = await ctx.driver.jobTransition(decision.op);
+  if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
+  const failed = (result as { job: Job }).job;
+  await ctx.hub.emit(failureEvents(failed, nowIso, decision.deadLettered));
+  if (failed.state === 'discarded' && failed.workflow_id) await ctx.onTerminal(failed);
+  const response: NackResponse = { id: job.id, job_id: job.id, state: failed.state, attempt: failed.attempt, max_attempts: failed.max_attempts, job: failed };
+  if (failed.state === 'retryable') {
+    response.next_attempt_at = failed.next_attempt_at!;
+    response.retry_delay_ms = failed.retry_delay_ms!;
+  } else {
+    response.discarded_at = failed.discarded_at!;
+    response.completed_at = failed.completed_at!;
+    response.dead_lettered = decision.deadLettered;
+  }
+  return response;
+}
+
+/** BEAT: record the worker, extend its active jobs' deadlines, return its directive and cancelled jobs. */
+export async function heartbeat(ctx: EngineContext, body: unknown): Promise<HeartbeatResponse> {
+  const request = parseHeartbeatRequest(body);
+  const { now, nowIso } = instant(ctx);
+  const worker = await ctx.driver.workerRecord({
+    id: request.workerId,
+    state: request.state ?? 'running',
+    last_heartbeat_at: nowIso,
+    lastHeartbeatMs: now,
+    active_job_ids: request.jobIds,
+    ...(request.hostname !== undefined ? { hostname: request.hostname } : {}),
+    ...(request.pid !== undefined ? { pid: request.pid } : {}),
+    ...(request.queues !== undefined ? { queues: request.queues } : {}),
+    ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
+    ...(request.labels !== undefined ? { labels: request.labels } : {}),
+  });
+  let extended: string[] = [];
+  let cancelled: string[] = [];
+  if (request.jobIds.length > 0) {
+    const result = await ctx.driver.jobHeartbeat({
+      ids: request.jobIds,
+      now,
+      workerId: request.workerId,
+      ...(request.visibilityMs !== undefined ? { visibilityMs: request.visibilityMs } : {}),
+    });
+    extended = result.extended.map((j) => j.id);
+    cancelled = request.jobIds.filter((id) => result.states[id] === 'cancelled');
+    await ctx.hub.emit(
+      result.extended.map((j) =>
+        jobEvent('job.heartbeat', j, 'active', nowIso, { worker_id: j.worker_id ?? request.workerId, visible_until: new Date(j.visibleUntil).toISOString() }),
+      ),
+    );
+  }
+  return {
+    state: worker.directive,
+    directive: worker.directive,
+    jobs_extended: extended,
+    server_time: nowIso,
+    ...(cancelled.length > 0 ? { jobs_cancelled: cancelled } : {}),
+  };
+}

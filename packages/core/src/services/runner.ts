@@ -1,0 +1,63 @@
+/** Runs background services on timers with jitter, each pass under a lease so one engine works at a time. */
+import type { EngineContext } from '../engine/context.js';
+import type { BackgroundService } from './service.js';
+
+/** Runs `services` until stopped. Errors are reported, never thrown out of a timer. */
+export class ServiceRunner {
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly running = new Set<Promise<unknown>>();
+  private stopped = true;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly services: readonly BackgroundService[],
+    private readonly onError: (service: string, err: unknown) => void,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    for (const service of this.services) this.schedule(service, Math.random() * service.intervalMs(this.ctx));
+  }
+
+  private schedule(service: BackgroundService, delay: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      const pass = this.tick(service).finally(() => {
+        this.running.delete(pass);
+        const interval = service.intervalMs(this.ctx);
+        this.schedule(service, interval * (0.9 + Math.random() * 0.2));
+      });
+      this.running.add(pass);
+    }, delay);
+    timer.unref?.();
+    this.timers.set(service.name, timer);
+  }
+
+  private async tick(service: BackgroundService): Promise<void> {
+    try {
+      const ttlMs = Math.max(1_000, service.intervalMs(this.ctx) * 3);
+      // Leases use wall-clock time: they coordinate live processes, whatever clock the engine runs on.
+      const held = await this.ctx.driver.leaseAcquire({ name: `service:${service.name}`, owner: this.ctx.settings.instanceId, ttlMs, now: Date.now() });
+      if (held) await service.run(this.ctx);
+    } catch (err) {
+      this.onError(service.name, err);
+    }
+  }
+
+  /** Stops timers and waits for passes in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+    await Promise.allSettled(
+      this.services.map((s) => this.ctx.driver.leaseRelease({ name: `service:${s.name}`, owner: this.ctx.settings.instanceId })),
+    );
+  }
+
+  /** One pass of every service, in order, without leases (tests drive time with a manual clock). */
+  async runOnce(): Promise<void> {
+    for (const service of this.services) await service.run(this.ctx);
+  }
+}
