@@ -1,6 +1,7 @@
 /**
  * Regenerates the derived parts of spec/ from @ojskit/core: the lifecycle block of spec/lifecycle.md and
  * spec/schemas/*.schema.json. With `--check` nothing is written; the run fails naming every stale file.
+ * Both modes also fail when a prose document misses an event type or error code that core defines.
  *
  * Usage (from the repo root): `pnpm spec` / `pnpm spec:check`.
  */
@@ -8,6 +9,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { staleness, type GeneratedFile } from './generated-file.js';
+import { missingCoverage } from './coverage.js';
 import { generateLifecycle } from './lifecycle.js';
 import { generateSchemas } from './schemas.js';
 
@@ -24,6 +26,13 @@ const orphans = readdirSync(schemasDir, { withFileTypes: true })
   .map((e) => join(schemasDir, e.name));
 const show = (path: string): string => relative(repoRoot, path);
 
+// Prose cannot be generated, so a gap there fails both modes: the author has to write the sentence.
+const uncovered = missingCoverage(specDir);
+if (uncovered.length > 0) {
+  console.error(`spec: ${uncovered.length} name(s) defined in @ojskit/core are missing from the prose:\n${uncovered.join('\n')}`);
+  process.exitCode = 1;
+}
+
 if (check) {
   const problems = [
     ...files.flatMap((f) => {
@@ -36,7 +45,7 @@ if (check) {
     console.error(`spec:check: ${problems.length} generated file(s) are stale:\n${problems.join('\n')}\nRun \`pnpm spec\` and commit the result.`);
     process.exit(1);
   }
-  console.log(`spec:check: ${files.length} generated files are up to date.`);
+  if (uncovered.length === 0) console.log(`spec:check: ${files.length} generated files are up to date; prose covers core's event types and error codes.`);
 } else {
   mkdirSync(schemasDir, { recursive: true });
   let changed = 0;
