@@ -1,0 +1,32 @@
+/**
+ * What `Client` and `Worker` talk to: an `OjsApi`. The in-process `Engine` is one (over any driver); the HTTP
+ * transport is another. Both may add `ackMany`, the batched ACK the worker uses when it is there.
+ */
+import type { OjsApi, OjsErrorBody } from '@ojskit/core';
+
+/** One ACK of a batch. */
+export interface AckManyItem {
+  job_id: string;
+  result?: unknown;
+  worker_id?: string;
+}
+
+/** Per-job outcome of a batched ACK, in request order. */
+export type AckManyItemResult = { ok: true; job_id: string; state: 'completed' } | { ok: false; job_id: string; error: OjsErrorBody };
+
+export interface AckManyResponse {
+  results: AckManyItemResult[];
+}
+
+/** Batched ACK: each job is acknowledged independently (one failing ACK does not fail the others). */
+export interface BatchAck {
+  ackMany(request: { acks: AckManyItem[] }): Promise<AckManyResponse>;
+}
+
+/** Any `OjsApi`, optionally with batched ACKs. */
+export type Transport = OjsApi & Partial<BatchAck>;
+
+/** True when the transport can acknowledge a batch in one call. */
+export function supportsAckMany(api: Transport): api is OjsApi & BatchAck {
+  return typeof api.ackMany === 'function';
+}

@@ -1,0 +1,100 @@
+/**
+ * Batched ACKs, the worker's throughput lever: completions wait up to `maxDelayMs` (or until `maxSize` are
+ * waiting) and go out in one `ackMany` call. Without `ackMany` on the transport, the batch goes out as
+ * concurrent single ACKs.
+ */
+import { OjsError } from '@ojskit/core';
+import { ackRequest } from '../mapping/worker-protocol.js';
+import { supportsAckMany, type Transport } from '../transport/transport.js';
+
+interface PendingAck {
+  jobId: string;
+  result: unknown;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Counters of what the batcher sent. */
+export interface AckStats {
+  /** Calls made to the transport (`ackMany` or `ack`). */
+  calls: number;
+  /** Jobs acknowledged successfully. */
+  acked: number;
+}
+
+export class AckBatcher {
+  private pending: PendingAck[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  readonly stats: AckStats = { calls: 0, acked: 0 };
+
+  constructor(
+    private readonly api: Transport,
+    private readonly workerId: string,
+    private readonly batch: false | { maxSize: number; maxDelayMs: number },
+  ) {}
+
+  /** Acknowledges one job; resolves once the server accepted it, rejects with its `OjsError` otherwise. */
+  ack(jobId: string, result: unknown): Promise<void> {
+    if (!this.batch) {
+      this.stats.calls += 1;
+      return this.api.ack(ackRequest(jobId, result, this.workerId)).then(() => {
+        this.stats.acked += 1;
+      });
+    }
+    const { maxSize, maxDelayMs } = this.batch;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ jobId, result, resolve, reject });
+      if (this.pending.length >= maxSize) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), maxDelayMs);
+    });
+  }
+
+  /** Sends whatever is waiting now; resolves when every batch sent so far has been answered. */
+  async flush(): Promise<void> {
+    if (this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      const sending = this.send(batch);
+      this.inFlight.add(sending);
+      void sending.finally(() => this.inFlight.delete(sending));
+    }
+    await Promise.all([...this.inFlight]);
+  }
+
+  private async send(batch: PendingAck[]): Promise<void> {
+    this.stats.calls += supportsAckMany(this.api) ? 1 : batch.length;
+    if (!supportsAckMany(this.api)) {
+      await Promise.all(
+        batch.map((item) =>
+          this.api.ack(ackRequest(item.jobId, item.result, this.workerId)).then(
+            () => {
+              this.stats.acked += 1;
+              item.resolve();
+            },
+            (error: unknown) => item.reject(error),
+          ),
+        ),
+      );
+      return;
+    }
+    try {
+      const { results } = await this.api.ackMany({ acks: batch.map((item) => ackRequest(item.jobId, item.result, this.workerId)) });
+      const byId = new Map(results.map((r) => [r.job_id, r]));
+      for (const item of batch) {
+        const outcome = byId.get(item.jobId);
+        if (outcome?.ok) {
+          this.stats.acked += 1;
+          item.resolve();
+        } else if (outcome) item.reject(OjsError.fromBody(outcome.error));
+        else item.reject(new OjsError('backend_error', `ackMany returned no result for job ${item.jobId}.`));
+      }
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/** Worker options: their schema (checked once at construction) and defaults. */
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+export const WorkerOptionsSchema = z
+  .object({
+    /** Queues to fetch from, in priority order (default `['default']`). */
+    queues: z.array(z.string().min(1)).min(1).default(['default']),
+    /** Handlers running at once (default 10). */
+    concurrency: positiveInt.default(10),
+    /** Identifies this worker to the server (default `worker-<random>`). */
+    workerId: z.string().min(1).optional(),
+    /** Reservation asked for on fetch and renewed by heartbeats (default 30 000 ms). */
+    visibilityTimeoutMs: positiveInt.default(30_000),
+    /** Heartbeat period (default a third of the visibility timeout). */
+    heartbeatIntervalMs: positiveInt.optional(),
+    /** Most jobs asked for per fetch (default: the concurrency; 1 turns fetch batching off). */
+    fetchBatchSize: positiveInt.optional(),
+    /**
+     * Batch completions: ACKs are sent together when `maxSize` are waiting or `maxDelayMs` after the first
+     * (default `{ maxSize: 100, maxDelayMs: 5 }`); `false` sends each ACK on its own.
+     */
+    ackBatch: z
+      .union([
+        z.literal(false),
+        z.object({ maxSize: positiveInt.default(100), maxDelayMs: z.number().min(0).default(5) }),
+      ])
+      .default({ maxSize: 100, maxDelayMs: 5 }),
+    /** Long-poll: how long the server may hold an empty fetch (`wait_ms`, default 1 000; 0 = never). */
+    pollWaitMs: z.number().int().min(0).max(2_000).default(1_000),
+    /** Sleep between empty fetches the server did not hold, doubling from `minMs` to `maxMs`. */
+    idleBackoff: z
+      .object({ minMs: positiveInt.default(20), maxMs: positiveInt.default(1_000) })
+      .refine((b) => b.maxMs >= b.minMs, 'idleBackoff.maxMs must be ≥ minMs')
+      .default({ minMs: 20, maxMs: 1_000 }),
+    /** Subscribe to the transport's events to wake on new jobs and stop cancelled ones at once (default true). */
+    listen: z.boolean().default(true),
+    /** How long `close()` waits for running jobs before aborting and releasing them (default 10 000 ms). */
+    shutdownTimeoutMs: z.number().int().min(0).default(10_000),
+  })
+  .strict();
+
+/** Options of `new Worker(api, options)`. */
+export type WorkerOptions = z.input<typeof WorkerOptionsSchema>;
+
+/** Options with every default applied. */
+export type ResolvedWorkerOptions = z.output<typeof WorkerOptionsSchema> & {
+  workerId: string;
+  heartbeatIntervalMs: number;
+  fetchBatchSize: number;
+};
+
+/** Validates options (throws a `TypeError` naming the bad field) and fills in the defaults. */
+export function resolveWorkerOptions(input: WorkerOptions = {}): ResolvedWorkerOptions {
+  const parsed = WorkerOptionsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new TypeError(`Invalid worker option ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  const options = parsed.data;
+  return {
+    ...options,
+    workerId: options.workerId ?? `worker-${globalThis.crypto.randomUUID().slice(0, 8)}`,
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? Math.max(1, Math.floor(options.visibilityTimeoutMs / 3)),
+    fetchBatchSize: Math.min(options.fetchBatchSize ?? options.concurrency, options.concurrency),
+  };
+}

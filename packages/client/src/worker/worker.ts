@@ -1,0 +1,469 @@
+/**
+ * `Worker`: fetches jobs in batches sized to its free slots, runs their handlers through the middleware
+ * chain, acknowledges completions in batches, keeps reservations alive with heartbeats, and shuts down
+ * gracefully. Works over any transport (an in-process `Engine` or HTTP).
+ */
+import { isOjsError, type Job as WireJob, type JobState, type OjsEvent } from '@ojskit/core';
+import { HandlerNotFoundError, JobCancelledError, JobLostError, JobTimeoutError, WorkerClosingError } from '../errors.js';
+import { jobFromWire, type Job } from '../mapping/job.js';
+import { progressToWire } from '../mapping/progress.js';
+import {
+  failureFromThrown,
+  fetchRequest,
+  handlerNotFoundFailure,
+  heartbeatRequest,
+  nackRequest,
+  releaseRequest,
+  timeoutFailure,
+  type FailureWire,
+} from '../mapping/worker-protocol.js';
+import type { AnyJobs, ArgsOf, JobRegistry, JobTypeOf, ResultOf } from '../registry.js';
+import type { Transport } from '../transport/transport.js';
+import { AckBatcher } from './ack-batcher.js';
+import type { JobContext } from './job-context.js';
+import { compose, type Handler, type Middleware } from './middleware.js';
+import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './options.js';
+import { TypedEmitter } from './typed-emitter.js';
+import { WakeSignal } from './wake-signal.js';
+
+/** What became of a failed attempt. */
+export interface FailOutcome {
+  /** `retryable` (another attempt is scheduled) or `discarded`. */
+  state: JobState;
+  willRetry: boolean;
+  nextAttemptAt?: Date;
+  deadLettered?: boolean;
+}
+
+/** Events a worker emits. */
+export type WorkerEvents = {
+  /** The job's ACK was accepted. */
+  completed: [job: Job, result: unknown];
+  /** A handler threw, timed out or had no handler; the FAIL was accepted. */
+  failed: [job: Job, error: unknown, outcome: FailOutcome];
+  /** The job was cancelled elsewhere while it ran; its signal fired. */
+  cancelled: [job: Job];
+  /** The job was handed back to its queue at shutdown (its attempt not consumed). */
+  released: [job: Job];
+  /** Something went wrong outside a handler: a fetch, heartbeat, ACK or FAIL call, or a lost job. */
+  error: [error: unknown, job?: Job];
+  /** A heartbeat carried an operator directive (`quiet` stops fetching; `terminate` closes the worker). */
+  directive: [directive: 'running' | 'quiet' | 'terminate'];
+  closed: [];
+};
+
+/** Counters of the worker's traffic, for monitoring and benchmarks. */
+export interface WorkerStats {
+  fetchCalls: number;
+  jobsFetched: number;
+  ackCalls: number;
+  jobsAcked: number;
+  nackCalls: number;
+  heartbeatCalls: number;
+}
+
+type RunPhase = 'running' | 'settling';
+
+interface Run {
+  job: Job;
+  controller: AbortController;
+  phase: RunPhase;
+}
+
+type Outcome = { kind: 'ok'; result: unknown } | { kind: 'error'; error: unknown } | { kind: 'aborted'; reason: unknown };
+
+/**
+ * Processes jobs by type.
+ * @example
+ * const worker = new Worker(api, { queues: ['email'], concurrency: 20 });
+ * worker.register('email.send', async ({ args: [to], signal }) => sendMail(to, { signal }));
+ * worker.start();
+ * process.on('SIGTERM', () => worker.close({ timeoutMs: 10_000 }));
+ */
+export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<WorkerEvents> {
+  readonly options: ResolvedWorkerOptions;
+  private readonly handlers = new Map<string, Handler>();
+  private readonly middleware: Middleware[] = [];
+  private readonly chains = new Map<string, (ctx: JobContext) => Promise<unknown>>();
+  private readonly runs = new Map<string, Run>();
+  private readonly settling = new Set<Promise<void>>();
+  private readonly wake = new WakeSignal();
+  private readonly acks: AckBatcher;
+  private readonly counters = { fetchCalls: 0, jobsFetched: 0, nackCalls: 0, heartbeatCalls: 0 };
+  private status: 'idle' | 'running' | 'closing' | 'closed' = 'idle';
+  private quiet = false;
+  private running = 0;
+  private loop: Promise<void> | undefined;
+  private closing: Promise<void> | undefined;
+  private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  private heartbeatInFlight: Promise<void> | undefined;
+  private unsubscribe: (() => void) | undefined;
+
+  constructor(
+    readonly api: Transport,
+    options: WorkerOptions = {},
+  ) {
+    super();
+    this.options = resolveWorkerOptions(options);
+    this.acks = new AckBatcher(api, this.options.workerId, this.options.ackBatch);
+  }
+
+  /** The id this worker reports to the server. */
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  /** Handlers running right now. */
+  get activeCount(): number {
+    return this.running;
+  }
+
+  get stats(): WorkerStats {
+    return { ...this.counters, ackCalls: this.acks.stats.calls, jobsAcked: this.acks.stats.acked };
+  }
+
+  /** Registers the handler of a job type (replacing any earlier one). */
+  register<K extends JobTypeOf<R>>(type: K, handler: Handler<ArgsOf<R, K>, ResultOf<R, K>>): this {
+    this.handlers.set(type, handler as unknown as Handler);
+    this.chains.clear();
+    return this;
+  }
+
+  /** Adds middleware around every handler; the first added is the outermost. */
+  use(middleware: Middleware): this {
+    this.middleware.push(middleware);
+    this.chains.clear();
+    return this;
+  }
+
+  /** Starts fetching. Register handlers first. */
+  start(): this {
+    if (this.status !== 'idle') throw new Error(`Worker ${this.workerId} cannot start: it is ${this.status}.`);
+    this.status = 'running';
+    if (this.options.listen) this.listen();
+    this.scheduleHeartbeat();
+    this.loop = this.fetchLoop();
+    return this;
+  }
+
+  /**
+   * Graceful shutdown: stops fetching, waits up to `timeoutMs` for running jobs, then aborts the rest
+   * (their signal's reason is a `WorkerClosingError`) and releases them to their queue with their attempt
+   * handed back. Resolves once every ACK and FAIL has been answered.
+   */
+  close(options: { timeoutMs?: number } = {}): Promise<void> {
+    if (this.closing) return this.closing;
+    const timeoutMs = options.timeoutMs ?? this.options.shutdownTimeoutMs;
+    this.closing = this.shutdown(timeoutMs);
+    return this.closing;
+  }
+
+  private async shutdown(timeoutMs: number): Promise<void> {
+    const wasRunning = this.status === 'running';
+    this.status = 'closing';
+    this.wake.notify();
+    if (wasRunning) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), timeoutMs)));
+      const drained = Promise.all([this.loop, this.allSettled()]).then(() => 'drained' as const);
+      const first = await Promise.race([drained, deadline]);
+      clearTimeout(timer);
+      if (first === 'deadline') {
+        for (const run of this.runs.values()) this.abort(run, new WorkerClosingError(run.job.id));
+      }
+      await this.loop;
+      await this.allSettled();
+      await this.acks.flush();
+    }
+    if (this.heartbeatTimer !== undefined) clearTimeout(this.heartbeatTimer);
+    await this.heartbeatInFlight;
+    this.unsubscribe?.();
+    this.status = 'closed';
+    this.emit('closed');
+  }
+
+  /** Waits until every job taken so far has been answered (ACK/FAIL/release). */
+  private async allSettled(): Promise<void> {
+    while (this.settling.size > 0) await Promise.all([...this.settling]);
+  }
+
+  // ---- fetching ------------------------------------------------------------------------------------
+
+  private async fetchLoop(): Promise<void> {
+    const { idleBackoff, pollWaitMs } = this.options;
+    let idleMs = idleBackoff.minMs;
+    while (this.status === 'running') {
+      const free = this.options.concurrency - this.running;
+      if (free <= 0 || this.quiet) {
+        await this.wake.wait();
+        continue;
+      }
+      const startedAt = performance.now();
+      let jobs: WireJob[];
+      try {
+        this.counters.fetchCalls += 1;
+        const response = await this.api.fetch(
+          fetchRequest({
+            queues: this.options.queues,
+            count: Math.min(free, this.options.fetchBatchSize),
+            workerId: this.workerId,
+            visibilityTimeoutMs: this.options.visibilityTimeoutMs,
+            waitMs: pollWaitMs,
+          }),
+        );
+        jobs = response.jobs ?? [];
+      } catch (error) {
+        this.emitError(error);
+        await this.wake.wait(idleMs);
+        idleMs = Math.min(idleMs * 2, idleBackoff.maxMs);
+        continue;
+      }
+      this.counters.jobsFetched += jobs.length;
+      if (this.status !== 'running') {
+        // Shutdown began while the fetch was out: give these back untouched.
+        await Promise.all(jobs.map((job) => this.release(jobFromWire(job))));
+        break;
+      }
+      for (const job of jobs) this.track(this.execute(job));
+      if (jobs.length > 0) {
+        idleMs = idleBackoff.minMs;
+        continue;
+      }
+      // An empty answer the server did not hold (no long-poll support, or capped): back off instead of spinning.
+      // A wake-up (new job event, freed slot, shutdown) cuts the sleep short.
+      const held = performance.now() - startedAt;
+      if (pollWaitMs === 0 || held < pollWaitMs / 2) {
+        await this.wake.wait(idleMs);
+        idleMs = Math.min(idleMs * 2, idleBackoff.maxMs);
+      }
+    }
+  }
+
+  private track(promise: Promise<void>): void {
+    this.settling.add(promise);
+    void promise.finally(() => this.settling.delete(promise));
+  }
+
+  private listen(): void {
+    try {
+      this.unsubscribe = this.api.subscribe({ types: ['job.enqueued', 'job.cancelled'], queues: [...this.options.queues] }, (event: OjsEvent) => {
+        if (event.type === 'job.enqueued') this.wake.notify();
+        else {
+          const run = this.runs.get(String(event.data.job_id ?? event.subject));
+          if (run) this.abort(run, new JobCancelledError(run.job.id));
+        }
+      });
+    } catch {
+      // No live events on this transport: long-polling, backoff and heartbeats still cover everything.
+    }
+  }
+
+  // ---- running one job -----------------------------------------------------------------------------
+
+  private async execute(wire: WireJob): Promise<void> {
+    const job = jobFromWire(wire);
+    const run: Run = { job, controller: new AbortController(), phase: 'running' };
+    this.runs.set(job.id, run);
+    this.running += 1;
+    const startedAt = performance.now();
+    let outcome: Outcome;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const handler = this.handlers.get(job.type);
+    if (!handler) {
+      outcome = { kind: 'error', error: new HandlerNotFoundError(job.type) };
+    } else {
+      if (job.timeoutMs !== undefined && job.timeoutMs > 0) {
+        timer = setTimeout(() => this.abort(run, new JobTimeoutError(job.id, job.timeoutMs!)), job.timeoutMs);
+      }
+      const { signal } = run.controller;
+      // The abort listener runs synchronously inside abort(), so the race sees an abort before the handler's
+      // own reaction to it (usually a rejection) and the abort reason decides what is reported.
+      const aborted = new Promise<Outcome>((resolve) => {
+        if (signal.aborted) resolve({ kind: 'aborted', reason: signal.reason });
+        else signal.addEventListener('abort', () => resolve({ kind: 'aborted', reason: signal.reason }), { once: true });
+      });
+      const executed = this.runChain(job.type, this.context(run)).then(
+        (result): Outcome => ({ kind: 'ok', result }),
+        (error: unknown): Outcome => ({ kind: 'error', error }),
+      );
+      outcome = await Promise.race([executed, aborted]);
+      if (signal.aborted && outcome.kind !== 'aborted') outcome = { kind: 'aborted', reason: signal.reason };
+    }
+    clearTimeout(timer);
+    run.phase = 'settling';
+    this.running -= 1;
+    this.wake.notify();
+    try {
+      await this.settle(run, outcome, performance.now() - startedAt);
+    } finally {
+      this.runs.delete(job.id);
+    }
+  }
+
+  private runChain(type: string, ctx: JobContext): Promise<unknown> {
+    let chain = this.chains.get(type);
+    if (!chain) {
+      chain = compose(this.middleware, this.handlers.get(type)!);
+      this.chains.set(type, chain);
+    }
+    // Defer to a microtask so a handler that throws synchronously is reported like an async failure.
+    return Promise.resolve().then(() => chain(ctx));
+  }
+
+  private context(run: Run): JobContext {
+    const { job, controller } = run;
+    return {
+      job,
+      args: job.args,
+      attempt: job.attempt,
+      workerId: this.workerId,
+      signal: controller.signal,
+      state: {},
+      progress: async (fraction, message, data) => {
+        const response = await this.api.setProgress(job.id, progressToWire(fraction, message, data));
+        if (response.state === 'cancelled') this.abort(run, new JobCancelledError(job.id));
+      },
+      heartbeat: async () => {
+        const response = await this.api.heartbeat(
+          heartbeatRequest({ ...this.heartbeatBase(), activeJobIds: [job.id] }),
+        );
+        if (response.jobs_cancelled?.includes(job.id)) this.abort(run, new JobCancelledError(job.id));
+      },
+    };
+  }
+
+  private abort(run: Run, reason: Error): void {
+    if (run.phase === 'running' && !run.controller.signal.aborted) run.controller.abort(reason);
+  }
+
+  /** Tells the server how the attempt ended. */
+  private async settle(run: Run, outcome: Outcome, elapsedMs: number): Promise<void> {
+    const { job } = run;
+    if (outcome.kind === 'ok') {
+      try {
+        await this.acks.ack(job.id, outcome.result);
+        this.emit('completed', job, outcome.result);
+      } catch (error) {
+        this.emitError(error, job);
+      }
+      return;
+    }
+    if (outcome.kind === 'error') {
+      const failure = outcome.error instanceof HandlerNotFoundError ? handlerNotFoundFailure(job.type) : failureFromThrown(outcome.error);
+      return this.fail(job, failure, outcome.error);
+    }
+    const reason = outcome.reason;
+    if (reason instanceof JobCancelledError) this.emit('cancelled', job);
+    else if (reason instanceof JobTimeoutError) await this.fail(job, timeoutFailure(reason.timeoutMs, elapsedMs), reason);
+    else if (reason instanceof WorkerClosingError) await this.release(job);
+    else if (reason instanceof JobLostError) this.emitError(reason, job);
+    else await this.fail(job, failureFromThrown(reason), reason);
+  }
+
+  private async fail(job: Job, failure: FailureWire, error: unknown): Promise<void> {
+    try {
+      this.counters.nackCalls += 1;
+      const response = await this.api.nack(nackRequest(job.id, this.workerId, failure));
+      const outcome: FailOutcome = { state: response.state, willRetry: response.state === 'retryable' };
+      if (response.next_attempt_at) outcome.nextAttemptAt = new Date(response.next_attempt_at);
+      if (response.dead_lettered !== undefined) outcome.deadLettered = response.dead_lettered;
+      this.emit('failed', job, error, outcome);
+    } catch (nackError) {
+      this.emitError(nackError, job);
+    }
+  }
+
+  /** Hands a job back to its queue without consuming its attempt. */
+  private async release(job: Job): Promise<void> {
+    try {
+      this.counters.nackCalls += 1;
+      await this.api.nack(releaseRequest(job.id, this.workerId));
+      this.emit('released', job);
+    } catch (error) {
+      this.emitError(error, job);
+    }
+  }
+
+  // ---- heartbeats ----------------------------------------------------------------------------------
+
+  private heartbeatBase(): Omit<Parameters<typeof heartbeatRequest>[0], 'activeJobIds'> {
+    const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
+    return {
+      workerId: this.workerId,
+      visibilityTimeoutMs: this.options.visibilityTimeoutMs,
+      state: this.quiet ? 'quiet' : 'running',
+      queues: this.options.queues,
+      concurrency: this.options.concurrency,
+      ...(pid !== undefined ? { pid } : {}),
+    };
+  }
+
+  private scheduleHeartbeat(): void {
+    this.heartbeatTimer = setTimeout(() => {
+      this.heartbeatInFlight = this.beat().finally(() => {
+        this.heartbeatInFlight = undefined;
+        if (this.status === 'running' || this.status === 'closing') this.scheduleHeartbeat();
+      });
+    }, this.options.heartbeatIntervalMs);
+  }
+
+  /** Extends every held job's reservation and stops jobs the server reports cancelled or no longer ours. */
+  private async beat(): Promise<void> {
+    const ids = [...this.runs.keys()];
+    let response;
+    try {
+      this.counters.heartbeatCalls += 1;
+      response = await this.api.heartbeat(heartbeatRequest({ ...this.heartbeatBase(), activeJobIds: ids }));
+    } catch (error) {
+      this.emitError(error);
+      return;
+    }
+    const cancelled = new Set(response.jobs_cancelled ?? []);
+    for (const id of cancelled) {
+      const run = this.runs.get(id);
+      if (run) this.abort(run, new JobCancelledError(id));
+    }
+    const extended = new Set(response.jobs_extended ?? []);
+    const missing = ids.filter((id) => !extended.has(id) && !cancelled.has(id) && this.runs.get(id)?.phase === 'running');
+    await Promise.all(missing.map((id) => this.verifyHeld(id)));
+    this.applyDirective(response.state ?? response.directive);
+  }
+
+  /** A running job the heartbeat did not extend: find out whether it was cancelled or taken away. */
+  private async verifyHeld(id: string): Promise<void> {
+    try {
+      const { job } = await this.api.getJob(id);
+      const run = this.runs.get(id);
+      if (!run) return;
+      if (job.state === 'cancelled') this.abort(run, new JobCancelledError(id));
+      else if (job.state !== 'active' || (job.worker_id !== undefined && job.worker_id !== this.workerId)) {
+        this.abort(run, new JobLostError(id, job.state));
+      }
+    } catch (error) {
+      const run = this.runs.get(id);
+      if (run && isOjsError(error) && error.code === 'not_found') this.abort(run, new JobLostError(id, null));
+      else this.emitError(error);
+    }
+  }
+
+  private applyDirective(directive: 'running' | 'quiet' | 'terminate' | undefined): void {
+    if (directive === undefined) return;
+    const quiet = directive !== 'running';
+    if (quiet !== this.quiet) {
+      this.quiet = quiet;
+      this.emit('directive', directive);
+      this.wake.notify();
+    }
+    if (directive === 'terminate' && this.status === 'running') void this.close();
+  }
+
+  private emitError(error: unknown, job?: Job): void {
+    if (this.listenerCount('error') === 0) {
+      // Never swallow silently: with no listener, report on the console like an unhandled 'error' would.
+      console.error(`[ojskit worker ${this.workerId}]`, error);
+      return;
+    }
+    if (job) this.emit('error', error, job);
+    else this.emit('error', error);
+  }
+}
