@@ -66,7 +66,7 @@ export interface ClaimParams {
 export interface ClaimResult {
   /** Claimed jobs, now `active`, in claim order. */
   jobs: Job[];
-  /** Jobs the claim promoted from `scheduled`/`retryable` to `available` on the way (for events). */
+  /** Jobs the claim promoted from `scheduled`/`retryable` to `available` on the way (for events; `from` SHOULD be set). */
   promoted: JobSummary[];
   /** Jobs the claim found expired and moved to `discarded` (for events). */
   expired: Job[];

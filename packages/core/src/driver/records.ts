@@ -60,6 +60,8 @@ export interface JobSummary {
   state: JobState;
   attempt: number;
   workflow_id?: string;
+  /** The state before the change, where a primitive reports moves (promotion, expiry). */
+  from?: JobState;
 }
 
 /** Summary of a job. */

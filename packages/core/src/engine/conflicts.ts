@@ -2,6 +2,15 @@
 import type { TransitionResult } from '../driver/driver.js';
 import { OjsError } from '../errors/ojs-error.js';
 import type { JobState } from '../lifecycle/states.js';
+import { isUuidV7 } from '../formats/ids.js';
+
+/**
+ * Ids are UUIDv7, so a string that is not one names nothing: `404 not_found`, decided before any driver
+ * sees it (drivers may store ids in typed columns that would reject it with a storage error).
+ */
+export function assertIdFormat(id: string, resourceType = 'job'): void {
+  if (!isUuidV7(id)) throw OjsError.notFound(resourceType, String(id).slice(0, 100));
+}
 
 /** The error for an operation that needed the job in `expected` but found it elsewhere (or missing). */
 export function transitionError(

@@ -14,7 +14,7 @@ export const promoter: BackgroundService = {
       const { now, nowIso } = instant(ctx);
       const { promoted, expired } = await ctx.driver.jobPromote({ now, nowIso, limit: BATCH });
       await ctx.hub.emit([
-        ...promoted.map((p) => jobEvent('job.enqueued', { ...p, state: 'available' }, p.state === 'available' ? null : p.state, nowIso, { promoted: true })),
+        ...promoted.map((p) => jobEvent('job.enqueued', { ...p, state: 'available' }, p.from ?? null, nowIso, { promoted: true })),
         ...expired.map((j) => expiredEvent(j, null, nowIso)),
       ]);
       for (const job of expired) if (job.workflow_id) await ctx.onTerminal(job);

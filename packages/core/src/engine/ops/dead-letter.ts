@@ -7,6 +7,7 @@ import { parseTimestamp } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
 import { checkJobType, checkQueue, invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
 import { instant, type EngineContext } from '../context.js';
+import { assertIdFormat } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 import { pagination, pageWindow } from '../pagination.js';
 
@@ -28,6 +29,7 @@ export async function listDeadLetter(ctx: EngineContext, query?: ListQuery & { q
 }
 
 async function loadDeadLettered(ctx: EngineContext, id: string): Promise<Job> {
+  assertIdFormat(id, 'dead_letter_job');
   const stored = await ctx.driver.jobGet(id);
   if (!stored || stored.job.state !== 'discarded' || !stored.x.deadLetter) {
     throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
@@ -41,6 +43,7 @@ export async function getDeadLetter(ctx: EngineContext, id: string): Promise<Job
 
 /** Lifecycle #19 from the DLQ: attempt reset, failure fields cleared, error history kept. */
 export async function retryDeadLetter(ctx: EngineContext, id: string, _body?: unknown): Promise<JobResponse> {
+  assertIdFormat(id, 'dead_letter_job');
   const { nowIso } = instant(ctx);
   const result = await ctx.driver.jobTransition({
     id,
@@ -60,6 +63,7 @@ export async function retryDeadLetter(ctx: EngineContext, id: string, _body?: un
 }
 
 export async function deleteDeadLetter(ctx: EngineContext, id: string): Promise<DeadLetterDeleteResponse> {
+  assertIdFormat(id, 'dead_letter_job');
   const deleted = await ctx.driver.jobDelete({ id, expect: { states: ['discarded'], deadLetter: true } });
   if (!deleted) throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
   await ctx.hub.emit([jobEvent('dead_letter.deleted', deleted, 'discarded', instant(ctx).nowIso)]);

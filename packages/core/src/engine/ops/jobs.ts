@@ -6,10 +6,11 @@ import { parseProgressRequest } from '../../schemas/worker-requests.js';
 import type { JobResponse, ProgressResponse } from '../../api/responses.js';
 import type { StoredJob } from '../../driver/records.js';
 import { instant, type EngineContext } from '../context.js';
-import { transitionError } from '../conflicts.js';
+import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 
 async function load(ctx: EngineContext, id: string): Promise<StoredJob> {
+  assertIdFormat(id);
   const stored = await ctx.driver.jobGet(id);
   if (!stored) throw OjsError.notFound('job', id);
   return stored;
@@ -31,6 +32,7 @@ export function cancelChanges(now: number, nowIso: string) {
 
 /** Cancels a job by id; the hook lets workflows react. Returns the cancelled job and its previous state. */
 export async function cancelJobById(ctx: EngineContext, id: string, reason?: string): Promise<{ job: Job; from: string }> {
+  assertIdFormat(id);
   const { now, nowIso } = instant(ctx);
   const result = await ctx.driver.jobTransition({ id, from: allowedFrom('cancelled', 'cancel'), to: 'cancelled', ...cancelChanges(now, nowIso) });
   if (!result.ok) throw transitionError(result, id, 'cancel');
@@ -48,6 +50,7 @@ export async function cancelJob(ctx: EngineContext, id: string): Promise<JobResp
 
 /** ACTIVATE: `pending → available`. */
 export async function activateJob(ctx: EngineContext, id: string): Promise<JobResponse> {
+  assertIdFormat(id);
   const { nowIso } = instant(ctx);
   const result = await ctx.driver.jobTransition({
     id,

@@ -3,6 +3,7 @@ import type { TransitionOp, TransitionResult } from '../../driver/driver.js';
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { OjsEvent } from '../../events/event.js';
 import { allowedFrom } from '../../lifecycle/transitions.js';
+import { isUuidV7 } from '../../formats/ids.js';
 import type { Job } from '../../schemas/job.js';
 import {
   parseAckBatchRequest,
@@ -14,7 +15,7 @@ import {
 } from '../../schemas/worker-requests.js';
 import type { AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from '../../api/responses.js';
 import { instant, type EngineContext } from '../context.js';
-import { reservationError, transitionError } from '../conflicts.js';
+import { assertIdFormat, reservationError, transitionError } from '../conflicts.js';
 import { buildJobError, decideFailure } from '../failure.js';
 import { expiredEvent, failureEvents, jobEvent } from '../job-events.js';
 
@@ -43,7 +44,7 @@ async function claimOnce(ctx: EngineContext, queues: string[], limit: number, wo
     ...(visibilityMs !== undefined ? { visibilityMs } : {}),
   });
   const events: OjsEvent[] = [];
-  for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.state === 'available' ? null : p.state, nowIso, { promoted: true }));
+  for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, { promoted: true }));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
   for (const job of result.jobs) events.push(jobEvent('job.started', job, 'available', nowIso, { worker_id: job.worker_id }));
   await ctx.hub.emit(events);
@@ -97,6 +98,7 @@ function completedEvent(job: Job, time: string, startedAt?: string): OjsEvent {
 /** ACK: `active → completed`, storing the result. */
 export async function ack(ctx: EngineContext, body: unknown): Promise<AckResponse> {
   const request = parseAckRequest(body);
+  assertIdFormat(request.jobId);
   const { now, nowIso } = instant(ctx);
   const result = await ctx.driver.jobTransition(ackOp(request, now, nowIso, 'job'));
   if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge');
@@ -114,7 +116,10 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
   const requests = parseAckBatchRequest(body);
   const { now, nowIso } = instant(ctx);
   const needJobs = requests.some((r) => r.hasResult);
-  const results = await ctx.driver.jobTransitionMany(requests.map((r) => ackOp(r, now, nowIso, needJobs ? 'job' : 'summary')));
+  const wellFormed = requests.filter((r) => isUuidV7(r.jobId));
+  const stored = await ctx.driver.jobTransitionMany(wellFormed.map((r) => ackOp(r, now, nowIso, needJobs ? 'job' : 'summary')));
+  let next = 0;
+  const results: TransitionResult[] = requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null }));
   const events: OjsEvent[] = [];
   const out: AckManyResult[] = [];
   const terminal: Job[] = [];
@@ -146,6 +151,7 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
 /** FAIL: record the error, then retry, discard or dead-letter; or hand the job back with `requeue`. */
 export async function nack(ctx: EngineContext, body: unknown): Promise<NackResponse> {
   const request = parseNackRequest(body);
+  assertIdFormat(request.jobId);
   const { now, nowIso } = instant(ctx);
   const stored = await ctx.driver.jobGet(request.jobId);
   if (!stored) throw OjsError.notFound('job', request.jobId);
@@ -209,7 +215,7 @@ export async function heartbeat(ctx: EngineContext, body: unknown): Promise<Hear
   let cancelled: string[] = [];
   if (request.jobIds.length > 0) {
     const result = await ctx.driver.jobHeartbeat({
-      ids: request.jobIds,
+      ids: request.jobIds.filter(isUuidV7),
       now,
       workerId: request.workerId,
       ...(request.visibilityMs !== undefined ? { visibilityMs: request.visibilityMs } : {}),

@@ -12,8 +12,9 @@ import { makeEvent } from '../../events/event.js';
 import { newId } from '../../formats/ids.js';
 import { isTerminal, type JobState } from '../../lifecycle/states.js';
 import type { Job } from '../../schemas/job.js';
-import { checkJobId, invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
+import { invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
 import { instant, type EngineContext } from '../context.js';
+import { assertIdFormat } from '../conflicts.js';
 import { createdEvent } from '../job-events.js';
 import { parseWithDefaults, toStored } from './enqueue.js';
 import { cancelJobById } from './jobs.js';
@@ -118,7 +119,7 @@ export async function createWorkflow(ctx: EngineContext, body: unknown): Promise
 }
 
 async function load(ctx: EngineContext, id: string): Promise<WorkflowDoc> {
-  checkJobId(id, 'id');
+  assertIdFormat(id, 'workflow');
   const wf = (await ctx.driver.workflowGet(id)) as WorkflowDoc | null;
   if (!wf) throw OjsError.notFound('workflow', id);
   return wf;
