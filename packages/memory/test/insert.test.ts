@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { JobInternals, JobState } from '@ojskit/core';
 import { MemoryDriver } from '../src/index.js';
 import { at, iso, scheduled, stored, T0 } from './fixtures.js';
 
-const keyed = (key: string, onConflict: 'reject' | 'ignore' | 'replace' | 'replace_except_schedule', extra = {}) => ({
+const keyed = (key: string, onConflict: NonNullable<JobInternals['uniqueOnConflict']>, extra = {}): Partial<JobInternals> => ({
   uniqueKey: key,
-  uniqueStates: ['available', 'scheduled', 'active', 'retryable', 'pending'] as const,
+  uniqueStates: ['available', 'scheduled', 'active', 'retryable', 'pending'] as JobState[],
   uniqueOnConflict: onConflict,
   ...extra,
 });
@@ -114,7 +115,7 @@ describe('jobInsert', () => {
     const old = stored({ state: 'completed' }, { ...keyed('k', 'reject'), finishedAt: T0 });
     await d.jobInsert(at([old]));
     const res = await d.jobInsert(at([stored({}, { ...keyed('k', 'replace'), uniqueStates: ['completed'] })]));
-    expect(res.ok && res.outcomes[0]?.replaced).toBeUndefined();
+    expect(res.ok && res.outcomes[0]?.status === 'inserted' && res.outcomes[0].replaced).toBeUndefined();
     expect((await d.jobGet(old.job.id))?.job.state).toBe('completed');
   });
 
@@ -143,7 +144,7 @@ describe('jobInsert', () => {
     const a = stored({}, keyed('k', 'reject'));
     const b = stored({}, keyed('k', 'replace'));
     const res = await d.jobInsert(at([a, b]));
-    expect(res.ok && res.outcomes.map((o) => o.replaced?.id)).toEqual([undefined, a.job.id]);
+    expect(res.ok && res.outcomes.map((o) => (o.status === 'inserted' ? o.replaced?.id : 'existing'))).toEqual([undefined, a.job.id]);
     expect((await d.jobGet(a.job.id))?.job.state).toBe('cancelled');
     expect((await d.jobGet(b.job.id))?.job.state).toBe('available');
   });
