@@ -1,0 +1,119 @@
+/** FETCH: response shape, priority then FIFO, multi-queue order, paused queues, count, request validation. */
+import { expect } from 'vitest';
+import type { Suite } from '../harness.js';
+import { expectOjsError } from '../support/errors.js';
+
+export function registerFetchCases(suite: Suite): void {
+  suite.group('fetch', () => {
+    suite.test('fetch.shape', 'a claimed job is active with attempt 1, started_at, worker_id; `job` mirrors jobs[0]', async (t) => {
+      const queue = t.queue();
+      const job = await t.push(queue);
+      t.clock.advance(1_234);
+      const res = await t.api.fetch({ queues: [queue], worker_id: 'w-1' });
+      expect(res.jobs).toHaveLength(1);
+      expect(res.job).toEqual(res.jobs[0]);
+      expect(res.jobs[0]).toMatchObject({ id: job.id, state: 'active', attempt: 1, worker_id: 'w-1', started_at: t.iso() });
+      expect(await t.job(job.id)).toMatchObject({ state: 'active', attempt: 1, worker_id: 'w-1', started_at: t.iso() });
+    });
+
+    suite.test('fetch.empty', 'nothing available → {"jobs":[]} without a `job` key', async (t) => {
+      const res = await t.api.fetch({ queues: [t.queue()] });
+      expect(res.jobs).toEqual([]);
+      expect(res.job).toBeUndefined();
+    });
+
+    suite.test('fetch.validation', 'missing or empty queues, or count < 1 → 400 invalid_request', async (t) => {
+      for (const body of [{}, { queues: [] }, { queues: 'q' }, { queues: [t.queue()], count: 0 }, null]) {
+        await expectOjsError(t.api.fetch(body), { code: 'invalid_request' });
+      }
+    });
+
+    suite.test('fetch.priority', 'higher priority first, FIFO among equals', async (t) => {
+      const queue = t.queue();
+      const low = await t.push(queue, { options: { priority: -10 } });
+      const midA = await t.push(queue);
+      const high = await t.push(queue, { options: { priority: 10 } });
+      const midB = await t.push(queue);
+      const top = await t.push(queue, { options: { priority: 100 } });
+      const midC = await t.push(queue, { options: { priority: 0 } });
+      expect(await t.claimIds([queue], 6)).toEqual([top.id, high.id, midA.id, midB.id, midC.id, low.id]);
+    });
+
+    suite.test('fetch.fifo-same-millisecond', 'FIFO holds for jobs enqueued in the same millisecond', async (t) => {
+      const queue = t.queue();
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) ids.push((await t.push(queue, { args: [i] })).id);
+      const claimed: string[] = [];
+      for (let i = 0; i < 20; i++) claimed.push(...(await t.claimIds([queue], 1)));
+      expect(claimed).toEqual(ids);
+    });
+
+    suite.test('fetch.multi-queue-order', 'queues are served left to right; count fills from the first, then the next', async (t) => {
+      const [a, b] = [t.queue(), t.queue()];
+      const b1 = await t.push(b, { options: { priority: 50 } });
+      const a1 = await t.push(a);
+      const a2 = await t.push(a);
+      const b2 = await t.push(b);
+      expect(await t.claimIds([a, b], 1)).toEqual([a1.id]);
+      expect(await t.claimIds([a, b], 3)).toEqual([a2.id, b1.id, b2.id]);
+      const c = await t.push(a);
+      const d = await t.push(b);
+      expect(await t.claimIds([b, a], 2)).toEqual([d.id, c.id]);
+    });
+
+    suite.test('fetch.paused-skipped', 'a paused queue is skipped; the next queue serves', async (t) => {
+      const [a, b] = [t.queue(), t.queue()];
+      const inA = await t.push(a);
+      const inB = await t.push(b);
+      await t.api.pauseQueue(a);
+      expect(await t.claimIds([a, b], 2)).toEqual([inB.id]);
+      await t.expectState(inA.id, 'available');
+      await t.api.resumeQueue(a);
+      expect(await t.claimIds([a, b], 2)).toEqual([inA.id]);
+    });
+
+    suite.test('fetch.count', 'count bounds the number of jobs returned; default 1', async (t) => {
+      const queue = t.queue();
+      for (let i = 0; i < 15; i++) await t.push(queue, { args: [i] });
+      expect(await t.claimIds([queue])).toHaveLength(1);
+      expect(await t.claimIds([queue], 4)).toHaveLength(4);
+      expect(await t.claimIds([queue], 10)).toHaveLength(10);
+      expect(await t.claimIds([queue], 10)).toHaveLength(0);
+    });
+
+    suite.test('fetch.scheduled-not-early', 'a scheduled job is never claimed before scheduled_at, and is claimable at it', async (t) => {
+      const queue = t.queue();
+      const job = await t.push(queue, { options: { scheduled_at: '+PT10S' } });
+      t.clock.advance(9_999);
+      expect(await t.claimIds([queue])).toEqual([]);
+      await t.maintenance();
+      expect(await t.claimIds([queue])).toEqual([]);
+      t.clock.advance(1);
+      // FETCH promotes due jobs itself: no maintenance run needed.
+      expect(await t.claimIds([queue])).toEqual([job.id]);
+    });
+
+    suite.test('fetch.requeued-goes-last', 'a requeued job takes a new FIFO position and keeps its priority', async (t) => {
+      const queue = t.queue();
+      const first = await t.push(queue);
+      const second = await t.push(queue);
+      const vip = await t.push(queue, { options: { priority: 5 } });
+      expect(await t.claimIds([queue])).toEqual([vip.id]);
+      expect(await t.claimIds([queue])).toEqual([first.id]);
+      await t.api.nack({ job_id: first.id, requeue: true });
+      await t.api.nack({ job_id: vip.id, requeue: true });
+      expect(await t.claimIds([queue], 3)).toEqual([vip.id, second.id, first.id]);
+    });
+
+    suite.test('fetch.exclusive', 'a claimed job is not returned again by later FETCHes', async (t) => {
+      const queue = t.queue();
+      for (let i = 0; i < 6; i++) await t.push(queue);
+      const seen = new Set<string>();
+      for (let i = 0; i < 8; i++) for (const id of await t.claimIds([queue], 2)) {
+        expect(seen.has(id), `job ${id} claimed twice`).toBe(false);
+        seen.add(id);
+      }
+      expect(seen.size).toBe(6);
+    });
+  });
+}

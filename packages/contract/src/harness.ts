@@ -1,0 +1,97 @@
+/** Case registration: ids, written skip reasons, one fresh subject per case. */
+import { describe, it } from 'vitest';
+import { CaseContext } from './context.js';
+import type { BackendContractOptions, ContractSubject } from './subject.js';
+
+/** The body of one contract case. */
+export type CaseFn = (t: CaseContext) => Promise<void>;
+
+export interface CaseOptions {
+  /** Per-case timeout in ms (default: the runner's). */
+  timeoutMs?: number;
+}
+
+/** What case files register against. */
+export interface Suite {
+  /** A describe block. */
+  group(title: string, body: () => void): void;
+  /** A case with a stable id (`area.what`), run against a fresh subject. */
+  test(id: string, title: string, fn: CaseFn, options?: CaseOptions): void;
+  /** A case that manages subjects itself (the model-based property creates one per property). */
+  raw(id: string, title: string, fn: (create: () => Promise<ContractSubject>) => Promise<void>, options?: CaseOptions): void;
+}
+
+/** A case file's entry point. */
+export type CaseRegistration = (suite: Suite) => void;
+
+/**
+ * Registers every case under one describe block. Skips carry their reason into the test title and into a
+ * report printed at registration, so a skipped case is never mistaken for a passing one.
+ */
+export function registerCases(options: BackendContractOptions, registrations: readonly CaseRegistration[]): void {
+  const { name, create } = options;
+  const skip = options.skip ?? {};
+  for (const [id, reason] of Object.entries(skip)) {
+    if (typeof reason !== 'string' || reason.trim().length === 0) {
+      throw new Error(`[ojs contract:${name}] skip '${id}' has no written reason; every skipped case needs one.`);
+    }
+  }
+  const seen = new Set<string>();
+  const skipped: Array<[string, string]> = [];
+
+  const claimId = (id: string): string | undefined => {
+    if (seen.has(id)) throw new Error(`[ojs contract] duplicate case id '${id}'`);
+    seen.add(id);
+    const reason = skip[id];
+    if (reason !== undefined) skipped.push([id, reason]);
+    return reason;
+  };
+
+  const suite: Suite = {
+    group: (title, body) => describe(title, body),
+    test(id, title, fn, caseOptions) {
+      const reason = claimId(id);
+      const label = `[${id}] ${title}`;
+      if (reason !== undefined) {
+        it.skip(`${label} (skipped: ${reason})`, () => {});
+        return;
+      }
+      it(
+        label,
+        async () => {
+          const subject = await create();
+          try {
+            await fn(new CaseContext(subject));
+          } finally {
+            await subject.close();
+          }
+        },
+        caseOptions?.timeoutMs,
+      );
+    },
+    raw(id, title, fn, caseOptions) {
+      const reason = claimId(id);
+      const label = `[${id}] ${title}`;
+      if (reason !== undefined) {
+        it.skip(`${label} (skipped: ${reason})`, () => {});
+        return;
+      }
+      it(label, () => fn(create), caseOptions?.timeoutMs);
+    },
+  };
+
+  describe(`OJS backend contract: ${name}`, () => {
+    for (const register of registrations) register(suite);
+
+    const unknown = Object.keys(skip).filter((id) => !seen.has(id));
+    it('[contract.skips] every skipped id names an existing case', () => {
+      if (unknown.length > 0) {
+        throw new Error(`skip names case ids that do not exist: ${unknown.join(', ')}`);
+      }
+    });
+    if (skipped.length > 0) {
+      const lines = skipped.map(([id, reason]) => `  - ${id}: ${reason}`).join('\n');
+      console.info(`[ojs contract:${name}] ${skipped.length} case(s) skipped:\n${lines}`);
+    }
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * @ojskit/contract: the one contract suite every ojskit backend (and the HTTP transport) passes.
+ * @example
+ * runBackendContract({
+ *   name: 'memory',
+ *   create: async () => {
+ *     const clock = new ManualClock();
+ *     const driver = new MemoryDriver();
+ *     const engine = new Engine({ driver, clock });
+ *     return { api: engine, clock, driver, maintenance: () => engine.runMaintenance(), close: () => engine.close() };
+ *   },
+ * });
+ */
+import { registerCases, type CaseRegistration } from './harness.js';
+import type { BackendContractOptions } from './subject.js';
+import { registerAckNackCases } from './cases/ack-nack.js';
+import { registerCancelCases } from './cases/cancel.js';
+import { registerDeadLetterCases } from './cases/dead-letter.js';
+import { registerEnqueueCases } from './cases/enqueue.js';
+import { registerEnvelopeCases } from './cases/envelope.js';
+import { registerFetchCases } from './cases/fetch.js';
+import { registerProgressCases } from './cases/progress.js';
+import { registerQueueCases } from './cases/queues.js';
+import { registerRetryCases } from './cases/retry.js';
+import { registerSchedulingCases } from './cases/scheduling.js';
+import { registerTransitionCases } from './cases/transitions.js';
+import { registerUniqueCases } from './cases/unique.js';
+import { registerVisibilityCases } from './cases/visibility.js';
+
+export type { BackendContractOptions, ContractSubject } from './subject.js';
+export type { CaseContext } from './context.js';
+
+/** Every case file, in the order the report lists them. */
+export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
+  registerTransitionCases,
+  registerEnvelopeCases,
+  registerEnqueueCases,
+  registerFetchCases,
+  registerAckNackCases,
+  registerRetryCases,
+  registerVisibilityCases,
+  registerProgressCases,
+  registerCancelCases,
+  registerDeadLetterCases,
+  registerQueueCases,
+  registerSchedulingCases,
+  registerUniqueCases,
+];
+
+/**
+ * Registers the contract suite (vitest `describe`/`it` blocks) for one backend. Call it at the top level of a
+ * test file. Every case gets a fresh subject from `create`; skipped cases need a written reason.
+ */
+export function runBackendContract(options: BackendContractOptions): void {
+  registerCases(options, CASE_REGISTRATIONS);
+}

@@ -1,0 +1,33 @@
+/** What a backend hands the contract suite: the API under test, the clock it reads, and its services. */
+import type { Driver, ManualClock, OjsApi } from '@ojskit/core';
+
+/**
+ * One instance of a backend under test. The suite creates one per case (and one per model-based property),
+ * so a subject should live in its own namespace (key prefix, schema, fresh memory store) when the backend
+ * allows it; the suite also uses unique queue and cron names, so a shared store works too.
+ */
+export interface ContractSubject {
+  /** The engine (in-process) or the HTTP transport against a gateway built on the same engine. */
+  api: OjsApi;
+  /** The clock the engine under test reads; the suite advances it instead of sleeping. */
+  clock: ManualClock;
+  /** Present for in-process backends: concurrency cases then also race the driver primitives directly. */
+  driver?: Driver;
+  /** Runs every background service once (promote, rescue, expire, cron, prune). */
+  maintenance(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Options of `runBackendContract`. */
+export interface BackendContractOptions {
+  /** Shown in the describe block and in the skip report, e.g. `memory` or `redis`. */
+  name: string;
+  /** Builds a fresh subject. Called once per case. */
+  create: () => Promise<ContractSubject>;
+  /**
+   * Cases this backend does not run, keyed by case id, each with a written reason
+   * (e.g. `{ 'concurrency.unique-insert-race': 'best-effort uniqueness: documented in README' }`).
+   * An empty reason or an id that names no case fails the suite.
+   */
+  skip?: Record<string, string>;
+}

@@ -1,0 +1,14 @@
+/** The shared contract suite against the memory driver. */
+import { Engine, ManualClock } from '@ojskit/core';
+import { runBackendContract } from '@ojskit/contract';
+import { MemoryDriver } from '../src/index.js';
+
+runBackendContract({
+  name: 'memory',
+  create: async () => {
+    const clock = new ManualClock();
+    const driver = new MemoryDriver();
+    const engine = new Engine({ driver, clock });
+    return { api: engine, clock, driver, maintenance: () => engine.runMaintenance(), close: () => engine.close() };
+  },
+});
