@@ -1,0 +1,125 @@
+/**
+ * The one mapper between a stored job and its Redis hash. Envelope fields keep their names (values that Lua
+ * reads or writes stay raw strings, the rest JSON); internals are `@`-prefixed. Lua never decodes JSON, so
+ * user data (`args`, `meta`, `result`) round-trips byte for byte.
+ */
+import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
+
+/** Envelope fields stored as raw strings. */
+const RAW_STRING = new Set([
+  'specversion', 'id', 'type', 'queue', 'state', 'created_at', 'enqueued_at', 'scheduled_at', 'expires_at',
+  'started_at', 'completed_at', 'discarded_at', 'cancelled_at', 'expired_at', 'activated_at', 'next_attempt_at',
+  'worker_id', 'workflow_id', 'schema',
+]);
+/** Envelope fields stored as raw integers. */
+const RAW_INT = new Set(['attempt', 'priority', 'max_attempts']);
+
+type InternalKind = 'num' | 'bool' | 'str' | 'list' | 'json';
+const INTERNALS: Record<keyof JobInternals, InternalKind> = {
+  dueAt: 'num', expiresAt: 'num', visibleUntil: 'num', timeoutAt: 'num', visibilityMs: 'num',
+  claimVisibilityMs: 'num', timeoutMs: 'num', uniqueUntil: 'num', finishedAt: 'num', workflowIndex: 'num',
+  deadLetter: 'bool', uniqueKey: 'str', uniqueOnConflict: 'str', workflowRole: 'str', uniqueStates: 'list',
+  progress: 'json',
+};
+
+/** Key order of served envelopes (hash field order is not preserved by Redis for large hashes). */
+const ENVELOPE_ORDER = [
+  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
+  'created_at', 'enqueued_at', 'scheduled_at', 'expires_at', 'started_at', 'completed_at', 'discarded_at',
+  'cancelled_at', 'expired_at', 'activated_at', 'result', 'error', 'errors', 'retry_delay_ms', 'next_attempt_at',
+  'retry', 'unique', 'tags', 'timeout_ms', 'timeout', 'visibility_timeout_ms', 'worker_id', 'parent_results',
+  'workflow_id', 'schema',
+];
+const ORDER_RANK = new Map(ENVELOPE_ORDER.map((k, i) => [k, i]));
+
+/** Field name of an envelope attribute (attributes starting with `@` or `\` are escaped with `\`). */
+export function envelopeField(key: string): string {
+  return key.startsWith('@') || key.startsWith('\\') ? `\\${key}` : key;
+}
+
+function envelopeKey(field: string): string {
+  return field.startsWith('\\') ? field.slice(1) : field;
+}
+
+/** Encodes one envelope value; `undefined` when the field must be absent. */
+export function encodeEnvelopeValue(key: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (RAW_STRING.has(key)) return value === null ? undefined : String(value);
+  if (RAW_INT.has(key)) return value === null ? undefined : String(Math.trunc(Number(value)));
+  return JSON.stringify(value);
+}
+
+/** Encodes one internal value; `undefined` when the field must be absent. */
+export function encodeInternalValue(key: string, value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  switch (INTERNALS[key as keyof JobInternals] ?? 'json') {
+    case 'num': return String(value);
+    case 'bool': return value ? '1' : '0';
+    case 'str': return String(value);
+    case 'list': return `,${(value as string[]).join(',')},`;
+    default: return JSON.stringify(value);
+  }
+}
+
+function decodeInternal(key: string, raw: string): unknown {
+  switch (INTERNALS[key as keyof JobInternals] ?? 'json') {
+    case 'num': return Number(raw);
+    case 'bool': return raw === '1';
+    case 'str': return raw;
+    case 'list': return raw.split(',').filter((s) => s !== '');
+    default: return JSON.parse(raw);
+  }
+}
+
+/** Flat field/value list of a stored job, as HSET takes it. */
+export function encodeStoredJob(stored: StoredJob): string[] {
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(stored.job)) {
+    const encoded = encodeEnvelopeValue(key, value);
+    if (encoded !== undefined) out.push(envelopeField(key), encoded);
+  }
+  for (const [key, value] of Object.entries(stored.x)) {
+    const encoded = encodeInternalValue(key, value);
+    if (encoded !== undefined) out.push(`@${key}`, encoded);
+  }
+  return out;
+}
+
+/** Decodes a flat HGETALL reply into a stored job. */
+export function decodeStoredJob(flat: readonly string[]): StoredJob {
+  const fields: Array<[string, unknown]> = [];
+  const x: Record<string, unknown> = {};
+  for (let i = 0; i < flat.length; i += 2) {
+    const field = flat[i]!;
+    const raw = flat[i + 1]!;
+    if (field.startsWith('@')) {
+      const key = field.slice(1);
+      if (key !== 'seq') x[key] = decodeInternal(key, raw);
+      continue;
+    }
+    const key = envelopeKey(field);
+    if (RAW_STRING.has(key)) fields.push([key, raw]);
+    else if (RAW_INT.has(key)) fields.push([key, Number(raw)]);
+    else fields.push([key, JSON.parse(raw)]);
+  }
+  fields.sort((a, b) => (ORDER_RANK.get(a[0]) ?? ENVELOPE_ORDER.length) - (ORDER_RANK.get(b[0]) ?? ENVELOPE_ORDER.length));
+  return { job: Object.fromEntries(fields) as Job, x: x as unknown as JobInternals };
+}
+
+/** Decodes a flat HGETALL reply into the served envelope. */
+export function decodeJob(flat: readonly string[]): Job {
+  return decodeStoredJob(flat).job;
+}
+
+/** Decodes the summary fields the scripts return (id, type, queue, state, attempt, workflow_id). */
+export function decodeSummary(row: ReadonlyArray<string | null>): JobSummary {
+  const summary: JobSummary = {
+    id: row[0]!,
+    type: row[1]!,
+    queue: row[2]!,
+    state: row[3] as JobState,
+    attempt: Number(row[4] ?? 0),
+  };
+  if (row[5]) summary.workflow_id = row[5];
+  return summary;
+}

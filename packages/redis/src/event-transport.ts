@@ -1,0 +1,113 @@
+/**
+ * Events across processes over Redis pub/sub. Publishes are coalesced: every event published within one
+ * microtask goes out as one PUBLISH, so the hot path pays one command per batch, not per event. Listeners in
+ * this process get this process's events directly (in publish order) and other processes' events from the
+ * channel; nothing is stored in Redis, so there is no event stream to trim.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { EventTransport, OjsEvent } from '@ojskit/core';
+
+type Listener = (events: readonly OjsEvent[]) => void;
+
+interface Envelope {
+  /** Publisher id: a process ignores its own messages (it delivered them locally). */
+  p: string;
+  e: OjsEvent[];
+}
+
+export interface RedisEventTransportOptions {
+  /** Connection used to PUBLISH (shared with the driver). */
+  publisher: Redis;
+  /** Creates the dedicated SUBSCRIBE connection, on first `subscribe`. */
+  createSubscriber: () => Redis;
+  channel: string;
+  /** Where publish failures are reported (events are best effort: the state change already committed). */
+  onError?: (error: unknown) => void;
+}
+
+/** `EventTransport` over Redis pub/sub. */
+export class RedisEventTransport implements EventTransport {
+  readonly publisherId = randomUUID();
+  private readonly listeners = new Set<Listener>();
+  private pending: OjsEvent[] = [];
+  private scheduled = false;
+  private subscriber: Redis | null = null;
+  private subscribed: Promise<unknown> | null = null;
+  private closed = false;
+
+  constructor(private readonly options: RedisEventTransportOptions) {}
+
+  publish(events: readonly OjsEvent[]): void {
+    if (events.length === 0 || this.closed) return;
+    for (const event of events) this.pending.push(event);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    this.ensureSubscribed();
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Resolves once the channel subscription is active (tests wait on it before publishing elsewhere). */
+  async ready(): Promise<void> {
+    this.ensureSubscribed();
+    await this.subscribed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.listeners.clear();
+    const subscriber = this.subscriber;
+    this.subscriber = null;
+    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0) return;
+    this.deliver(batch);
+    const message: Envelope = { p: this.publisherId, e: batch };
+    this.options.publisher.publish(this.options.channel, JSON.stringify(message)).catch((error: unknown) => {
+      this.options.onError?.(error);
+    });
+  }
+
+  private deliver(events: readonly OjsEvent[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(events);
+      } catch (error) {
+        this.options.onError?.(error);
+      }
+    }
+  }
+
+  private ensureSubscribed(): void {
+    if (this.subscribed || this.closed) return;
+    const subscriber = this.options.createSubscriber();
+    this.subscriber = subscriber;
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel !== this.options.channel) return;
+      let envelope: Envelope;
+      try {
+        envelope = JSON.parse(message) as Envelope;
+      } catch (error) {
+        this.options.onError?.(error);
+        return;
+      }
+      if (envelope.p !== this.publisherId && Array.isArray(envelope.e)) this.deliver(envelope.e);
+    });
+    // ioredis re-subscribes after a reconnect by itself.
+    this.subscribed = subscriber.subscribe(this.options.channel).catch((error: unknown) => {
+      this.options.onError?.(error);
+    });
+  }
+}

@@ -1,0 +1,401 @@
+/** RedisDriver: the ojskit Driver over ioredis, every primitive one Lua script. */
+import { Redis } from 'ioredis';
+import {
+  JOB_STATES,
+  type ClaimParams,
+  type ClaimResult,
+  type CronRecord,
+  type Driver,
+  type DriverCapabilities,
+  type HeartbeatParams,
+  type HeartbeatResult,
+  type InsertOutcome,
+  type InsertParams,
+  type InsertResult,
+  type Job,
+  type JobListParams,
+  type JobState,
+  type JobSummary,
+  type QueueRecord,
+  type StoredJob,
+  type TransitionOp,
+  type TransitionResult,
+  type WorkerRecord,
+  type WorkflowRecord,
+} from '@ojskit/core';
+import { decodeJob, decodeStoredJob, decodeSummary, encodeStoredJob } from './codec.js';
+import { toDriverError } from './errors.js';
+import { RedisEventTransport } from './event-transport.js';
+import { memoryPolicyWarning, readMemoryPolicy, type MemoryPolicyReport } from './memory-policy.js';
+import { parseOptions, type DriverLogger, type RedisDriverOptions } from './options.js';
+import { ScriptRunner } from './script-runner.js';
+import { decodeTransitionReply, pushTransitionOp } from './transition-args.js';
+
+const CAPABILITIES: DriverCapabilities = Object.freeze({
+  transactionalEnqueue: false,
+  crossProcessEvents: true,
+  uniqueStrength: 'strong',
+  durable: true,
+});
+
+/** How often `cronAdvance` re-reads a record that changed under it (without its occurrence changing). */
+const CRON_CAS_ATTEMPTS = 10;
+
+type Flat = string[];
+type Row = Array<string | null>;
+
+/**
+ * The Redis driver. Jobs are hashes; indexes are sorted sets per queue (keys hash-tagged `{queue}`); every
+ * state change is one Lua script that checks the guard and moves the indexes atomically (see README for the
+ * key layout and the script list). Events cross processes over pub/sub.
+ *
+ * @example
+ * const driver = new RedisDriver({ url: 'redis://127.0.0.1:6379', prefix: 'myapp' });
+ * const engine = new Engine({ driver });
+ */
+export class RedisDriver implements Driver {
+  readonly name = 'redis';
+  readonly capabilities: DriverCapabilities = CAPABILITIES;
+  readonly events: RedisEventTransport;
+  /** The key prefix (every key is `<prefix>:…`). */
+  readonly prefix: string;
+  /** The command connection. */
+  readonly redis: Redis;
+  /** Settles once the start-up `maxmemory-policy` check ran (null when disabled or Redis was unreachable). */
+  readonly startup: Promise<MemoryPolicyReport | null>;
+
+  private readonly scripts: ScriptRunner;
+  private readonly ownsConnection: boolean;
+  private readonly logger: DriverLogger;
+  private closed = false;
+
+  constructor(options: RedisDriverOptions = {}) {
+    const parsed = parseOptions(options);
+    this.prefix = parsed.prefix;
+    this.logger = options.logger ?? console;
+    this.ownsConnection = options.redis === undefined;
+    this.redis = options.redis ?? new Redis(parsed.url, connectionDefaults(options));
+    this.scripts = new ScriptRunner(this.redis);
+    this.events = new RedisEventTransport({
+      publisher: this.redis,
+      createSubscriber: () => this.redis.duplicate(),
+      channel: `${this.prefix}:events`,
+      onError: (error) => this.logger.error?.('@ojskit/redis: event transport error', error),
+    });
+    this.startup = parsed.checkMemoryPolicy ? this.checkMemoryPolicy().catch(() => null) : Promise.resolve(null);
+  }
+
+  /** Reads Redis's `maxmemory-policy` and warns loudly through the logger unless it is `noeviction`. */
+  async checkMemoryPolicy(): Promise<MemoryPolicyReport> {
+    const report = await readMemoryPolicy(this.redis);
+    if (!report.ok) this.logger.warn(memoryPolicyWarning(report.policy));
+    return report;
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async jobInsert(params: InsertParams): Promise<InsertResult> {
+    const args: Array<string | number> = [this.prefix, params.now, params.nowIso, params.jobs.length];
+    pushJobs(params.jobs, args);
+    const reply = (await this.scripts.run('job-insert', args)) as unknown[];
+    if (reply[0] === 'abort') {
+      const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | null, number | null];
+      const existing = fields ? decodeJob(fields) : { ...params.jobs[batchIndex ?? index]!.job };
+      return { ok: false, index, reason, existing };
+    }
+    const rows = reply[1] as unknown[][];
+    const outcomes: InsertOutcome[] = rows.map((row, n) => {
+      if (row[0] === 'existing') return { status: 'existing', job: decodeJob(row[1] as Flat) };
+      const job: Job = { ...params.jobs[n]!.job };
+      const [, replaced, takenScheduledAt] = row as [string, Flat | null, string | null, unknown];
+      if (takenScheduledAt) {
+        job.state = 'scheduled';
+        job.scheduled_at = takenScheduledAt;
+        delete job.enqueued_at;
+      }
+      return replaced ? { status: 'inserted', job, replaced: decodeJob(replaced) } : { status: 'inserted', job };
+    });
+    return { ok: true, outcomes };
+  }
+
+  async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    if (params.limit <= 0 || params.queues.length === 0) return { jobs: [], promoted: [], expired: [] };
+    const reply = (await this.scripts.run('job-claim', [
+      this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
+    ])) as [Flat[], Row[], Flat[]];
+    return { jobs: reply[0].map(decodeJob), promoted: reply[1].map(decodePromoted), expired: reply[2].map(decodeJob) };
+  }
+
+  async jobTransition(op: TransitionOp): Promise<TransitionResult> {
+    const args: Array<string | number> = [this.prefix];
+    pushTransitionOp(op, args);
+    return decodeTransitionReply(await this.scripts.run('job-transition', args), op);
+  }
+
+  async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
+    if (ops.length === 0) return [];
+    const args: Array<string | number> = [this.prefix, ops.length];
+    for (const op of ops) pushTransitionOp(op, args);
+    const replies = (await this.scripts.run('job-transition-many', args)) as unknown[];
+    return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
+  }
+
+  async jobGet(id: string): Promise<StoredJob | null> {
+    const fields = (await this.scripts.run('job-get', [this.prefix, id])) as Flat | null;
+    return fields ? decodeStoredJob(fields) : null;
+  }
+
+  async jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
+    const [total, page] = (await this.scripts.run('job-list', [
+      this.prefix,
+      params.queue ?? '',
+      params.state ?? '',
+      params.type ?? '',
+      params.deadLetter === undefined ? '' : params.deadLetter ? '1' : '0',
+      params.limit,
+      params.offset,
+    ])) as [number, Flat[]];
+    return { jobs: page.map(decodeJob), total };
+  }
+
+  async jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null> {
+    const states = params.expect?.states;
+    const dl = params.expect?.deadLetter;
+    const fields = (await this.scripts.run('job-delete', [
+      this.prefix,
+      params.id,
+      states === undefined ? '' : `,${states.join(',')},`,
+      dl === undefined ? '' : dl ? '1' : '0',
+    ])) as Flat | null;
+    return fields ? decodeJob(fields) : null;
+  }
+
+  async jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
+    if (params.ids.length === 0) return { extended: [], states: {} };
+    const [extendedRows, stateRows] = (await this.scripts.run('job-heartbeat', [
+      this.prefix, params.now, params.visibilityMs ?? '', params.workerId ?? '', ...params.ids,
+    ])) as [Row[], Array<string | null>];
+    const extended = extendedRows.map((row) => {
+      const summary = decodeSummary(row);
+      return { ...summary, visibleUntil: Number(row[6]), ...(row[7] ? { worker_id: row[7] } : {}) };
+    });
+    const states: Record<string, JobState | null> = {};
+    params.ids.forEach((id, i) => {
+      states[id] = (stateRows[i] as JobState | null) ?? null;
+    });
+    return { extended, states };
+  }
+
+  async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
+    const [promoted, expired] = (await this.scripts.run('job-promote', [this.prefix, params.now, params.nowIso, params.limit])) as [Row[], Flat[]];
+    return { promoted: promoted.map(decodePromoted), expired: expired.map(decodeJob) };
+  }
+
+  async jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
+    const rows = (await this.scripts.run('job-expire', [this.prefix, params.now, params.nowIso, params.limit])) as Flat[];
+    return rows.map(decodeJob);
+  }
+
+  async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
+    const rows = (await this.scripts.run('job-list-overdue', [this.prefix, params.now, params.limit])) as Flat[];
+    return rows.map(decodeStoredJob);
+  }
+
+  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+    return (await this.scripts.run('job-prune', [this.prefix, params.before, params.limit, params.deadLetter ? '1' : '0'])) as number;
+  }
+
+  async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {
+    const counts = (await this.scripts.run('job-counts', [this.prefix, params.queue ?? ''])) as number[];
+    return Object.fromEntries(JOB_STATES.map((s, i) => [s, counts[i] ?? 0])) as Record<JobState, number>;
+  }
+
+  // ---------------------------------------------------------------- queues
+
+  async queueList(): Promise<QueueRecord[]> {
+    const rows = (await this.scripts.run('queue-list', [this.prefix])) as Flat[];
+    return rows.map(decodeQueue);
+  }
+
+  async queueGet(name: string): Promise<QueueRecord | null> {
+    const fields = (await this.scripts.run('queue-get', [this.prefix, name])) as Flat;
+    return fields.length === 0 ? null : decodeQueue(fields);
+  }
+
+  async queueSetPaused(params: { name: string; paused: boolean; nowIso: string }): Promise<QueueRecord> {
+    const fields = (await this.scripts.run('queue-set-paused', [this.prefix, params.name, params.paused ? '1' : '0', params.nowIso])) as Flat;
+    return decodeQueue(fields);
+  }
+
+  // ---------------------------------------------------------------- workers
+
+  async workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord> {
+    const { directive: _ignored, ...record } = info as WorkerRecord;
+    const directive = (await this.scripts.run('worker-record', [this.prefix, info.id, JSON.stringify(record)])) as WorkerRecord['directive'];
+    return { ...(JSON.parse(JSON.stringify(record)) as Omit<WorkerRecord, 'directive'>), directive };
+  }
+
+  async workerSetDirective(params: { id: string; directive: WorkerRecord['directive']; nowIso: string; now: number }): Promise<WorkerRecord> {
+    // An operator may address a worker before its first heartbeat; the directive waits for it.
+    const fallback: Omit<WorkerRecord, 'directive'> = {
+      id: params.id,
+      state: params.directive,
+      last_heartbeat_at: params.nowIso,
+      lastHeartbeatMs: params.now,
+      active_job_ids: [],
+    };
+    const stored = (await this.scripts.run('worker-set-directive', [this.prefix, params.id, params.directive, JSON.stringify(fallback)])) as string;
+    return { ...(JSON.parse(stored) as Omit<WorkerRecord, 'directive'>), directive: params.directive };
+  }
+
+  async workerList(): Promise<WorkerRecord[]> {
+    const [records, directives] = (await this.scripts.run('worker-list', [this.prefix])) as [Flat, Flat];
+    const byId = new Map<string, string>();
+    for (let i = 0; i < directives.length; i += 2) byId.set(directives[i]!, directives[i + 1]!);
+    const out: WorkerRecord[] = [];
+    for (let i = 0; i < records.length; i += 2) {
+      const record = JSON.parse(records[i + 1]!) as Omit<WorkerRecord, 'directive'>;
+      out.push({ ...record, directive: (byId.get(records[i]!) ?? 'running') as WorkerRecord['directive'] });
+    }
+    return out;
+  }
+
+  async workerDelete(id: string): Promise<void> {
+    await this.scripts.run('worker-delete', [this.prefix, id]);
+  }
+
+  // ---------------------------------------------------------------- cron
+
+  async cronUpsert(record: CronRecord): Promise<{ created: boolean }> {
+    const created = (await this.scripts.run('cron-upsert', [this.prefix, record.name, JSON.stringify(record)])) as number;
+    return { created: created === 1 };
+  }
+
+  async cronGet(name: string): Promise<CronRecord | null> {
+    const raw = (await this.scripts.run('cron-get', [this.prefix, name])) as string | null;
+    return raw === null ? null : (JSON.parse(raw) as CronRecord);
+  }
+
+  async cronList(): Promise<CronRecord[]> {
+    const flat = (await this.scripts.run('cron-get', [this.prefix, ''])) as Flat;
+    const out: CronRecord[] = [];
+    for (let i = 1; i < flat.length; i += 2) out.push(JSON.parse(flat[i]!) as CronRecord);
+    return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  async cronDelete(name: string): Promise<CronRecord | null> {
+    const raw = (await this.scripts.run('cron-delete', [this.prefix, name])) as string | null;
+    return raw === null ? null : (JSON.parse(raw) as CronRecord);
+  }
+
+  async cronAdvance(params: { name: string; expectNextRunMs: number | null; patch: Partial<CronRecord> }): Promise<boolean> {
+    // Lua never parses records (its JSON codec rounds numbers), so the compare-and-set is on the stored bytes:
+    // read, check the occurrence, write back only if nothing changed in between.
+    for (let attempt = 0; attempt < CRON_CAS_ATTEMPTS; attempt++) {
+      const raw = (await this.scripts.run('cron-get', [this.prefix, params.name])) as string | null;
+      if (raw === null) return false;
+      const record = JSON.parse(raw) as CronRecord;
+      if (record.nextRunMs !== params.expectNextRunMs) return false;
+      const next = JSON.stringify({ ...record, ...params.patch, name: record.name });
+      if ((await this.scripts.run('cron-advance', [this.prefix, params.name, raw, next])) === 1) return true;
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------- workflows
+
+  async workflowGet(id: string): Promise<WorkflowRecord | null> {
+    const raw = (await this.scripts.run('workflow-get', [this.prefix, id])) as string | null;
+    return raw === null ? null : (JSON.parse(raw) as WorkflowRecord);
+  }
+
+  async workflowSave(params: { workflow: WorkflowRecord; expectVersion: number | null; insert?: StoredJob[]; now: number; nowIso: string }): Promise<boolean> {
+    const jobs = params.insert ?? [];
+    const args: Array<string | number> = [
+      this.prefix, params.now, params.nowIso, params.workflow.id,
+      params.expectVersion === null ? '' : String(params.expectVersion),
+      String(params.workflow.version), JSON.stringify(params.workflow), jobs.length,
+    ];
+    pushJobs(jobs, args);
+    return (await this.scripts.run('workflow-save', args)) === 1;
+  }
+
+  // ---------------------------------------------------------------- leases
+
+  async leaseAcquire(params: { name: string; owner: string; ttlMs: number; now: number }): Promise<boolean> {
+    return (await this.scripts.run('lease-acquire', [this.prefix, params.name, params.owner, params.now, params.ttlMs])) === 1;
+  }
+
+  async leaseRelease(params: { name: string; owner: string }): Promise<void> {
+    await this.scripts.run('lease-release', [this.prefix, params.name, params.owner]);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async ping(): Promise<void> {
+    try {
+      await this.redis.ping();
+    } catch (error) {
+      throw toDriverError(error, 'ping');
+    }
+  }
+
+  /** Deletes every key under the prefix (SCAN + UNLINK: not atomic, meant for tests and admin resets). */
+  async reset(): Promise<void> {
+    try {
+      let cursor = '0';
+      do {
+        const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${this.prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await this.redis.unlink(...keys);
+      } while (cursor !== '0');
+    } catch (error) {
+      throw toDriverError(error, 'reset');
+    }
+  }
+
+  /** Closes the event subscription and, when the driver opened it, the command connection. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.events.close();
+    if (this.ownsConnection) await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** Defaults for connections the driver opens; see README ("Failures"). */
+function connectionDefaults(options: RedisDriverOptions) {
+  return {
+    // A command sent on a connection that then drops is failed, never silently re-sent: the caller decides
+    // (re-sending a claim would hand out jobs nobody receives; re-sending an insert would report a duplicate).
+    autoResendUnfulfilledCommands: false,
+    // Commands issued while disconnected wait for a few reconnect attempts, then fail with a clear error.
+    maxRetriesPerRequest: 3,
+    // Commands issued in the same tick share one write: many concurrent acks cost one round trip.
+    enableAutoPipelining: true,
+    ...options.connection,
+  };
+}
+
+function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): void {
+  for (const stored of jobs) {
+    const fields = encodeStoredJob(stored);
+    args.push(fields.length / 2);
+    for (const f of fields) args.push(f);
+  }
+}
+
+function decodePromoted(row: Row): JobSummary {
+  const summary = decodeSummary(row);
+  if (row[6]) summary.from = row[6] as JobState;
+  return summary;
+}
+
+function decodeQueue(flat: Flat): QueueRecord {
+  const f: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) f[flat[i]!] = flat[i + 1]!;
+  const record: QueueRecord = { name: f.name!, paused: f.paused === '1', created_at: f.created_at! };
+  if (f.paused_at) record.paused_at = f.paused_at;
+  if (f.resumed_at) record.resumed_at = f.resumed_at;
+  return record;
+}

@@ -1,0 +1,69 @@
+/**
+ * Runs the driver's Lua scripts by SHA: each script is loaded once per connection lifetime (SCRIPT LOAD) and
+ * called with EVALSHA; a NOSCRIPT reply (script cache flushed, failover to a replica that never saw it)
+ * re-loads it and retries once.
+ */
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
+import { toDriverError } from './errors.js';
+
+interface LoadedScript {
+  source: string;
+  sha: string;
+  /** Pending or done SCRIPT LOAD; reset when the server reports NOSCRIPT. */
+  loading: Promise<unknown> | null;
+}
+
+/** A reply of a script: nested arrays of strings, numbers and nulls. */
+export type LuaReply = unknown;
+
+export class ScriptRunner {
+  private readonly scripts = new Map<ScriptName, LoadedScript>();
+  /** How many times a script had to be re-loaded after NOSCRIPT (observable by tests). */
+  reloads = 0;
+
+  constructor(private readonly redis: Redis) {
+    for (const name of SCRIPT_NAMES) {
+      const source = scriptSource(name);
+      this.scripts.set(name, { source, sha: createHash('sha1').update(source).digest('hex'), loading: null });
+    }
+  }
+
+  /** The assembled source of a script (for docs and tests). */
+  source(name: ScriptName): string {
+    return this.entry(name).source;
+  }
+
+  /** Runs a script: EVALSHA, loading it first when this runner has not yet, re-loading after NOSCRIPT. */
+  async run(name: ScriptName, args: ReadonlyArray<string | number>): Promise<LuaReply> {
+    const script = this.entry(name);
+    try {
+      script.loading ??= this.redis.script('LOAD', script.source);
+      await script.loading;
+      try {
+        return await this.redis.evalsha(script.sha, 0, ...args);
+      } catch (error) {
+        if (!isNoScript(error)) throw error;
+        this.reloads += 1;
+        script.loading = this.redis.script('LOAD', script.source);
+        await script.loading;
+        return await this.redis.evalsha(script.sha, 0, ...args);
+      }
+    } catch (error) {
+      // Load again on the next call: the failure may have been the load itself (connection lost).
+      script.loading = null;
+      throw toDriverError(error, name);
+    }
+  }
+
+  private entry(name: ScriptName): LoadedScript {
+    const script = this.scripts.get(name);
+    if (!script) throw new Error(`Unknown script ${name}`);
+    return script;
+  }
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}

@@ -1,0 +1,64 @@
+/**
+ * Assembles the Lua sources of `src/scripts`: resolves `--!include lib/<file>.lua` lines (shared Lua lives
+ * once, in `scripts/lib`) and provides the virtual include `lib/generated.lua`, which carries core's state
+ * lists into Lua so the scripts never re-type them.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { allowedFrom, JOB_STATES, NON_TERMINAL_STATES, TERMINAL_STATES, TRANSITIONS, type JobState } from '@ojskit/core';
+
+/** Every script, named like the driver method that runs it. */
+export const SCRIPT_NAMES = [
+  'job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-get', 'job-list', 'job-delete',
+  'job-heartbeat', 'job-promote', 'job-expire', 'job-list-overdue', 'job-prune', 'job-counts',
+  'queue-list', 'queue-get', 'queue-set-paused',
+  'worker-record', 'worker-set-directive', 'worker-list', 'worker-delete',
+  'cron-upsert', 'cron-get', 'cron-delete', 'cron-advance',
+  'workflow-get', 'workflow-save', 'lease-acquire', 'lease-release',
+] as const;
+export type ScriptName = (typeof SCRIPT_NAMES)[number];
+
+/** States indexed by due time (the driver contract's index rules). */
+export const DUE_STATES: readonly JobState[] = ['scheduled', 'retryable'];
+/** States in which `x.expiresAt` is enforced. */
+export const EXPIRABLE_STATES: readonly JobState[] = ['scheduled', 'available', 'retryable'];
+
+const INCLUDE = /^--!include\s+(\S+)\s*$/gm;
+
+function luaSet(states: readonly string[]): string {
+  return `{ ${states.map((s) => `[${JSON.stringify(s)}] = true`).join(', ')} }`;
+}
+
+/** The Lua prelude generated from core's lifecycle module. */
+export function generatedLua(): string {
+  return [
+    '-- lib/generated.lua: generated at load time from @ojskit/core (states.ts, transitions.ts) and the driver contract.',
+    `local STATES = { ${JOB_STATES.map((s) => JSON.stringify(s)).join(', ')} }`,
+    `local TERMINAL = ${luaSet(TERMINAL_STATES)}`,
+    `local DUE = ${luaSet(DUE_STATES)}`,
+    `local EXPIRABLE = ${luaSet(EXPIRABLE_STATES)}`,
+    `local LEGAL = ${luaSet([...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))])}`,
+    `local REPLACEABLE = ${luaSet(allowedFrom('cancelled', 'unique_replace'))}`,
+    `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${NON_TERMINAL_STATES.join(',')},`)}`,
+    '',
+  ].join('\n');
+}
+
+// Sources sit next to this module: src/scripts when running from TypeScript, dist/scripts once built.
+const SCRIPTS_DIR = new URL('./scripts/', import.meta.url);
+
+function readLua(relative: string): string {
+  return readFileSync(fileURLToPath(new URL(relative, SCRIPTS_DIR)), 'utf8');
+}
+
+/** The full source of one script, includes resolved (each included once). */
+export function scriptSource(name: ScriptName): string {
+  const seen = new Set<string>();
+  const expand = (source: string): string =>
+    source.replace(INCLUDE, (_line, file: string) => {
+      if (seen.has(file)) return '';
+      seen.add(file);
+      return file === 'lib/generated.lua' ? generatedLua() : expand(readLua(file));
+    });
+  return expand(readLua(`${name}.lua`));
+}

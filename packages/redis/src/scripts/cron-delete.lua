@@ -1,0 +1,10 @@
+--[[ cron-delete.lua: Driver.cronDelete. Removes a cron (its enqueued jobs stay).
+KEYS: none (P:crons).
+ARGV: P, name.
+Returns: the removed record JSON, or nil.
+Transition: none. ]]
+--!include lib/keys.lua
+
+local record = redis.call('HGET', P .. ':crons', ARGV[2])
+if record then redis.call('HDEL', P .. ':crons', ARGV[2]) end
+return record

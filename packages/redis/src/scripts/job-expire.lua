@@ -1,0 +1,28 @@
+--[[ job-expire.lua: Driver.jobExpire. Sweeps jobs past their expires_at.
+KEYS: none (spans every queue in P:queues).
+ARGV: P, now, nowIso, limit.
+Returns: HGETALL of each expired job.
+Transition: scheduled|available|retryable -> discarded when @expiresAt < now (discarded_at = expired_at =
+  nowIso, @finishedAt = now). ]]
+--!include lib/generated.lua
+--!include lib/keys.lua
+--!include lib/indexes.lua
+--!include lib/expire.lua
+
+local now, nowIso, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local out = {}
+for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
+  if #out >= limit then break end
+  local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'exp'), '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #out)
+  for _, id in ipairs(ids) do
+    local jk = jkey(q, id)
+    local state = redis.call('HGET', jk, 'state')
+    if state and EXPIRABLE[state] then
+      expire_job(q, id, jk, state, now, nowIso)
+      out[#out + 1] = redis.call('HGETALL', jk)
+    else
+      redis.call('ZREM', qkey(q, 'exp'), id)
+    end
+  end
+end
+return out

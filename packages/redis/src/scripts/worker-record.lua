@@ -1,0 +1,9 @@
+--[[ worker-record.lua: Driver.workerRecord. Records a worker's heartbeat, keeping its directive.
+KEYS: none (P:workers, P:worker-directives).
+ARGV: P, workerId, record JSON (without directive).
+Returns: the worker's directive ('running' when none was set).
+Transition: none (worker bookkeeping). ]]
+--!include lib/keys.lua
+
+redis.call('HSET', P .. ':workers', ARGV[2], ARGV[3])
+return redis.call('HGET', P .. ':worker-directives', ARGV[2]) or 'running'
