@@ -32,6 +32,21 @@ const ENVELOPE_ORDER = [
 ];
 const ORDER_RANK = new Map(ENVELOPE_ORDER.map((k, i) => [k, i]));
 
+// JSON.stringify writes -0 as 0; JSON.parse reads the literal -0 back as -0. The replacer swaps -0 for a
+// token no user string can equal (random per process), and the token is then written as the literal.
+const NEGATIVE_ZERO = `__ojskit_negative_zero_${Math.random().toString(36).slice(2)}__`;
+const NEGATIVE_ZERO_QUOTED = JSON.stringify(NEGATIVE_ZERO);
+
+function keepNegativeZero(_key: string, value: unknown): unknown {
+  return value === 0 && Object.is(value, -0) ? NEGATIVE_ZERO : value;
+}
+
+/** JSON text of a user value, exactly: -0 stays -0 (args and results come back as sent). */
+export function encodeJson(value: unknown): string {
+  const text = JSON.stringify(value, keepNegativeZero);
+  return text.includes(NEGATIVE_ZERO_QUOTED) ? text.replaceAll(NEGATIVE_ZERO_QUOTED, '-0') : text;
+}
+
 /** Field name of an envelope attribute (attributes starting with `@` or `\` are escaped with `\`). */
 export function envelopeField(key: string): string {
   return key.startsWith('@') || key.startsWith('\\') ? `\\${key}` : key;
@@ -46,7 +61,7 @@ export function encodeEnvelopeValue(key: string, value: unknown): string | undef
   if (value === undefined) return undefined;
   if (RAW_STRING.has(key)) return value === null ? undefined : String(value);
   if (RAW_INT.has(key)) return value === null ? undefined : String(Math.trunc(Number(value)));
-  return JSON.stringify(value);
+  return encodeJson(value);
 }
 
 /** Encodes one internal value; `undefined` when the field must be absent. */
