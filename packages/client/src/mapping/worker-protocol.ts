@@ -92,17 +92,25 @@ export function fetchRequest(params: FetchParams): Record<string, unknown> {
   return body;
 }
 
-export function ackRequest(jobId: string, result: unknown, workerId: string): { job_id: string; result?: unknown; worker_id: string } {
-  return result === undefined ? { job_id: jobId, worker_id: workerId } : { job_id: jobId, result, worker_id: workerId };
+/*
+ * ACK and FAIL carry the attempt they answer (an ojskit extension field; other servers ignore it). The worker id
+ * alone cannot tell a late answer for a lost attempt from an answer for the current one when the same worker
+ * claimed the job again; a server that guards on `attempt` refuses the stale one with 409.
+ */
+
+export function ackRequest(jobId: string, attempt: number, result: unknown, workerId: string): { job_id: string; attempt: number; result?: unknown; worker_id: string } {
+  const body: { job_id: string; attempt: number; result?: unknown; worker_id: string } = { job_id: jobId, attempt, worker_id: workerId };
+  if (result !== undefined) body.result = result;
+  return body;
 }
 
-export function nackRequest(jobId: string, workerId: string, failure: FailureWire): Record<string, unknown> {
-  return { job_id: jobId, worker_id: workerId, error: failure };
+export function nackRequest(jobId: string, attempt: number, workerId: string, failure: FailureWire): Record<string, unknown> {
+  return { job_id: jobId, attempt, worker_id: workerId, error: failure };
 }
 
 /** Gives a job back to its queue now, without consuming the attempt (shutdown). */
-export function releaseRequest(jobId: string, workerId: string): Record<string, unknown> {
-  return { job_id: jobId, worker_id: workerId, requeue: true };
+export function releaseRequest(jobId: string, attempt: number, workerId: string): Record<string, unknown> {
+  return { job_id: jobId, attempt, worker_id: workerId, requeue: true };
 }
 
 export interface HeartbeatParams {

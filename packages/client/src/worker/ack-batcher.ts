@@ -9,6 +9,7 @@ import { supportsAckMany, type Transport } from '../transport/transport.js';
 
 interface PendingAck {
   jobId: string;
+  attempt: number;
   result: unknown;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -35,19 +36,31 @@ export class AckBatcher {
   ) {}
 
   /** Acknowledges one job; resolves once the server accepted it, rejects with its `OjsError` otherwise. */
-  ack(jobId: string, result: unknown): Promise<void> {
+  ack(jobId: string, attempt: number, result: unknown): Promise<void> {
     if (!this.batch) {
       this.stats.calls += 1;
-      return this.api.ack(ackRequest(jobId, result, this.workerId)).then(() => {
+      return this.api.ack(ackRequest(jobId, attempt, result, this.workerId)).then(() => {
         this.stats.acked += 1;
       });
     }
     const { maxSize, maxDelayMs } = this.batch;
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ jobId, result, resolve, reject });
+      this.pending.push({ jobId, attempt, result, resolve, reject });
       if (this.pending.length >= maxSize) void this.flush();
       else this.timer ??= setTimeout(() => void this.flush(), maxDelayMs);
     });
+  }
+
+  /**
+   * Withdraws a completion not sent yet (the job came back to this worker for a new attempt, so this ACK
+   * belongs to a lost attempt and must not complete the new one). Returns false when it was already sent.
+   */
+  withdraw(jobId: string, reason: Error): boolean {
+    const index = this.pending.findIndex((item) => item.jobId === jobId);
+    if (index < 0) return false;
+    const [item] = this.pending.splice(index, 1);
+    item!.reject(reason);
+    return true;
   }
 
   /** Sends whatever is waiting now; resolves when every batch sent so far has been answered. */
@@ -71,7 +84,7 @@ export class AckBatcher {
     if (!supportsAckMany(this.api)) {
       await Promise.all(
         batch.map((item) =>
-          this.api.ack(ackRequest(item.jobId, item.result, this.workerId)).then(
+          this.api.ack(ackRequest(item.jobId, item.attempt, item.result, this.workerId)).then(
             () => {
               this.stats.acked += 1;
               item.resolve();
@@ -83,7 +96,7 @@ export class AckBatcher {
       return;
     }
     try {
-      const { results } = await this.api.ackMany({ acks: batch.map((item) => ackRequest(item.jobId, item.result, this.workerId)) });
+      const { results } = await this.api.ackMany({ acks: batch.map((item) => ackRequest(item.jobId, item.attempt, item.result, this.workerId)) });
       const byId = new Map(results.map((r) => [r.job_id, r]));
       for (const item of batch) {
         const outcome = byId.get(item.jobId);

@@ -224,7 +224,14 @@ export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<Worker
         await Promise.all(jobs.map((job) => this.release(jobFromWire(job))));
         break;
       }
-      for (const job of jobs) this.track(this.execute(job));
+      for (const job of jobs) {
+        // Our own earlier attempt of this job lost its reservation and came back to us: that attempt's handler
+        // must stop and its ACK must not complete the new attempt.
+        const previous = this.runs.get(job.id);
+        if (previous?.phase === 'running') this.abort(previous, new JobLostError(job.id, 'active'));
+        else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
+        this.track(this.execute(job));
+      }
       if (jobs.length > 0) {
         idleMs = idleBackoff.minMs;
         continue;
@@ -296,7 +303,8 @@ export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<Worker
     try {
       await this.settle(run, outcome, performance.now() - startedAt);
     } finally {
-      this.runs.delete(job.id);
+      // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
+      if (this.runs.get(job.id) === run) this.runs.delete(job.id);
     }
   }
 
@@ -341,7 +349,7 @@ export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<Worker
     const { job } = run;
     if (outcome.kind === 'ok') {
       try {
-        await this.acks.ack(job.id, outcome.result);
+        await this.acks.ack(job.id, job.attempt, outcome.result);
         this.emit('completed', job, outcome.result);
       } catch (error) {
         this.emitError(error, job);
@@ -355,7 +363,11 @@ export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<Worker
     const reason = outcome.reason;
     if (reason instanceof JobCancelledError) this.emit('cancelled', job);
     else if (reason instanceof JobTimeoutError) await this.fail(job, timeoutFailure(reason.timeoutMs, elapsedMs), reason);
-    else if (reason instanceof WorkerClosingError) await this.release(job);
+    else if (reason instanceof WorkerClosingError) {
+      // Release only once our last fetch has returned, or that fetch could claim the released job right back.
+      await this.loop;
+      await this.release(job);
+    }
     else if (reason instanceof JobLostError) this.emitError(reason, job);
     else await this.fail(job, failureFromThrown(reason), reason);
   }
@@ -363,7 +375,7 @@ export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<Worker
   private async fail(job: Job, failure: FailureWire, error: unknown): Promise<void> {
     try {
       this.counters.nackCalls += 1;
-      const response = await this.api.nack(nackRequest(job.id, this.workerId, failure));
+      const response = await this.api.nack(nackRequest(job.id, job.attempt, this.workerId, failure));
       const outcome: FailOutcome = { state: response.state, willRetry: response.state === 'retryable' };
       if (response.next_attempt_at) outcome.nextAttemptAt = new Date(response.next_attempt_at);
       if (response.dead_lettered !== undefined) outcome.deadLettered = response.dead_lettered;
@@ -377,7 +389,7 @@ export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<Worker
   private async release(job: Job): Promise<void> {
     try {
       this.counters.nackCalls += 1;
-      await this.api.nack(releaseRequest(job.id, this.workerId));
+      await this.api.nack(releaseRequest(job.id, job.attempt, this.workerId));
       this.emit('released', job);
     } catch (error) {
       this.emitError(error, job);

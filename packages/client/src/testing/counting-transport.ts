@@ -1,0 +1,43 @@
+/** A transport wrapper that records the worker-side calls going through it, to test batching and polling. */
+import type { Transport } from '../transport/transport.js';
+
+/** What went through the wrapper. */
+export interface TransportCalls {
+  /** Each FETCH: the `count` asked for and how many jobs came back. */
+  fetch: Array<{ count: number; returned: number }>;
+  /** Each single ACK. */
+  ack: number;
+  /** Each batched ACK: its size. */
+  ackMany: number[];
+  nack: number;
+  heartbeat: number;
+}
+
+const COUNTED = new Set(['fetch', 'ack', 'ackMany', 'nack', 'heartbeat']);
+
+/**
+ * Wraps a transport so that its `fetch`, `ack`, `ackMany`, `nack` and `heartbeat` calls are counted.
+ * Every other member passes through untouched (so `ackMany` is present exactly when the inner one is).
+ */
+export function countingTransport(inner: Transport): { api: Transport; calls: TransportCalls } {
+  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0 };
+  const api = new Proxy(inner, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      const method = value as (...args: unknown[]) => unknown;
+      if (typeof property !== 'string' || !COUNTED.has(property)) return method.bind(target);
+      return async (...args: unknown[]) => {
+        const request = args[0] as { count?: number; acks?: unknown[] };
+        if (property === 'ack') calls.ack += 1;
+        else if (property === 'ackMany') calls.ackMany.push(request.acks?.length ?? 0);
+        else if (property === 'nack') calls.nack += 1;
+        else if (property === 'heartbeat') calls.heartbeat += 1;
+        const response = await method.apply(target, args);
+        if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, returned: (response as { jobs: unknown[] }).jobs.length });
+        return response;
+      };
+    },
+  });
+  return { api, calls };
+}
