@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/** `ojskit-gateway`: serve the OJS HTTP API over a backend, with graceful shutdown on SIGINT/SIGTERM. */
+import { createBackend } from './backends/registry.js';
+import { resolveConfig, usage, UsageError } from './cli/config.js';
+import { createGateway } from './gateway.js';
+import { startGateway } from './server.js';
+import { GATEWAY_VERSION } from './version.js';
+
+function log(fields: Record<string, unknown>): void {
+  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', ...fields })}\n`);
+}
+
+async function main(): Promise<void> {
+  let resolved: ReturnType<typeof resolveConfig>;
+  try {
+    resolved = resolveConfig(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`ojskit-gateway: ${(error as Error).message}\n\n${usage()}`);
+    process.exit(2);
+  }
+  if ('help' in resolved) {
+    process.stdout.write(usage());
+    return;
+  }
+  if ('version' in resolved) {
+    process.stdout.write(`${GATEWAY_VERSION}\n`);
+    return;
+  }
+  const config = resolved.config;
+  const backend = await createBackend(config.backend);
+  const gateway = createGateway({
+    backend,
+    bodyLimit: config.bodyLimit,
+    corsOrigin: config.corsOrigin,
+    enableReset: config.enableReset,
+    ...(config.apiKeys.length > 0 ? { apiKey: config.apiKeys } : {}),
+    ...(config.staticDir ? { staticDir: config.staticDir } : {}),
+    ...(config.quiet ? { logger: false as const } : {}),
+    engineOptions: { implementation: { name: 'ojskit-gateway', version: GATEWAY_VERSION, homepage: 'https://github.com/ojskit/ojskit' } },
+  });
+  const running = await startGateway(gateway, { port: config.port, host: config.host, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  log({ msg: 'listening', url: running.url, port: running.port, backend: backend.name, auth: config.apiKeys.length > 0, version: GATEWAY_VERSION });
+
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      log({ msg: 'forced exit', signal });
+      process.exit(1);
+    }
+    log({ msg: 'shutting down', signal });
+    running.shutdown().then(
+      () => {
+        log({ msg: 'stopped' });
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`ojskit-gateway: shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`ojskit-gateway: ${error instanceof UsageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

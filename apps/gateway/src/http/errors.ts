@@ -1,0 +1,35 @@
+/** Turning anything thrown inside a request into the OJS error envelope, never a bare 500. */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { OjsError, isOjsError } from '@ojskit/core';
+import { ojsJson } from './media.js';
+
+/** The request id of the current request (set by the request-context middleware). */
+export function requestIdOf(c: Context): string | undefined {
+  return c.get('requestId' as never) as string | undefined;
+}
+
+/**
+ * Maps any thrown value to an `OjsError`: protocol errors pass through, Hono's own HTTP exceptions keep
+ * their status, everything else is a storage/transport failure (`500 backend_error`, retryable) whose
+ * message hides internals.
+ */
+export function toOjsError(error: unknown): OjsError {
+  if (isOjsError(error)) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 413) return new OjsError('payload_too_large', 'Request body exceeds the size limit.');
+    if (error.status === 401) return new OjsError('unauthenticated', error.message || 'Authentication required.');
+    if (error.status < 500) return new OjsError('invalid_request', error.message || 'Invalid request.', { status: error.status });
+  }
+  if (error instanceof SyntaxError) return new OjsError('invalid_payload', 'Request body is not valid JSON.');
+  return OjsError.backend('The backend failed to process the request.', error);
+}
+
+/** Writes the error envelope with the error's status; 5xx causes are reported to `onServerError`. */
+export function errorResponse(c: Context, error: OjsError, headers?: Record<string, string>): Response {
+  const status = (error.status >= 400 && error.status <= 599 ? error.status : 500) as ContentfulStatusCode;
+  const extra: Record<string, string> = { ...headers };
+  if (error.retryable && (status === 429 || status === 503) && !extra['Retry-After']) extra['Retry-After'] = '1';
+  return ojsJson(c, { error: error.toBody(requestIdOf(c)) }, status, extra);
+}

@@ -1,0 +1,181 @@
+/**
+ * Prometheus text exposition for `GET /metrics`. Counters are fed by the engine's events (this process's
+ * view); queue gauges are read from the engine at scrape time. No job ids as labels.
+ */
+import type { OjsEvent } from '@ojskit/core';
+import type { GatewayEngine } from '../engine-port.js';
+
+/** Upper bounds (seconds) of the job duration histogram. */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+type LabelSet = Record<string, string>;
+
+function escapeLabel(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+}
+
+function labelText(labels: LabelSet): string {
+  const entries = Object.entries(labels);
+  return entries.length === 0 ? '' : `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
+}
+
+class Counter {
+  private readonly values = new Map<string, number>();
+  constructor(readonly name: string, readonly help: string) {}
+
+  inc(labels: LabelSet, by = 1): void {
+    const key = labelText(labels);
+    this.values.set(key, (this.values.get(key) ?? 0) + by);
+  }
+
+  render(lines: string[]): void {
+    lines.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`);
+    for (const [labels, value] of this.values) lines.push(`${this.name}${labels} ${value}`);
+  }
+}
+
+class Histogram {
+  private readonly series = new Map<string, { labels: LabelSet; buckets: number[]; sum: number; count: number }>();
+  constructor(readonly name: string, readonly help: string, readonly bounds: readonly number[]) {}
+
+  observe(labels: LabelSet, value: number): void {
+    const key = labelText(labels);
+    let entry = this.series.get(key);
+    if (!entry) {
+      entry = { labels, buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
+      this.series.set(key, entry);
+    }
+    this.bounds.forEach((bound, i) => {
+      if (value <= bound) entry.buckets[i]! += 1;
+    });
+    entry.sum += value;
+    entry.count += 1;
+  }
+
+  render(lines: string[]): void {
+    lines.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`);
+    for (const { labels, buckets, sum, count } of this.series.values()) {
+      this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${buckets[i]}`));
+      lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`);
+      lines.push(`${this.name}_sum${labelText(labels)} ${sum}`, `${this.name}_count${labelText(labels)} ${count}`);
+    }
+  }
+}
+
+/** Counts per second over the last minute (wall clock: this is an operator's view, not protocol timing). */
+class MinuteWindow {
+  private readonly buckets = new Array<number>(60).fill(0);
+  private readonly stamps = new Array<number>(60).fill(-1);
+
+  add(nowMs: number): void {
+    const second = Math.floor(nowMs / 1000);
+    const slot = second % 60;
+    if (this.stamps[slot] !== second) {
+      this.stamps[slot] = second;
+      this.buckets[slot] = 0;
+    }
+    this.buckets[slot]! += 1;
+  }
+
+  total(nowMs: number): number {
+    const second = Math.floor(nowMs / 1000);
+    let sum = 0;
+    for (let i = 0; i < 60; i++) if (second - this.stamps[i]! < 60) sum += this.buckets[i]!;
+    return sum;
+  }
+}
+
+/** Gateway metrics: event-driven counters, request counters, and queue gauges read at scrape time. */
+export class GatewayMetrics {
+  private readonly enqueued = new Counter('ojs_jobs_enqueued_total', 'Jobs accepted by PUSH (any initial state).');
+  private readonly completed = new Counter('ojs_jobs_completed_total', 'Jobs acknowledged as completed.');
+  private readonly failed = new Counter('ojs_jobs_failed_total', 'Failed attempts (FAIL and server-side timeouts).');
+  private readonly discarded = new Counter('ojs_jobs_discarded_total', 'Jobs discarded after failure or expiry.');
+  private readonly requests = new Counter('ojs_http_requests_total', 'HTTP requests served, by method and status.');
+  private readonly duration = new Histogram('ojs_job_duration_seconds', 'Time from start to completion of completed jobs.', DURATION_BUCKETS);
+  private readonly completedWindow = new MinuteWindow();
+  private readonly failedWindow = new MinuteWindow();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly engine: GatewayEngine) {
+    this.unsubscribe = engine.subscribe({}, (event) => this.onEvent(event));
+  }
+
+  private onEvent(event: OjsEvent): void {
+    const data = event.data;
+    if (typeof data['queue'] !== 'string' || typeof data['job_type'] !== 'string') return;
+    const labels = { queue: data['queue'], job_type: data['job_type'] };
+    switch (event.type) {
+      case 'job.enqueued':
+      case 'job.scheduled':
+      case 'job.pending':
+        // A promoted or activated job emits `job.enqueued` again; count only arrivals from PUSH.
+        if (data['from'] === undefined || data['from'] === null) this.enqueued.inc(labels);
+        break;
+      case 'job.completed':
+        this.completed.inc(labels);
+        this.completedWindow.add(Date.now());
+        if (typeof data['duration_ms'] === 'number') this.duration.observe(labels, data['duration_ms'] / 1000);
+        break;
+      case 'job.failed':
+        this.failed.inc(labels);
+        this.failedWindow.add(Date.now());
+        break;
+      case 'job.discarded':
+      case 'job.expired':
+        this.discarded.inc(labels);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /** Completions and failures seen by this gateway over the last minute. */
+  throughput(): { processed_per_minute: number; failed_per_minute: number } {
+    const now = Date.now();
+    return { processed_per_minute: this.completedWindow.total(now), failed_per_minute: this.failedWindow.total(now) };
+  }
+
+  /** Counts one served request. */
+  countRequest(method: string, status: number): void {
+    this.requests.inc({ method, status: String(status) });
+  }
+
+  /** The exposition text. */
+  async render(): Promise<string> {
+    const lines: string[] = [];
+    this.enqueued.render(lines);
+    this.completed.render(lines);
+    this.failed.render(lines);
+    this.discarded.render(lines);
+    this.duration.render(lines);
+    this.requests.render(lines);
+    lines.push('# HELP ojs_queue_depth Jobs waiting: available + scheduled + retryable + pending.', '# TYPE ojs_queue_depth gauge');
+    const active: string[] = ['# HELP ojs_queue_active Jobs being processed.', '# TYPE ojs_queue_active gauge'];
+    const paused: string[] = ['# HELP ojs_queue_paused 1 when the queue is paused.', '# TYPE ojs_queue_paused gauge'];
+    for (const name of await listQueueNames(this.engine)) {
+      const stats = await this.engine.queueStats(name);
+      const labels = labelText({ queue: name });
+      lines.push(`ojs_queue_depth${labels} ${stats.stats.depth}`);
+      active.push(`ojs_queue_active${labels} ${stats.active}`);
+      paused.push(`ojs_queue_paused${labels} ${stats.paused ? 1 : 0}`);
+    }
+    lines.push(...active, ...paused);
+    return `${lines.join('\n')}\n`;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+}
+
+/** Every queue name, following the pagination of `listQueues`. */
+export async function listQueueNames(engine: GatewayEngine): Promise<string[]> {
+  const names: string[] = [];
+  for (let offset = 0; ; ) {
+    const page = await engine.listQueues({ limit: 200, offset });
+    names.push(...page.queues.map((queue) => queue.name));
+    if (!page.pagination.has_more || page.queues.length === 0) return names;
+    offset += page.queues.length;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Per-request protocol headers: the request id (echoed or generated) and `OJS-Version: 1.0` on every
+ * response; and rejection of a request `OJS-Version` whose major version is not 1.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { OjsError, newRequestId } from '@ojskit/core';
+import type { GatewayEnv } from '../http/env.js';
+import { errorResponse } from '../http/errors.js';
+import { OJS_VERSION } from '../http/media.js';
+
+/** `1`, `1.0`, `1.0.0-rc.1` are major version 1. */
+const MAJOR_ONE = /^\s*1(?:\.\d+)*(?:[-+][0-9A-Za-z.-]*)?\s*$/;
+
+/** Sets the request id and the protocol headers; runs first so every response carries them. */
+export function requestContext(): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const requestId = c.req.header('x-request-id') || newRequestId();
+    c.set('requestId', requestId);
+    c.header('OJS-Version', OJS_VERSION);
+    c.header('X-Request-Id', requestId);
+    await next();
+    // Responses not built through the context (static files, HEAD) still carry the protocol headers.
+    if (c.res.headers.get('OJS-Version') !== OJS_VERSION) {
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set('OJS-Version', OJS_VERSION);
+      c.res.headers.set('X-Request-Id', requestId);
+    }
+  };
+}
+
+/** `422 unsupported` for a request `OJS-Version` of another major version. */
+export function versionCheck(): MiddlewareHandler<GatewayEnv> {
+  return async (c, next) => {
+    const version = c.req.header('ojs-version');
+    if (version !== undefined && !MAJOR_ONE.test(version)) {
+      return errorResponse(c, OjsError.unsupported(`Unsupported OJS-Version '${version}': this server speaks OJS 1.x.`));
+    }
+    return next();
+  };
+}

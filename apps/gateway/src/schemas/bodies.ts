@@ -1,0 +1,103 @@
+/**
+ * Request bodies as the OpenAPI document describes them. The gateway itself checks only that a body is a
+ * JSON object (`http/body.ts`); every field is validated by the engine, so an in-process caller and an HTTP
+ * caller get the same OJS errors. Where core publishes a request schema (enqueue, worker operations) the
+ * document uses it; the rest are declared here.
+ */
+import { z } from '@hono/zod-openapi';
+import {
+  AckBatchRequestSchema,
+  AckRequestSchema,
+  EnqueueRequestSchema,
+  FetchRequestSchema,
+  HeartbeatRequestSchema,
+  NackRequestSchema,
+  ProgressRequestSchema,
+} from '@ojskit/core';
+import { named } from './named.js';
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const EnqueueBody = named(EnqueueRequestSchema, 'EnqueueRequest');
+
+export const BatchEnqueueBody = z
+  .looseObject({ jobs: z.array(EnqueueBody).min(1).openapi({ description: 'Enqueue requests; all stored or none.' }) })
+  .openapi('BatchEnqueueRequest');
+
+export const FetchBody = named(FetchRequestSchema, 'FetchRequest');
+export const AckBody = named(AckRequestSchema, 'AckRequest');
+export const AckBatchBody = named(AckBatchRequestSchema, 'AckBatchRequest', {
+  description: 'ojskit extension: many ACKs in one request, each succeeding or failing on its own.',
+});
+export const NackBody = named(NackRequestSchema, 'NackRequest');
+export const HeartbeatBody = named(HeartbeatRequestSchema, 'HeartbeatRequest');
+export const ProgressBody = named(ProgressRequestSchema, 'ProgressRequest');
+
+export const WorkerProgressBody = z
+  .looseObject({
+    job_id: z.string(),
+    percentage: z.number().min(0).max(100).optional(),
+    message: z.string().optional(),
+    data: jsonObject.optional(),
+  })
+  .openapi('WorkerProgressRequest');
+
+const JobTemplate = z.looseObject({
+  type: z.string(),
+  args: z.array(z.unknown()).optional(),
+  meta: jsonObject.optional(),
+  options: jsonObject.optional(),
+});
+
+export const CronRegisterBody = z
+  .looseObject({
+    name: z.string(),
+    expression: z.string().optional().openapi({ description: 'Cron expression (template form); `cron` in the flat form.' }),
+    cron: z.string().optional(),
+    timezone: z.string().optional(),
+    overlap_policy: z.enum(['skip', 'allow', 'cancel_previous', 'enqueue']).optional(),
+    enabled: z.boolean().optional(),
+    description: z.string().optional(),
+    job_template: JobTemplate.optional(),
+    type: z.string().optional(),
+    args: z.array(z.unknown()).optional(),
+    meta: jsonObject.optional(),
+    options: jsonObject.optional(),
+  })
+  .openapi('CronRegisterRequest');
+
+export const CronPatchBody = z.looseObject({ enabled: z.boolean() }).openapi('CronPatchRequest');
+
+const WorkflowItem = z.looseObject({
+  type: z.string(),
+  args: z.array(z.unknown()).optional(),
+  meta: jsonObject.optional(),
+  name: z.string().optional(),
+  options: jsonObject.optional(),
+});
+
+export const WorkflowBody = z
+  .looseObject({
+    type: z.enum(['chain', 'group', 'batch']),
+    name: z.string().optional(),
+    options: jsonObject.optional(),
+    steps: z.array(WorkflowItem).optional().openapi({ description: 'Chain steps.' }),
+    jobs: z.array(WorkflowItem).optional().openapi({ description: 'Group/batch members.' }),
+    callbacks: z
+      .looseObject({ on_complete: WorkflowItem.optional(), on_success: WorkflowItem.optional(), on_failure: WorkflowItem.optional() })
+      .optional(),
+  })
+  .openapi('WorkflowRequest');
+
+export const BulkActionBody = z
+  .looseObject({
+    filter: z
+      .looseObject({ queue: z.string().optional(), type: z.string().optional(), since: z.string().optional(), error_type: z.string().optional() })
+      .optional(),
+    confirm: z.literal(true),
+  })
+  .openapi('BulkActionRequest');
+
+export const DeadLetterRetryBody = z
+  .looseObject({ override: z.looseObject({ queue: z.string().optional(), meta: jsonObject.optional(), retry: jsonObject.optional() }).optional() })
+  .openapi('DeadLetterRetryRequest');

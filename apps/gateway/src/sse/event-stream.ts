@@ -1,0 +1,107 @@
+/**
+ * Server-Sent Events of engine events. Each client gets a bounded buffer fed by `engine.subscribe`; the
+ * listener only pushes into it, so a slow client can never slow the engine: when its buffer is full it is
+ * dropped (the stream ends) and it resumes with `Last-Event-ID` from the engine's event log.
+ */
+import type { EventFilter, OjsEvent } from '@ojskit/core';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { GatewayEngine } from '../engine-port.js';
+import type { GatewayContext } from '../http/env.js';
+import type { StreamRegistry } from './stream-registry.js';
+
+export interface EventStreamOptions {
+  /** Interval of `: keep-alive` comments while no event flows (default 15 000 ms). */
+  keepAliveMs: number;
+  /** Events buffered per client before it is dropped as too slow (default 1 000). */
+  bufferSize: number;
+  /** Most events replayed on resume; the engine's event log bounds the window (default 1 000). */
+  resumeLimit: number;
+  /** Reconnection delay advertised to clients in the `retry:` field (default 2 000 ms). */
+  retryMs: number;
+}
+
+export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
+  keepAliveMs: 15_000,
+  bufferSize: 1_000,
+  resumeLimit: 1_000,
+  retryMs: 2_000,
+};
+
+function writeEvent(stream: SSEStreamingApi, event: OjsEvent): Promise<void> {
+  return stream.writeSSE({ event: event.type, id: event.id, data: JSON.stringify(event) });
+}
+
+/**
+ * Streams events matching `filter`. The engine subscription is taken before the first byte is written, so
+ * a client that has read the opening comment is guaranteed to see every later event.
+ */
+export function streamEvents(
+  c: GatewayContext,
+  engine: GatewayEngine,
+  filter: EventFilter,
+  resumeAfter: string | undefined,
+  registry: StreamRegistry,
+  options: EventStreamOptions,
+): Response {
+  c.header('X-Accel-Buffering', 'no');
+  return streamSSE(c, async (stream) => {
+    const pending: OjsEvent[] = [];
+    let wake: (() => void) | undefined;
+    let done = false;
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      wake?.();
+      // Ends the response even while a write to a stalled socket is pending.
+      stream.abort();
+    };
+    const unsubscribe = engine.subscribe(filter, (event) => {
+      if (done) return;
+      if (pending.length >= options.bufferSize) {
+        finish();
+        return;
+      }
+      pending.push(event);
+      wake?.();
+    });
+    const unregister = registry.add(finish);
+    stream.onAbort(finish);
+    try {
+      await stream.write(`retry: ${options.retryMs}\n: connected\n\n`);
+      const replayed = new Set<string>();
+      if (resumeAfter !== undefined && resumeAfter.length > 0) {
+        const replay = await engine.pollEvents({ ...filter, after: resumeAfter, limit: options.resumeLimit });
+        for (const event of replay.events) {
+          if (done) return;
+          replayed.add(event.id);
+          await writeEvent(stream, event);
+        }
+      }
+      while (!done) {
+        if (pending.length === 0) {
+          const woke = await new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), options.keepAliveMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve(true);
+            };
+          });
+          wake = undefined;
+          if (!woke && !done) await stream.write(': keep-alive\n\n');
+          continue;
+        }
+        const batch = pending.splice(0, pending.length);
+        for (const event of batch) {
+          if (done) break;
+          if (replayed.size > 0 && replayed.has(event.id)) continue;
+          await writeEvent(stream, event);
+        }
+        replayed.clear();
+      }
+    } finally {
+      done = true;
+      unsubscribe();
+      unregister();
+    }
+  });
+}

@@ -1,0 +1,21 @@
+/** The open event streams of a gateway, so a graceful shutdown can end them (they never finish on their own). */
+
+export class StreamRegistry {
+  private readonly closers = new Set<() => void>();
+
+  /** Registers a stream's closer; returns the function that unregisters it. */
+  add(close: () => void): () => void {
+    this.closers.add(close);
+    return () => this.closers.delete(close);
+  }
+
+  get size(): number {
+    return this.closers.size;
+  }
+
+  /** Ends every open stream. */
+  closeAll(): void {
+    for (const close of [...this.closers]) close();
+    this.closers.clear();
+  }
+}
