@@ -75,10 +75,11 @@ export class RedisDriver implements Driver {
     this.logger = options.logger ?? console;
     this.ownsConnection = options.redis === undefined;
     this.redis = options.redis ?? new Redis(parsed.url, connectionDefaults(options));
+    if (this.ownsConnection) this.reportConnectionErrors(this.redis);
     this.scripts = new ScriptRunner(this.redis);
     this.events = new RedisEventTransport({
       publisher: this.redis,
-      createSubscriber: () => this.redis.duplicate(),
+      createSubscriber: () => this.reportConnectionErrors(this.redis.duplicate()),
       channel: `${this.prefix}:events`,
       onError: (error) => this.logger.error?.('@ojskit/redis: event transport error', error),
     });
@@ -90,6 +91,23 @@ export class RedisDriver implements Driver {
     const report = await readMemoryPolicy(this.redis);
     if (!report.ok) this.logger.warn(memoryPolicyWarning(report.policy));
     return report;
+  }
+
+  /**
+   * Reports a connection's errors once per outage (ioredis emits one per reconnect attempt, and prints
+   * "Unhandled error event" without a listener). Commands fail with `backend_unavailable` meanwhile.
+   */
+  private reportConnectionErrors(connection: Redis): Redis {
+    let reported = false;
+    connection.on('error', (error: Error) => {
+      if (reported || this.closed) return;
+      reported = true;
+      this.logger.error?.(`@ojskit/redis: connection error (${error.message}); reconnecting`, error);
+    });
+    connection.on('ready', () => {
+      reported = false;
+    });
+    return connection;
   }
 
   // ---------------------------------------------------------------- jobs

@@ -1,0 +1,259 @@
+/** Redis-only tests of the driver primitives: codec fidelity, ordering, races, index invariants, key layout. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { allowedFrom, type JobState, type StoredJob } from '@ojskit/core';
+import { RedisDriver } from '../src/index.js';
+import { indexViolations } from './invariants.js';
+import { iso, storedJob, T0 } from './jobs.js';
+import { dispose, REDIS_URL, redisAvailable, testDriver, uniquePrefix } from './support.js';
+
+const drivers: RedisDriver[] = [];
+function driver(prefix?: string): RedisDriver {
+  const d = testDriver({}, prefix);
+  drivers.push(d);
+  return d;
+}
+afterEach(async () => {
+  await Promise.all(drivers.splice(0).map((d) => dispose(d)));
+});
+
+const insert = (d: RedisDriver, jobs: StoredJob[], now = T0) => d.jobInsert({ jobs, now, nowIso: iso(now) });
+const claim = (d: RedisDriver, queues: string[], limit: number, now = T0, workerId = 'w1') =>
+  d.jobClaim({ queues, limit, workerId, now, nowIso: iso(now) });
+
+describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
+  it('stores user data byte for byte: big and fractional numbers, -0, unicode, nested arrays, odd attribute names', async () => {
+    const d = driver();
+    const args = [9007199254740991, 0.1 + 0.2, -0, 1e-7, 'é😀\u0000', [], {}, [[[]]], { a: { b: [null, false] } }];
+    const job = storedJob({ args, meta: { empty: [], n: 3.141592653589793 }, '@odd': 1, '\\odd': 2, result: undefined } as never);
+    await insert(d, [job]);
+    const got = await d.jobGet(job.job.id);
+    expect(got!.job.args).toEqual(args);
+    expect(Object.is((got!.job.args as unknown[])[2], -0)).toBe(true);
+    expect(got!.job.meta).toEqual({ empty: [], n: 3.141592653589793 });
+    expect(got!.job['@odd']).toBe(1);
+    expect(got!.job['\\odd']).toBe(2);
+    expect(got!.x).toEqual(job.x);
+  });
+
+  it('claims by priority, then FIFO by the moment a job (last) became available', async () => {
+    const d = driver();
+    const low = storedJob({ priority: -5 });
+    const a = storedJob();
+    const high = storedJob({ priority: 10 });
+    const b = storedJob();
+    await insert(d, [low, a, high, b]);
+    const first = await claim(d, ['default'], 2);
+    expect(first.jobs.map((j) => j.id)).toEqual([high.job.id, a.job.id]);
+    // a goes back to available: it now queues behind b
+    const back = await d.jobTransition({ id: a.job.id, from: ['active'], to: 'available', unset: ['worker_id', 'started_at'] });
+    expect(back.ok).toBe(true);
+    const rest = await claim(d, ['default'], 5);
+    expect(rest.jobs.map((j) => j.id)).toEqual([b.job.id, a.job.id, low.job.id]);
+    expect(rest.jobs.map((j) => j.attempt)).toEqual([1, 2, 1]);
+  });
+
+  it('fills from queues in the order given and skips paused queues', async () => {
+    const d = driver();
+    const q1 = [storedJob({ queue: 'one' }), storedJob({ queue: 'one' })];
+    const q2 = [storedJob({ queue: 'two' }), storedJob({ queue: 'two' })];
+    await insert(d, [...q2, ...q1]);
+    const got = await claim(d, ['one', 'two'], 3);
+    expect(got.jobs.map((j) => j.id)).toEqual([q1[0]!.job.id, q1[1]!.job.id, q2[0]!.job.id]);
+    await d.queueSetPaused({ name: 'two', paused: true, nowIso: iso(T0) });
+    expect((await claim(d, ['two'], 3)).jobs).toEqual([]);
+    await d.queueSetPaused({ name: 'two', paused: false, nowIso: iso(T0) });
+    expect((await claim(d, ['two'], 3)).jobs.map((j) => j.id)).toEqual([q2[1]!.job.id]);
+  });
+
+  it('never hands one job to two claimers racing on separate connections', async () => {
+    const prefix = uniquePrefix('race');
+    const d = driver(prefix);
+    const others = [driver(prefix), driver(prefix), driver(prefix)];
+    const jobs = Array.from({ length: 400 }, () => storedJob({ queue: 'race' }));
+    await insert(d, jobs);
+    const claimed: string[] = [];
+    await Promise.all(
+      [d, ...others].flatMap((c, i) =>
+        Array.from({ length: 10 }, async (_, k) => {
+          for (;;) {
+            const got = await claim(c, ['race'], 7, T0, `w${i}-${k}`);
+            if (got.jobs.length === 0) return;
+            claimed.push(...got.jobs.map((j) => j.id));
+          }
+        }),
+      ),
+    );
+    expect(claimed.length).toBe(400);
+    expect(new Set(claimed).size).toBe(400);
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
+  it('lets exactly one of many racing transitions win the guarded compare-and-set', async () => {
+    const prefix = uniquePrefix('cas');
+    const d = driver(prefix);
+    const job = storedJob();
+    await insert(d, [job]);
+    await claim(d, ['default'], 1);
+    const racers = [driver(prefix), driver(prefix), d];
+    const results = await Promise.all(
+      racers.flatMap((r) => [
+        r.jobTransition({ id: job.job.id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1 }, x: { finishedAt: T0 } }),
+        r.jobTransition({ id: job.job.id, from: allowedFrom('cancelled', 'cancel'), to: 'cancelled', x: { finishedAt: T0 } }),
+      ]),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && (r.state === 'completed' || r.state === 'cancelled'))).toBe(true);
+  });
+
+  it('refuses a change of state outside the transition table even when the caller allows it', async () => {
+    const d = driver();
+    const job = storedJob();
+    await insert(d, [job]);
+    const r = await d.jobTransition({ id: job.job.id, from: ['available'], to: 'completed' });
+    expect(r).toMatchObject({ ok: false, state: 'available' });
+  });
+
+  it('keeps every index consistent through a random mix of primitives', async () => {
+    const d = driver();
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const queues = ['a', 'b', 'c'];
+    const ids: string[] = [];
+    let now = T0;
+    for (let step = 0; step < 400; step++) {
+      if (step % 40 === 39) expect(await indexViolations(d), `after step ${step}`).toEqual([]);
+      now += Math.floor(rnd() * 2000);
+      const nowIso = iso(now);
+      const op = rnd();
+      if (op < 0.3 || ids.length === 0) {
+        const state: JobState = pick(['available', 'scheduled', 'available', 'pending'] as const);
+        const x = {
+          ...(state === 'scheduled' ? { dueAt: now + Math.floor(rnd() * 5000) } : {}),
+          ...(rnd() < 0.3 ? { expiresAt: now + Math.floor(rnd() * 8000) } : {}),
+          ...(rnd() < 0.3 ? { uniqueKey: `k${Math.floor(rnd() * 4)}`, uniqueStates: ['available', 'scheduled'] as JobState[], uniqueOnConflict: pick(['reject', 'ignore', 'replace'] as const) } : {}),
+        };
+        const job = storedJob({ queue: pick(queues), state, priority: Math.floor(rnd() * 5) - 2, ...(state === 'scheduled' ? { scheduled_at: iso(x.dueAt!) } : {}) }, x);
+        const r = await d.jobInsert({ jobs: [job], now, nowIso });
+        if (r.ok) ids.push(job.job.id);
+      } else if (op < 0.5) {
+        await d.jobClaim({ queues: [pick(queues), pick(queues)], limit: 3, workerId: 'w', now, nowIso, visibilityMs: Math.floor(rnd() * 3000) });
+      } else if (op < 0.62) {
+        const id = pick(ids);
+        const to = pick(['completed', 'retryable', 'discarded', 'cancelled', 'available'] as const);
+        await d.jobTransition({
+          id, from: ['active', 'scheduled', 'available', 'retryable', 'pending'], to,
+          x: to === 'retryable' ? { dueAt: now + 1000 } : to === 'discarded' ? { finishedAt: now, deadLetter: rnd() < 0.5 } : { finishedAt: now },
+          ...(rnd() < 0.1 ? { set: { queue: pick(queues) } } : {}),
+        });
+      } else if (op < 0.7) {
+        await d.jobHeartbeat({ ids: [pick(ids), pick(ids)], now, visibilityMs: 5000 });
+      } else if (op < 0.78) {
+        await d.jobPromote({ now, nowIso, limit: 10 });
+      } else if (op < 0.85) {
+        await d.jobExpire({ now, nowIso, limit: 10 });
+      } else if (op < 0.9) {
+        await d.jobPrune({ before: now - 3000, limit: 5, deadLetter: rnd() < 0.5 });
+      } else if (op < 0.95) {
+        await d.jobDelete({ id: pick(ids) });
+      } else {
+        await d.jobTransition({ id: pick(ids), from: ['discarded'], to: 'available', expect: { deadLetter: true }, x: { deadLetter: null, finishedAt: null } });
+      }
+    }
+    expect(await indexViolations(d)).toEqual([]);
+    const counts = await d.jobCounts({});
+    const listed = await d.jobList({ limit: 10_000, offset: 0 });
+    expect(listed.total).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
+  });
+
+  it('moves a job to another queue with its indexes when a transition sets queue', async () => {
+    const d = driver();
+    const job = storedJob({ queue: 'from' });
+    await insert(d, [job]);
+    await claim(d, ['from'], 1);
+    await d.jobTransition({ id: job.job.id, from: ['active'], to: 'discarded', x: { finishedAt: T0, deadLetter: true } });
+    const moved = await d.jobTransition({ id: job.job.id, from: ['discarded'], to: 'available', set: { queue: 'to' }, x: { deadLetter: null } });
+    expect(moved).toMatchObject({ ok: true, from: 'discarded' });
+    expect((await claim(d, ['from'], 1)).jobs).toEqual([]);
+    expect((await claim(d, ['to'], 1)).jobs.map((j) => j.id)).toEqual([job.job.id]);
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
+  it('keeps per-queue keys under a {queue} hash tag and global keys few and documented', async () => {
+    const d = driver();
+    const u = storedJob({ queue: 'tagged' }, { uniqueKey: 'k', uniqueStates: ['available'] });
+    await insert(d, [u, storedJob({ queue: 'tagged', state: 'scheduled' }, { dueAt: T0 + 10 })]);
+    await claim(d, ['tagged'], 1);
+    await d.leaseAcquire({ name: 'svc', owner: 'me', ttlMs: 1000, now: T0 });
+    const keys = await d.redis.keys(`${d.prefix}:*`);
+    const rest = keys.map((k) => k.slice(d.prefix.length + 1));
+    const perQueue = rest.filter((k) => k.startsWith('{tagged}:'));
+    const global = rest.filter((k) => !k.startsWith('{tagged}:')).sort();
+    expect(global).toEqual(['ids', 'lease:svc', 'queues', 'u:k']);
+    for (const k of perQueue) expect(k).toMatch(/^\{tagged\}:(j:.+|s:[a-z]+|avail|due|active|exp|fin|dl|seq|meta)$/);
+  });
+
+  it('prunes finished jobs without leaving any trace', async () => {
+    const d = driver();
+    const jobs = Array.from({ length: 20 }, (_, i) => storedJob({ queue: 'p' }, { uniqueKey: `u${i}` }));
+    await insert(d, jobs);
+    const got = await claim(d, ['p'], 20);
+    await d.jobTransitionMany(got.jobs.map((j, i) => ({
+      id: j.id, from: ['active'] as JobState[], to: (i % 2 ? 'completed' : 'discarded') as JobState,
+      x: { finishedAt: T0 + i, ...(i % 4 === 0 ? { deadLetter: true } : {}) },
+      returning: 'summary' as const,
+    })));
+    expect(await d.jobPrune({ before: T0 + 100, limit: 100 })).toBe(15);
+    expect(await d.jobPrune({ before: T0 + 100, limit: 100, deadLetter: true })).toBe(5);
+    const keys = await d.redis.keys(`${d.prefix}:*`);
+    expect(keys.map((k) => k.slice(d.prefix.length + 1)).sort()).toEqual(['queues', '{p}:meta', '{p}:seq']);
+  });
+
+  it('judges leases by the engine clock, not the Redis clock', async () => {
+    const d = driver();
+    expect(await d.leaseAcquire({ name: 'l', owner: 'a', ttlMs: 1000, now: T0 })).toBe(true);
+    expect(await d.leaseAcquire({ name: 'l', owner: 'b', ttlMs: 1000, now: T0 + 999 })).toBe(false);
+    expect(await d.leaseAcquire({ name: 'l', owner: 'a', ttlMs: 1000, now: T0 + 999 })).toBe(true);
+    expect(await d.leaseAcquire({ name: 'l', owner: 'b', ttlMs: 1000, now: T0 + 2000 })).toBe(true);
+    await d.leaseRelease({ name: 'l', owner: 'a' });
+    expect(await d.leaseAcquire({ name: 'l', owner: 'a', ttlMs: 1000, now: T0 + 2001 })).toBe(false);
+    await d.leaseRelease({ name: 'l', owner: 'b' });
+    expect(await d.leaseAcquire({ name: 'l', owner: 'a', ttlMs: 1000, now: T0 + 2001 })).toBe(true);
+  });
+
+  it('advances a cron once per occurrence under racing firers', async () => {
+    const prefix = uniquePrefix('cron');
+    const d = driver(prefix);
+    const record = {
+      name: 'c', expression: '* * * * *', timezone: 'UTC', overlap_policy: 'allow' as const, enabled: true,
+      job_template: { type: 't', args: [12345678901234567890] }, created_at: iso(T0), next_run_at: iso(T0),
+      last_run_at: null, run_count: 0, nextRunMs: T0,
+    };
+    await d.cronUpsert(record);
+    const racers = [d, driver(prefix), driver(prefix), driver(prefix)];
+    const wins = await Promise.all(racers.map((r, i) => r.cronAdvance({ name: 'c', expectNextRunMs: T0, patch: { nextRunMs: T0 + 60_000, run_count: 1, lastJobId: `j${i}` } })));
+    expect(wins.filter(Boolean)).toHaveLength(1);
+    const stored = await d.cronGet('c');
+    expect(stored).toMatchObject({ nextRunMs: T0 + 60_000, run_count: 1 });
+    expect(stored!.job_template.args).toEqual([12345678901234567890]);
+  });
+
+  it('saves a workflow under its version guard together with its jobs, skipping jobs already stored', async () => {
+    const d = driver();
+    const step = storedJob({ queue: 'wf' });
+    expect(await d.workflowSave({ workflow: { id: 'w1', version: 1, state: 'running' }, expectVersion: null, insert: [step], now: T0, nowIso: iso(T0) })).toBe(true);
+    expect(await d.workflowSave({ workflow: { id: 'w1', version: 1 }, expectVersion: null, now: T0, nowIso: iso(T0) })).toBe(false);
+    expect(await d.workflowSave({ workflow: { id: 'w1', version: 3 }, expectVersion: 2, now: T0, nowIso: iso(T0) })).toBe(false);
+    const next = storedJob({ queue: 'wf' });
+    expect(await d.workflowSave({ workflow: { id: 'w1', version: 2, state: 'running' }, expectVersion: 1, insert: [step, next], now: T0, nowIso: iso(T0) })).toBe(true);
+    expect(await d.workflowGet('w1')).toEqual({ id: 'w1', version: 2, state: 'running' });
+    expect((await d.jobCounts({ queue: 'wf' })).available).toBe(2);
+  });
+
+  it('reports connection failures as backend_unavailable', async () => {
+    const d = new RedisDriver({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix(), checkMemoryPolicy: false, connection: { maxRetriesPerRequest: 0, retryStrategy: () => null } });
+    await expect(d.jobGet('x')).rejects.toMatchObject({ code: 'backend_unavailable', status: 503 });
+    await d.close();
+    expect(REDIS_URL).toBeTruthy();
+  });
+});

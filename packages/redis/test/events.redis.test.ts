@@ -1,0 +1,66 @@
+/** Events over Redis pub/sub: they cross processes (here: connections), arrive in publish order, and are coalesced. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { makeEvent, type OjsEvent } from '@ojskit/core';
+import type { RedisDriver } from '../src/index.js';
+import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
+
+const drivers: RedisDriver[] = [];
+afterEach(async () => {
+  await Promise.all(drivers.splice(0).map((d) => dispose(d)));
+});
+function driver(prefix: string): RedisDriver {
+  const d = testDriver({}, prefix);
+  drivers.push(d);
+  return d;
+}
+const event = (n: number): OjsEvent => makeEvent('job.completed', `job-${n}`, { job_id: `job-${n}`, n }, new Date(0).toISOString());
+
+async function until(check: () => boolean, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
+  it('delivers one publisher\'s events to another driver on the same prefix, in order, and to itself once', async () => {
+    const prefix = uniquePrefix('ev');
+    const a = driver(prefix);
+    const b = driver(prefix);
+    const atA: number[] = [];
+    const atB: number[] = [];
+    a.events.subscribe((events) => atA.push(...events.map((e) => e.data.n as number)));
+    b.events.subscribe((events) => atB.push(...events.map((e) => e.data.n as number)));
+    await Promise.all([a.events.ready(), b.events.ready()]);
+    for (let i = 0; i < 50; i++) {
+      a.events.publish([event(i)]);
+      if (i % 7 === 0) await Promise.resolve();
+    }
+    await until(() => atB.length === 50);
+    expect(atB).toEqual([...Array(50).keys()]);
+    expect(atA).toEqual([...Array(50).keys()]);
+  });
+
+  it('does not see events of another prefix', async () => {
+    const a = driver(uniquePrefix('ev'));
+    const b = driver(uniquePrefix('ev'));
+    const seen: OjsEvent[] = [];
+    b.events.subscribe((events) => seen.push(...events));
+    await b.events.ready();
+    a.events.publish([event(1)]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual([]);
+  });
+
+  it('coalesces every publish of one microtask batch into one PUBLISH', async () => {
+    const a = driver(uniquePrefix('ev'));
+    const spy = vi.spyOn(a.redis, 'publish');
+    for (let i = 0; i < 100; i++) a.events.publish([event(i)]);
+    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(spy).toHaveBeenCalledTimes(1);
+    const message = JSON.parse(spy.mock.calls[0]![1] as string) as { e: OjsEvent[] };
+    expect(message.e).toHaveLength(100);
+  });
+});
