@@ -2,6 +2,9 @@
 import { parse as parseIso } from 'tinyduration';
 
 const SHORT = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+// tinyduration stops at the first unparsable part; the whole text must be one well-ordered duration.
+const ISO_DURATION =
+  /^P(?!$)(?:\d+(?:\.\d+)?Y)?(?:\d+(?:\.\d+)?M)?(?:\d+(?:\.\d+)?W)?(?:\d+(?:\.\d+)?D)?(?:T(?=\d)(?:\d+(?:\.\d+)?H)?(?:\d+(?:\.\d+)?M)?(?:\d+(?:\.\d+)?S)?)?$/;
 const SHORT_UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 // Years and months have no fixed length; the protocol only SHOULDs them, so use the usual 365/30 days.
@@ -23,7 +26,7 @@ const ISO_UNIT_MS = {
 export function durationToMs(text: string): number | undefined {
   const short = SHORT.exec(text);
   if (short) return Math.round(Number(short[1]) * SHORT_UNIT_MS[short[2]!]!);
-  if (!/^P/.test(text) || text === 'P' || text.endsWith('T')) return undefined;
+  if (!ISO_DURATION.test(text)) return undefined;
   try {
     const d = parseIso(text);
     if (d.negative) return undefined;

@@ -15,8 +15,10 @@ export function toTimestamp(ms: number): string {
 export function parseTimestamp(text: string): number | undefined {
   const m = RFC3339.exec(text);
   if (!m) return undefined;
-  const [, , mo, d, h, mi, s] = m.map(Number) as number[];
-  if (mo! < 1 || mo! > 12 || d! < 1 || d! > 31 || h! > 23 || mi! > 59 || s! > 60) return undefined;
+  const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
+  // Date.parse rolls 31 February over into March; RFC 3339 days depend on the month and leap year.
+  const daysInMonth = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  if (mo! < 1 || mo! > 12 || d! < 1 || d! > daysInMonth || h! > 23 || mi! > 59 || s! > 59) return undefined;
   const ms = Date.parse(text);
   return Number.isNaN(ms) ? undefined : ms;
 }

@@ -19,19 +19,23 @@ import {
   requireObject,
 } from './fields.js';
 import { SYSTEM_MANAGED_KEYS, type Job } from './job.js';
-import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, MAX_META_BYTES } from './patterns.js';
+import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, JOB_TYPE_PATTERN, MAX_META_BYTES, MAX_QUEUE_LENGTH, MAX_TYPE_LENGTH, QUEUE_NAME_PATTERN } from './patterns.js';
+import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
 import { resolveUniquePolicy, type UniquePolicy } from './unique-policy.js';
 import { uniqueFingerprint } from '../unique/fingerprint.js';
 
 /** `options` of an enqueue request. */
+const queueName = z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN);
+const timeText = z.string().describe('RFC 3339 timestamp with offset, or +<ISO 8601 duration>');
+
 export const EnqueueOptionsSchema = z.looseObject({
-  queue: z.string().optional(),
+  queue: queueName.optional(),
   priority: z.union([z.number().int().min(-100).max(100), z.enum(['HIGH', 'NORMAL', 'LOW'])]).optional(),
   timeout_ms: z.number().int().min(0).optional(),
-  scheduled_at: z.string().optional(),
-  delay_until: z.string().optional(),
-  expires_at: z.string().optional(),
+  scheduled_at: timeText.optional(),
+  delay_until: timeText.optional(),
+  expires_at: timeText.optional(),
   retry: RetryPolicyInputSchema.optional(),
   retry_policy: RetryPolicyInputSchema.optional(),
   unique: z.looseObject({}).optional(),
@@ -45,18 +49,18 @@ export const EnqueueOptionsSchema = z.looseObject({
 /** The enqueue request body (`POST /ojs/v1/jobs`, and each element of a batch). Unknown keys are kept. */
 export const EnqueueRequestSchema = z
   .looseObject({
-    type: z.string(),
+    type: z.string().min(1).max(MAX_TYPE_LENGTH).regex(JOB_TYPE_PATTERN),
     args: z.array(z.unknown()),
-    id: z.string().optional(),
+    id: z.string().regex(UUIDV7_PATTERN).optional(),
     meta: z.record(z.string(), z.unknown()).optional(),
     schema: z.string().optional(),
     specversion: z.literal('1.0').optional(),
     options: EnqueueOptionsSchema.optional(),
-    queue: z.string().optional(),
-    priority: z.number().int().optional(),
-    timeout: z.number().optional(),
-    scheduled_at: z.string().optional(),
-    expires_at: z.string().optional(),
+    queue: queueName.optional(),
+    priority: z.number().int().min(-100).max(100).optional(),
+    timeout: z.number().min(0).optional(),
+    scheduled_at: timeText.optional(),
+    expires_at: timeText.optional(),
     retry: RetryPolicyInputSchema.optional(),
     unique: z.looseObject({}).optional(),
     tags: z.array(z.string()).optional(),

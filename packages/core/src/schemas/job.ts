@@ -1,6 +1,8 @@
 /** The job envelope as served on the wire (snake_case), with its zod schema for JSON Schema generation. */
 import { z } from 'zod';
 import { JOB_STATES, type JobState } from '../lifecycle/states.js';
+import { UUIDV7_PATTERN } from '../formats/ids.js';
+import { JOB_TYPE_PATTERN, MAX_PRIORITY, MAX_QUEUE_LENGTH, MAX_TYPE_LENGTH, MIN_PRIORITY, QUEUE_NAME_PATTERN } from './patterns.js';
 
 /** One entry of `errors` (and the `error` field): what a failure recorded. */
 export interface JobError {
@@ -76,7 +78,7 @@ export const JobErrorSchema = z.looseObject({
   retryable: z.boolean().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
   backtrace: z.unknown().optional(),
-  attempt: z.number().int(),
+  attempt: z.number().int().min(0),
   occurred_at: timestamp,
 });
 
@@ -95,12 +97,12 @@ export const RetryPolicyWireSchema = z.object({
 export const JobSchema = z
   .looseObject({
     specversion: z.literal('1.0'),
-    id: z.string(),
-    type: z.string(),
-    queue: z.string(),
+    id: z.string().regex(UUIDV7_PATTERN),
+    type: z.string().max(MAX_TYPE_LENGTH).regex(JOB_TYPE_PATTERN),
+    queue: z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN),
     args: z.array(z.unknown()),
     meta: z.record(z.string(), z.unknown()),
-    priority: z.number().int(),
+    priority: z.number().int().min(MIN_PRIORITY).max(MAX_PRIORITY),
     state: z.enum(JOB_STATES),
     attempt: z.number().int().min(0),
     max_attempts: z.number().int().min(0),
