@@ -9,21 +9,27 @@
  * const client = new Client<Jobs>(api);
  */
 
-/** Job type → its args tuple, or `{ args, result }`. */
-export type JobRegistry = { [type: string]: unknown[] | { args: unknown[]; result?: unknown } };
+/** What a registry says about one job type: its args tuple, or `{ args, result }`. */
+export type JobDefinition = unknown[] | { args: unknown[]; result?: unknown };
+
+/**
+ * Job type → its definition. Written as a self-bounded mapped type so that plain `interface` declarations
+ * (which have no index signature) qualify.
+ */
+export type JobRegistry<R = Record<string, JobDefinition>> = { [K in keyof R]: JobDefinition };
 
 /** The registry used when none is given: any type, any args, unknown results. */
 export type AnyJobs = Record<string, unknown[]>;
 
 /** The job type names of a registry. */
-export type JobTypeOf<R extends JobRegistry> = keyof R & string;
+export type JobTypeOf<R> = keyof R & string;
 
 /** The args tuple of a job type. */
-export type ArgsOf<R extends JobRegistry, K extends keyof R> = R[K] extends unknown[]
+export type ArgsOf<R, K extends keyof R> = R[K] extends unknown[]
   ? R[K]
   : R[K] extends { args: infer A extends unknown[] }
     ? A
     : unknown[];
 
 /** The result a job type's handler returns (`unknown` when the registry does not say). */
-export type ResultOf<R extends JobRegistry, K extends keyof R> = R[K] extends { result: infer X } ? X : unknown;
+export type ResultOf<R, K extends keyof R> = R[K] extends { result: infer X } ? X : unknown;

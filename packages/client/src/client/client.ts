@@ -10,7 +10,7 @@ import { CronJobs, DeadLetter, Queues, Workflows } from './namespaces.js';
 import { waitForJob, type WaitForOptions } from './wait-for.js';
 
 /** One job of `enqueueMany`. */
-export type JobSpec<R extends JobRegistry = AnyJobs> = {
+export type JobSpec<R extends JobRegistry<R> = AnyJobs> = {
   [K in JobTypeOf<R>]: { type: K; args: ArgsOf<R, K>; options?: EnqueueOptions };
 }[JobTypeOf<R>];
 
@@ -24,7 +24,7 @@ export type ScheduleAt = TimeInput | { delay: DurationInput };
  * const client = new Client(inProcess(new MemoryDriver()));
  * const job = await client.enqueue('email.send', ['ada@example.com'], { retry: { maxAttempts: 5 } });
  */
-export class Client<R extends JobRegistry = AnyJobs> {
+export class Client<R extends JobRegistry<R> = AnyJobs> {
   /** Chains, groups and batches. */
   readonly workflows: Workflows;
   /** Recurring jobs. */

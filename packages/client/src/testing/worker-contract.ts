@@ -5,7 +5,7 @@
  * It runs in real time with short timeouts, so the engine behind the transport must use the system clock
  * and run its background services quickly (`WORKER_CONTRACT_SERVICES`).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { isOjsError, type ServiceIntervals } from '@ojskit/core';
 import { Client } from '../client/client.js';
 import { JobCancelledError, JobLostError, JobTimeoutError, NonRetryableError, WorkerClosingError } from '../errors.js';
@@ -14,6 +14,7 @@ import type { Transport } from '../transport/transport.js';
 import type { WorkerOptions } from '../worker/options.js';
 import { Worker } from '../worker/worker.js';
 import { countingTransport } from './counting-transport.js';
+import { aborted, checkSkips, deferred, registerCase, sleep, until, within } from './support.js';
 
 /** Background service periods the suite expects from the engine behind the transport. */
 export const WORKER_CONTRACT_SERVICES: Partial<ServiceIntervals> = { promoteMs: 20, rescueMs: 20, expireMs: 50 };
@@ -31,47 +32,6 @@ export interface WorkerContractOptions {
   create: () => Promise<WorkerContractSubject>;
   /** Cases not run, by id, each with a written reason. An id naming no case, or an empty reason, fails the suite. */
   skip?: Record<string, string>;
-}
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve: (value: T) => void;
-}
-
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Resolves with the reason once the signal fires. */
-function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-}
-
-/** Polls `condition` every 5 ms; rejects after `ms`, naming what was awaited. */
-async function until(ms: number, what: string, condition: () => boolean): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(5);
-  }
-}
-
-/** Rejects when `promise` takes longer than `ms`, naming what was awaited. */
-async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms)));
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const CASE_IDS = [
@@ -103,10 +63,7 @@ export type WorkerContractCase = (typeof CASE_IDS)[number];
 /** Registers the worker contract suite against one transport. */
 export function runWorkerContract(options: WorkerContractOptions): void {
   const skip = options.skip ?? {};
-  for (const [id, reason] of Object.entries(skip)) {
-    if (!(CASE_IDS as readonly string[]).includes(id)) throw new Error(`[worker contract:${options.name}] skip names no case: '${id}'`);
-    if (reason.trim().length === 0) throw new Error(`[worker contract:${options.name}] skip '${id}' has no written reason`);
-  }
+  checkSkips(`worker contract:${options.name}`, CASE_IDS, skip);
 
   describe(`worker contract: ${options.name}`, () => {
     let subject: WorkerContractSubject;
@@ -145,11 +102,8 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       return { worker, errors };
     };
 
-    const test = (id: WorkerContractCase, title: string, fn: () => Promise<void>, timeoutMs = 10_000): void => {
-      const reason = skip[id];
-      if (reason !== undefined) it.skip(`[${id}] ${title} (skipped: ${reason})`, () => {});
-      else it(`[${id}] ${title}`, fn, timeoutMs);
-    };
+    const test = (id: WorkerContractCase, title: string, fn: () => Promise<void>, timeoutMs = 10_000): void =>
+      registerCase(id, title, skip, fn, timeoutMs);
 
     test('process.result', 'runs the handler and stores its result', async () => {
       const queue = freshQueue();

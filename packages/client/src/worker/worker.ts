@@ -80,7 +80,7 @@ type Outcome = { kind: 'ok'; result: unknown } | { kind: 'error'; error: unknown
  * worker.start();
  * process.on('SIGTERM', () => worker.close({ timeoutMs: 10_000 }));
  */
-export class Worker<R extends JobRegistry = AnyJobs> extends TypedEmitter<WorkerEvents> {
+export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<WorkerEvents> {
   readonly options: ResolvedWorkerOptions;
   private readonly handlers = new Map<string, Handler>();
   private readonly middleware: Middleware[] = [];

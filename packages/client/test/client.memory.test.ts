@@ -1,0 +1,12 @@
+/** The client contract over the in-process engine on the memory driver. */
+import { MemoryDriver } from '@ojskit/memory';
+import { inProcess } from '../src/index.js';
+import { runClientContract, WORKER_CONTRACT_SERVICES } from '../src/testing/index.js';
+
+runClientContract({
+  name: 'memory',
+  create: async () => {
+    const engine = inProcess(new MemoryDriver(), { services: WORKER_CONTRACT_SERVICES });
+    return { api: engine, close: () => engine.close() };
+  },
+});

@@ -1,0 +1,106 @@
+/** Worker parts on their own: option validation, the middleware chain, the wake latch, and ACK batching paths. */
+import { describe, expect, it } from 'vitest';
+import { MemoryDriver } from '@ojskit/memory';
+import { Engine } from '@ojskit/core';
+import { AckBatcher } from '../src/worker/ack-batcher.js';
+import { compose } from '../src/worker/middleware.js';
+import { resolveWorkerOptions } from '../src/worker/options.js';
+import { WakeSignal } from '../src/worker/wake-signal.js';
+import { JobLostError, type JobContext, type Transport } from '../src/index.js';
+
+describe('worker options', () => {
+  it('fills in defaults derived from other options', () => {
+    const options = resolveWorkerOptions({ concurrency: 4, visibilityTimeoutMs: 9_000, fetchBatchSize: 50 });
+    expect(options).toMatchObject({ queues: ['default'], concurrency: 4, heartbeatIntervalMs: 3_000, fetchBatchSize: 4, pollWaitMs: 1_000, ackBatch: { maxSize: 100, maxDelayMs: 5 } });
+    expect(options.workerId).toMatch(/^worker-/);
+  });
+
+  it('rejects bad options with a TypeError naming the field', () => {
+    expect(() => resolveWorkerOptions({ concurrency: 0 })).toThrow(/concurrency/);
+    expect(() => resolveWorkerOptions({ queues: [] })).toThrow(/queues/);
+    expect(() => resolveWorkerOptions({ pollWaitMs: 5_000 })).toThrow(/pollWaitMs/);
+    expect(() => resolveWorkerOptions({ idleBackoff: { minMs: 100, maxMs: 10 } })).toThrow(/idleBackoff/);
+    expect(() => resolveWorkerOptions({ concurency: 3 } as never)).toThrow(TypeError);
+  });
+});
+
+describe('middleware chain', () => {
+  it('refuses a middleware that calls next() twice', async () => {
+    const chain = compose([async (_ctx, next) => (await next(), next())], () => 'x');
+    await expect(chain({} as JobContext)).rejects.toThrow(/more than once/);
+  });
+
+  it('lets a middleware short-circuit the handler', async () => {
+    let ran = false;
+    const chain = compose([() => 'cached'], () => ((ran = true), 'fresh'));
+    expect(await chain({} as JobContext)).toBe('cached');
+    expect(ran).toBe(false);
+  });
+});
+
+describe('wake latch', () => {
+  it('remembers a notify that came before the wait', async () => {
+    const wake = new WakeSignal();
+    wake.notify();
+    const started = performance.now();
+    await wake.wait(1_000);
+    expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe('ACK batching', () => {
+  const setup = async (hideAckMany: boolean) => {
+    const engine = new Engine({ driver: new MemoryDriver() });
+    let singles = 0;
+    let batches = 0;
+    const api = new Proxy(engine, {
+      get(target, property, receiver) {
+        if (property === 'ackMany') return hideAckMany ? undefined : (...a: [never]) => ((batches += 1), target.ackMany(...a));
+        if (property === 'ack') return (...a: [unknown]) => ((singles += 1), target.ack(...a));
+        return Reflect.get(target, property, receiver);
+      },
+    }) as unknown as Transport;
+    await engine.enqueueBatch({ jobs: Array.from({ length: 5 }, () => ({ type: 't', args: [] })) });
+    const { jobs } = await engine.fetch({ queues: ['default'], count: 5, worker_id: 'w' });
+    return { engine, api, jobs, counts: () => ({ singles, batches }) };
+  };
+
+  it('sends waiting ACKs in one ackMany call once the batch is full', async () => {
+    const { engine, api, jobs, counts } = await setup(false);
+    const acks = new AckBatcher(api, 'w', { maxSize: 5, maxDelayMs: 10_000 });
+    await Promise.all(jobs.map((job, i) => acks.ack(job.id, job.attempt, i)));
+    expect(counts()).toEqual({ singles: 0, batches: 1 });
+    expect((await engine.getJob(jobs[3]!.id)).job).toMatchObject({ state: 'completed', result: 3 });
+    await engine.close();
+  });
+
+  it('falls back to concurrent single ACKs when the transport has no ackMany, flushed by the timer', async () => {
+    const { engine, api, jobs, counts } = await setup(true);
+    const acks = new AckBatcher(api, 'w', { maxSize: 100, maxDelayMs: 5 });
+    await Promise.all(jobs.map((job) => acks.ack(job.id, job.attempt, null)));
+    expect(counts()).toEqual({ singles: 5, batches: 0 });
+    expect(acks.stats).toEqual({ calls: 5, acked: 5 });
+    await engine.close();
+  });
+
+  it('reports each refused ACK of a batch on its own', async () => {
+    const { engine, api, jobs } = await setup(false);
+    await engine.cancelJob(jobs[1]!.id);
+    const acks = new AckBatcher(api, 'w', { maxSize: 100, maxDelayMs: 1 });
+    const results = await Promise.allSettled(jobs.map((job) => acks.ack(job.id, job.attempt, null)));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
+    await engine.close();
+  });
+
+  it('withdraws an ACK not sent yet', async () => {
+    const { engine, api, jobs } = await setup(false);
+    const acks = new AckBatcher(api, 'w', { maxSize: 100, maxDelayMs: 10_000 });
+    const pending = acks.ack(jobs[0]!.id, 1, null);
+    expect(acks.withdraw(jobs[0]!.id, new JobLostError(jobs[0]!.id, 'active'))).toBe(true);
+    await expect(pending).rejects.toBeInstanceOf(JobLostError);
+    await acks.flush();
+    expect((await engine.getJob(jobs[0]!.id)).job.state).toBe('active');
+    await engine.close();
+  });
+});
