@@ -75,11 +75,11 @@ export class RedisDriver implements Driver {
     this.logger = options.logger ?? console;
     this.ownsConnection = options.redis === undefined;
     this.redis = options.redis ?? new Redis(parsed.url, connectionDefaults(options));
-    if (this.ownsConnection) this.reportConnectionErrors(this.redis);
+    if (this.ownsConnection) this.watchConnection(this.redis);
     this.scripts = new ScriptRunner(this.redis);
     this.events = new RedisEventTransport({
       publisher: this.redis,
-      createSubscriber: () => this.reportConnectionErrors(this.redis.duplicate()),
+      createSubscriber: () => this.watchConnection(this.redis.duplicate()),
       channel: `${this.prefix}:events`,
       onError: (error) => this.logger.error?.('@ojskit/redis: event transport error', error),
     });
@@ -95,9 +95,9 @@ export class RedisDriver implements Driver {
 
   /**
    * Reports a connection's errors once per outage (ioredis emits one per reconnect attempt, and prints
-   * "Unhandled error event" without a listener). Commands fail with `backend_unavailable` meanwhile.
+   * "Unhandled error event" without a listener), and fails commands lost in a dropped connection.
    */
-  private reportConnectionErrors(connection: Redis): Redis {
+  private watchConnection(connection: Redis): Redis {
     let reported = false;
     connection.on('error', (error: Error) => {
       if (reported || this.closed) return;
@@ -107,6 +107,9 @@ export class RedisDriver implements Driver {
     connection.on('ready', () => {
       reported = false;
     });
+    if (connection.options.autoResendUnfulfilledCommands === false) {
+      connection.on('reconnecting', () => failUnfulfilled(connection));
+    }
     return connection;
   }
 
@@ -393,6 +396,26 @@ function connectionDefaults(options: RedisDriverOptions) {
     enableAutoPipelining: true,
     ...options.connection,
   };
+}
+
+/** ioredis internals: commands that were written to a connection that then closed. */
+interface UnfulfilledQueue {
+  prevCommandQueue?: { length: number; shift(): { command: { reject(error: Error): void } } | undefined } | null;
+}
+
+/**
+ * With `autoResendUnfulfilledCommands: false`, ioredis 5 forgets the commands a dropped connection had sent
+ * without settling their promises: callers would wait forever. They are failed here instead, as soon as the
+ * connection starts reconnecting (the command may or may not have run: the caller's retry meets a guarded
+ * compare-and-set, so at worst it gets a conflict).
+ */
+function failUnfulfilled(connection: Redis): void {
+  const internals = connection as unknown as UnfulfilledQueue;
+  const queue = internals.prevCommandQueue;
+  if (!queue || queue.length === 0) return;
+  const error = new Error('Connection is closed: the command was sent but no reply came; it may or may not have been applied.');
+  for (let item = queue.shift(); item; item = queue.shift()) item.command.reject(error);
+  internals.prevCommandQueue = null;
 }
 
 function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): void {
