@@ -1,0 +1,62 @@
+/**
+ * Many processes, one Redis: two engine processes working one queue never get the same job, the promoter
+ * runs under a lease, and every transition's event reaches a third process over pub/sub.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Engine, type OjsEvent } from '@ojskit/core';
+import type { RedisDriver } from '../src/index.js';
+import { dispose, REDIS_URL, redisAvailable, testDriver, uniquePrefix } from './support.js';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/worker-loop.ts', import.meta.url));
+let driver: RedisDriver | undefined;
+afterEach(async () => {
+  if (driver) await dispose(driver);
+});
+
+function runWorker(prefix: string, queue: string, name: string): Promise<{ name: string; instance: string; ids: string[] }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, REDIS_URL, prefix, queue, name, '1500'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(`${name} exited with ${code}`))));
+  });
+}
+
+describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
+  it('never hand one job to two workers, promote each scheduled job once, and publish every transition to other processes', async () => {
+    const prefix = uniquePrefix('mp');
+    driver = testDriver({}, prefix);
+    const observer = new Engine({ driver });
+    const events: OjsEvent[] = [];
+    observer.subscribe({ queues: ['shared'] }, (e) => events.push(e));
+    await driver.events.ready();
+
+    const ready = 1_000;
+    const scheduled = 200;
+    const at = new Date(Date.now() + 2_500).toISOString();
+    for (let i = 0; i < ready; i += 250) {
+      await observer.enqueueBatch({ jobs: Array.from({ length: 250 }, (_, k) => ({ type: 'test.noop', args: [i + k], options: { queue: 'shared' } })) });
+    }
+    await observer.enqueueBatch({ jobs: Array.from({ length: scheduled }, (_, k) => ({ type: 'test.noop', args: [k], options: { queue: 'shared' }, scheduled_at: at })) });
+
+    const [a, b] = await Promise.all([runWorker(prefix, 'shared', 'alpha'), runWorker(prefix, 'shared', 'beta')]);
+    const all = [...a.ids, ...b.ids];
+    expect(all).toHaveLength(ready + scheduled);
+    expect(new Set(all).size).toBe(ready + scheduled);
+    expect(a.ids.length).toBeGreaterThan(0);
+    expect(b.ids.length).toBeGreaterThan(0);
+    expect((await driver.jobCounts({ queue: 'shared' })).completed).toBe(ready + scheduled);
+
+    // Every transition made in the worker processes reached this process.
+    await new Promise((r) => setTimeout(r, 200));
+    const count = (pred: (e: OjsEvent) => boolean) => events.filter(pred).length;
+    expect(count((e) => e.type === 'job.started')).toBe(ready + scheduled);
+    expect(count((e) => e.type === 'job.completed')).toBe(ready + scheduled);
+    const promotedIds = events.filter((e) => e.type === 'job.enqueued' && e.data.promoted === true).map((e) => e.data.job_id);
+    expect(promotedIds).toHaveLength(scheduled);
+    expect(new Set(promotedIds).size).toBe(scheduled);
+    await observer.stop();
+  }, 60_000);
+});
