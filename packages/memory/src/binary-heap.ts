@@ -1,8 +1,9 @@
 /** An indexed binary min-heap keyed by two numbers, with O(log n) removal of any node. */
 
 /**
- * One element of a heap. The heap keeps `index` current so the node can be removed or re-keyed in
- * O(log n) from outside; `index` is -1 once the node has left the heap.
+ * One element of a heap. The heap keeps `index` and `heap` current so the node can be removed or
+ * re-keyed in O(log n) from outside; once it leaves, `index` is -1 and `heap` null, and the node may be
+ * inserted again (into this heap or another), which spares an allocation per move.
  */
 export interface HeapNode<T> {
   /** Primary key (smaller first). */
@@ -10,7 +11,14 @@ export interface HeapNode<T> {
   /** Tie breaker (smaller first). */
   b: number;
   index: number;
+  /** The heap holding the node, if any. */
+  heap: BinaryHeap<T> | null;
   readonly value: T;
+}
+
+/** A node for `value` in no heap yet. */
+export function heapNode<T>(value: T): HeapNode<T> {
+  return { a: 0, b: 0, index: -1, heap: null, value };
 }
 
 /**
@@ -34,10 +42,20 @@ export class BinaryHeap<T> {
 
   /** Adds a value; keep the returned node to remove or re-key it later. */
   push(value: T, a: number, b: number): HeapNode<T> {
-    const node: HeapNode<T> = { a, b, index: this.nodes.length, value };
+    const node = heapNode(value);
+    this.insert(node, a, b);
+    return node;
+  }
+
+  /** Adds a node that is in no heap. */
+  insert(node: HeapNode<T>, a: number, b: number): void {
+    if (node.heap !== null) throw new Error('BinaryHeap.insert: node is already in a heap');
+    node.a = a;
+    node.b = b;
+    node.heap = this;
+    node.index = this.nodes.length;
     this.nodes.push(node);
     this.up(node.index);
-    return node;
   }
 
   /** The smallest node, left in place. */
@@ -57,16 +75,18 @@ export class BinaryHeap<T> {
       this.down(0);
     }
     top.index = -1;
+    top.heap = null;
     return top;
   }
 
   /** Removes a node that is in this heap (no-op when it already left). */
   remove(node: HeapNode<T>): void {
+    if (node.heap !== this) return;
     const i = node.index;
     const nodes = this.nodes;
-    if (i < 0 || nodes[i] !== node) return;
     const last = nodes.pop()!;
     node.index = -1;
+    node.heap = null;
     if (last === node) return;
     nodes[i] = last;
     last.index = i;
@@ -77,7 +97,7 @@ export class BinaryHeap<T> {
   update(node: HeapNode<T>, a: number, b: number): void {
     node.a = a;
     node.b = b;
-    if (node.index < 0 || this.nodes[node.index] !== node) return;
+    if (node.heap !== this) return;
     if (!this.down(node.index)) this.up(node.index);
   }
 
@@ -112,7 +132,10 @@ export class BinaryHeap<T> {
   }
 
   clear(): void {
-    for (const node of this.nodes) node.index = -1;
+    for (const node of this.nodes) {
+      node.index = -1;
+      node.heap = null;
+    }
     this.nodes.length = 0;
   }
 

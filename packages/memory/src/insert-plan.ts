@@ -107,7 +107,7 @@ export function planInsert(
         ) {
           job.scheduled_at = match.job.scheduled_at;
           job.state = 'scheduled';
-          delete job.enqueued_at;
+          job.enqueued_at = undefined;
           // A promoted match keeps its dueAt; the parse covers a match stored without one.
           x.dueAt = match.x.dueAt ?? Date.parse(match.job.scheduled_at);
         }

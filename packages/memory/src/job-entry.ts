@@ -1,29 +1,25 @@
-/** A stored job as the memory driver holds it: the record plus its positions in each index. */
-import type { JobInternals, Job } from '@ojskit/core';
-import type { HeapNode } from './binary-heap.js';
+/** A stored job as the memory driver holds it: the record plus its places in the indexes. */
+import type { Job, JobInternals } from '@ojskit/core';
+import { heapNode, type HeapNode } from './binary-heap.js';
 
 /**
- * One job. `job` and `x` are private copies (see clone.ts); the nodes are this job's current entries in
- * the indexes its state puts it in, `null` when it is in none of that kind.
+ * One job. `job` and `x` are private copies (see clone.ts). Fields are cleared by assigning `undefined`
+ * (dropped when copied out), never by `delete`, which would push the objects into V8's slow dictionary mode.
  */
-export interface JobEntry {
-  job: Job;
-  x: JobInternals;
+export class JobEntry {
   /** FIFO sequence, assigned each time the job enters `available`. */
-  seq: number;
-  /** Per-queue `available` heap, keyed by (-priority, FIFO sequence). */
-  availableNode: HeapNode<JobEntry> | null;
-  /** Per-queue due heap of `scheduled`/`retryable` jobs, keyed by `x.dueAt`. */
-  dueNode: HeapNode<JobEntry> | null;
-  /** Global deadline heap of `active` jobs, keyed by `min(x.visibleUntil, x.timeoutAt)`. */
-  activeNode: HeapNode<JobEntry> | null;
-  /** Global expiry heap of `scheduled`/`available`/`retryable` jobs with `x.expiresAt`. */
-  expiryNode: HeapNode<JobEntry> | null;
-  /** Global retention heap of terminal jobs with `x.finishedAt` (dead-lettered ones in their own heap). */
-  finishedNode: HeapNode<JobEntry> | null;
-}
+  seq = 0;
+  /**
+   * This job's place in the one index its state puts it in: the queue's `available` heap
+   * (-priority, FIFO sequence), the queue's due heap (`scheduled`/`retryable`, `x.dueAt`), the active
+   * deadline heap, or a retention heap (terminal, `x.finishedAt`). One node, reused across moves.
+   */
+  readonly node: HeapNode<JobEntry> = heapNode<JobEntry>(this);
+  /** Its place in the expiry heap (`scheduled`/`available`/`retryable` with `x.expiresAt`), made on first use. */
+  expiryNode: HeapNode<JobEntry> | null = null;
 
-/** A fresh entry in no index yet. */
-export function newEntry(job: Job, x: JobInternals): JobEntry {
-  return { job, x, seq: 0, availableNode: null, dueNode: null, activeNode: null, expiryNode: null, finishedNode: null };
+  constructor(
+    public job: Job,
+    public x: JobInternals,
+  ) {}
 }

@@ -4,7 +4,7 @@
  * the indexes and counters can never disagree with the jobs.
  */
 import type { JobState, QueueRecord } from '@ojskit/core';
-import { BinaryHeap } from './binary-heap.js';
+import { BinaryHeap, heapNode } from './binary-heap.js';
 import type { JobEntry } from './job-entry.js';
 import { QueueState } from './queue-state.js';
 import { zeroCounts } from './state-counts.js';
@@ -59,28 +59,12 @@ export class JobStore {
   detach(entry: JobEntry): void {
     const state = entry.job.state;
     const q = this.queues.get(entry.job.queue);
-    if (q !== undefined) {
-      q.counts[state]--;
-      if (entry.availableNode !== null) q.available.remove(entry.availableNode);
-      if (entry.dueNode !== null) q.due.remove(entry.dueNode);
-    }
+    if (q !== undefined) q.counts[state]--;
     this.totals[state]--;
-    entry.availableNode = null;
-    entry.dueNode = null;
-    if (entry.activeNode !== null) {
-      this.active.remove(entry.activeNode);
-      entry.activeNode = null;
-    }
-    if (entry.expiryNode !== null) {
-      this.expiry.remove(entry.expiryNode);
-      entry.expiryNode = null;
-    }
-    if (entry.finishedNode !== null) {
-      // remove() ignores a node that is not in the heap it is asked about.
-      this.finished.remove(entry.finishedNode);
-      this.finishedDeadLetter.remove(entry.finishedNode);
-      entry.finishedNode = null;
-    }
+    const node = entry.node;
+    if (node.heap !== null) node.heap.remove(node);
+    const expiry = entry.expiryNode;
+    if (expiry !== null && expiry.heap !== null) expiry.heap.remove(expiry);
     if (state === 'discarded') this.deadLetter.delete(entry);
   }
 
@@ -90,7 +74,7 @@ export class JobStore {
    * `nowIso` dates a queue this creates (a job moved to a queue not seen before).
    */
   attach(entry: JobEntry, from: JobState | null, nowIso: string): void {
-    const { job, x } = entry;
+    const { job, x, node } = entry;
     const state = job.state;
     const q = this.queue(job.queue, nowIso);
     q.counts[state]++;
@@ -98,15 +82,15 @@ export class JobStore {
     switch (state) {
       case 'available':
         if (from !== 'available') entry.seq = ++this.seq;
-        entry.availableNode = q.available.push(entry, -job.priority, entry.seq);
+        q.available.insert(node, -job.priority, entry.seq);
         break;
       case 'scheduled':
       case 'retryable':
         // A job without a due time never becomes due by itself (the engine always sets one).
-        entry.dueNode = q.due.push(entry, x.dueAt ?? Infinity, ++this.tick);
+        q.due.insert(node, x.dueAt ?? Infinity, ++this.tick);
         break;
       case 'active':
-        entry.activeNode = this.active.push(entry, deadlineOf(entry), ++this.tick);
+        this.active.insert(node, deadlineOf(entry), ++this.tick);
         break;
       case 'completed':
       case 'cancelled':
@@ -114,23 +98,20 @@ export class JobStore {
         const deadLettered = state === 'discarded' && x.deadLetter === true;
         if (deadLettered) this.deadLetter.add(entry);
         // Without finishedAt a terminal job has no retention clock, so the pruner leaves it alone.
-        if (x.finishedAt !== undefined) {
-          const heap = deadLettered ? this.finishedDeadLetter : this.finished;
-          entry.finishedNode = heap.push(entry, x.finishedAt, ++this.tick);
-        }
+        if (x.finishedAt !== undefined) (deadLettered ? this.finishedDeadLetter : this.finished).insert(node, x.finishedAt, ++this.tick);
         break;
       }
       case 'pending':
         break;
     }
     if (x.expiresAt !== undefined && (state === 'scheduled' || state === 'available' || state === 'retryable')) {
-      entry.expiryNode = this.expiry.push(entry, x.expiresAt, ++this.tick);
+      this.expiry.insert((entry.expiryNode ??= heapNode(entry)), x.expiresAt, ++this.tick);
     }
   }
 
   /** Re-keys an active job whose deadline fields changed in place. */
   rekeyActive(entry: JobEntry): void {
-    if (entry.activeNode !== null) this.active.update(entry.activeNode, deadlineOf(entry), entry.activeNode.b);
+    if (entry.node.heap === this.active) this.active.update(entry.node, deadlineOf(entry), entry.node.b);
   }
 
   clear(): void {

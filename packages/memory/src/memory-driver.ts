@@ -26,13 +26,19 @@ import {
 } from '@ojskit/core';
 import { cloneValue } from './clone.js';
 import { planInsert, type ConflictMode } from './insert-plan.js';
-import { newEntry, type JobEntry } from './job-entry.js';
+import { JobEntry } from './job-entry.js';
 import { JobStore } from './job-store.js';
 import type { QueueState } from './queue-state.js';
 import { zeroCounts } from './state-counts.js';
 
-/** `from → to` pairs of the transition table; the driver refuses any other change of state. */
-const LEGAL = new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`));
+/** The transition table as from → to-states; the driver refuses any other change of state. */
+const LEGAL = new Map<JobState, Set<JobState>>();
+for (const t of TRANSITIONS) {
+  if (t.from === null) continue;
+  let to = LEGAL.get(t.from);
+  if (to === undefined) LEGAL.set(t.from, (to = new Set()));
+  to.add(t.to);
+}
 
 /** Envelope keys a transition may not write or remove: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
@@ -98,12 +104,12 @@ export class MemoryDriver implements Driver {
         job.attempt += 1;
         job.started_at = nowIso;
         job.worker_id = workerId;
-        delete job.next_attempt_at;
+        if (job.next_attempt_at !== undefined) job.next_attempt_at = undefined;
         const visibility = params.visibilityMs ?? x.visibilityMs;
         x.claimVisibilityMs = visibility;
         x.visibleUntil = now + visibility;
         x.timeoutAt = now + x.timeoutMs;
-        delete x.progress;
+        if (x.progress !== undefined) x.progress = undefined;
         this.store.attach(entry, 'available', nowIso);
         jobs.push(cloneValue(job));
       }
@@ -151,7 +157,7 @@ export class MemoryDriver implements Driver {
     if (expect?.states !== undefined && !expect.states.includes(entry.job.state)) return null;
     if (expect?.deadLetter !== undefined && (entry.x.deadLetter === true) !== expect.deadLetter) return null;
     this.store.delete(entry);
-    return entry.job;
+    return cloneValue(entry.job);
   }
 
   async jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
@@ -394,7 +400,7 @@ export class MemoryDriver implements Driver {
         this.store.attach(match, from, nowIso);
         replaced = cloneValue(match.job);
       }
-      const entry = newEntry(step.job, step.x);
+      const entry = new JobEntry(step.job, step.x);
       this.store.add(entry, nowIso);
       const job = cloneValue(entry.job);
       outcomes.push(replaced === undefined ? { status: 'inserted', job } : { status: 'inserted', job, replaced });
@@ -408,7 +414,7 @@ export class MemoryDriver implements Driver {
     if (entry === undefined) return { ok: false, state: null };
     const { job, x } = entry;
     const from = job.state;
-    if (!op.from.includes(from) || (from !== op.to && !LEGAL.has(`${from}>${op.to}`)) || !expectHolds(entry, op.expect)) {
+    if (!op.from.includes(from) || (from !== op.to && LEGAL.get(from)?.has(op.to) !== true) || !expectHolds(entry, op.expect)) {
       return { ok: false, state: from, job: cloneValue(job) };
     }
     this.store.detach(entry);
@@ -418,19 +424,17 @@ export class MemoryDriver implements Driver {
       for (const key in set) {
         if (PROTECTED_KEYS.has(key)) continue;
         const value = set[key];
-        if (value === undefined) delete job[key];
-        else job[key] = cloneValue(value);
+        job[key] = value === undefined ? undefined : cloneValue(value);
       }
     }
-    if (op.unset !== undefined) for (const key of op.unset) if (!PROTECTED_KEYS.has(key)) delete job[key];
+    if (op.unset !== undefined) for (const key of op.unset) if (!PROTECTED_KEYS.has(key) && key in job) job[key] = undefined;
     if (op.x !== undefined) {
       const fields = x as unknown as Record<string, unknown>;
       const patch = op.x as Record<string, unknown>;
       for (const key in patch) {
         const value = patch[key];
         if (value === undefined) continue;
-        if (value === null) delete fields[key];
-        else fields[key] = cloneValue(value);
+        fields[key] = value === null ? undefined : cloneValue(value);
       }
     }
     job.state = op.to;
@@ -463,7 +467,7 @@ export class MemoryDriver implements Driver {
       entry.job.state = 'available';
       entry.job.enqueued_at = nowIso;
       this.store.attach(entry, from, nowIso);
-      promoted.push(summarize(entry.job));
+      promoted.push({ ...summarize(entry.job), from });
     }
     return moved;
   }

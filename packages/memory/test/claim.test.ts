@@ -78,9 +78,9 @@ describe('jobClaim', () => {
     const future = scheduled(T0 + 1_000);
     await d.jobInsert(at([ready, dueLate, dueEarly, future]));
     const res = await claim(d, {}, T0 + 20);
-    expect(res.promoted.map((p) => [p.id, p.state])).toEqual([
-      [dueEarly.job.id, 'available'],
-      [dueLate.job.id, 'available'],
+    expect(res.promoted.map((p) => [p.id, p.state, p.from])).toEqual([
+      [dueEarly.job.id, 'available', 'retryable'],
+      [dueLate.job.id, 'available', 'scheduled'],
     ]);
     expect(res.jobs.map((j) => j.id)).toEqual([ready.job.id, dueEarly.job.id, dueLate.job.id]);
     expect((await d.jobCounts({})).scheduled).toBe(1);
