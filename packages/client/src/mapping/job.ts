@@ -1,7 +1,6 @@
 /** The job as the SDK shows it (camelCase, `Date`s, ms), read from the wire envelope. */
 import type { Job as WireJob, JobError as WireJobError, JobState } from '@ojskit/core';
 import { retryPolicyFromWire, uniquePolicyFromWire, type RetryPolicy, type UniquePolicyInput } from './policies.js';
-import { timeFromWire } from './time.js';
 
 /** One recorded failure of a job. */
 export interface JobError {
@@ -109,16 +108,17 @@ export function jobFromWire<Args extends unknown[] = unknown[], Result = unknown
     tags: wire.tags ?? [],
     attributes: {},
   };
-  const times = [
-    ['enqueuedAt', wire.enqueued_at], ['scheduledAt', wire.scheduled_at], ['expiresAt', wire.expires_at],
-    ['startedAt', wire.started_at], ['completedAt', wire.completed_at], ['discardedAt', wire.discarded_at],
-    ['cancelledAt', wire.cancelled_at], ['expiredAt', wire.expired_at], ['activatedAt', wire.activated_at],
-    ['nextAttemptAt', wire.next_attempt_at],
-  ] as const;
-  for (const [key, value] of times) {
-    const date = timeFromWire(value);
-    if (date) job[key] = date;
-  }
+  // Straight-line on purpose: this runs once per fetched job on the worker's hot path.
+  if (typeof wire.enqueued_at === 'string') job.enqueuedAt = new Date(wire.enqueued_at);
+  if (typeof wire.scheduled_at === 'string') job.scheduledAt = new Date(wire.scheduled_at);
+  if (typeof wire.expires_at === 'string') job.expiresAt = new Date(wire.expires_at);
+  if (typeof wire.started_at === 'string') job.startedAt = new Date(wire.started_at);
+  if (typeof wire.completed_at === 'string') job.completedAt = new Date(wire.completed_at);
+  if (typeof wire.discarded_at === 'string') job.discardedAt = new Date(wire.discarded_at);
+  if (typeof wire.cancelled_at === 'string') job.cancelledAt = new Date(wire.cancelled_at);
+  if (typeof wire.expired_at === 'string') job.expiredAt = new Date(wire.expired_at);
+  if (typeof wire.activated_at === 'string') job.activatedAt = new Date(wire.activated_at);
+  if (typeof wire.next_attempt_at === 'string') job.nextAttemptAt = new Date(wire.next_attempt_at);
   if ('result' in wire && wire.result !== undefined) job.result = wire.result as Result;
   if (wire.error) job.error = jobErrorFromWire(wire.error);
   if (wire.retry_delay_ms !== undefined) job.retryDelayMs = wire.retry_delay_ms;
@@ -132,8 +132,8 @@ export function jobFromWire<Args extends unknown[] = unknown[], Result = unknown
   if (wire.workflow_id !== undefined && wire.workflow_id !== null) job.workflowId = wire.workflow_id;
   if (wire.schema !== undefined) job.schema = wire.schema;
   if (typeof wire.previous_state === 'string') job.previousState = wire.previous_state as JobState;
-  for (const [key, value] of Object.entries(wire)) {
-    if (!KNOWN_KEYS.has(key)) job.attributes[key] = value;
+  for (const key in wire) {
+    if (!KNOWN_KEYS.has(key)) job.attributes[key] = wire[key];
   }
   return job;
 }

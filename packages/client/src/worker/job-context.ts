@@ -1,5 +1,6 @@
 /** What a handler receives: the job, its args, an `AbortSignal`, and ways to report progress. */
 import type { Job } from '../mapping/job.js';
+import type { JobRun } from './job-run.js';
 
 /** The context of one attempt of one job. */
 export interface JobContext<Args extends unknown[] = unknown[], Result = unknown> {
@@ -21,4 +22,49 @@ export interface JobContext<Args extends unknown[] = unknown[], Result = unknown
   heartbeat(): Promise<void>;
   /** Scratch space shared by middleware and the handler for this attempt. */
   readonly state: Record<string, unknown>;
+}
+
+/** What a context needs from its worker. */
+export interface ContextHost {
+  readonly workerId: string;
+  progress(run: JobRun, fraction: number, message?: string, data?: unknown): Promise<void>;
+  heartbeat(run: JobRun): Promise<void>;
+}
+
+/** The context handed to middleware and handlers; the job view and signal are built on first access. */
+export class Context implements JobContext {
+  readonly state: Record<string, unknown> = {};
+
+  constructor(
+    private readonly run: JobRun,
+    private readonly host: ContextHost,
+  ) {}
+
+  get job(): Job {
+    return this.run.job;
+  }
+
+  get args(): unknown[] {
+    return this.run.wire.args;
+  }
+
+  get attempt(): number {
+    return this.run.wire.attempt;
+  }
+
+  get workerId(): string {
+    return this.host.workerId;
+  }
+
+  get signal(): AbortSignal {
+    return this.run.signal;
+  }
+
+  progress(fraction: number, message?: string, data?: unknown): Promise<void> {
+    return this.host.progress(this.run, fraction, message, data);
+  }
+
+  heartbeat(): Promise<void> {
+    return this.host.heartbeat(this.run);
+  }
 }

@@ -20,7 +20,8 @@ import {
 import type { AnyJobs, ArgsOf, JobRegistry, JobTypeOf, ResultOf } from '../registry.js';
 import type { Transport } from '../transport/transport.js';
 import { AckBatcher } from './ack-batcher.js';
-import type { JobContext } from './job-context.js';
+import { Context, type ContextHost, type JobContext } from './job-context.js';
+import { JobRun } from './job-run.js';
 import { compose, type Handler, type Middleware } from './middleware.js';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './options.js';
 import { TypedEmitter } from './typed-emitter.js';
@@ -62,14 +63,6 @@ export interface WorkerStats {
   heartbeatCalls: number;
 }
 
-type RunPhase = 'running' | 'settling';
-
-interface Run {
-  job: Job;
-  controller: AbortController;
-  phase: RunPhase;
-}
-
 type Outcome = { kind: 'ok'; result: unknown } | { kind: 'error'; error: unknown } | { kind: 'aborted'; reason: unknown };
 
 /**
@@ -85,7 +78,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private readonly handlers = new Map<string, Handler>();
   private readonly middleware: Middleware[] = [];
   private readonly chains = new Map<string, (ctx: JobContext) => Promise<unknown>>();
-  private readonly runs = new Map<string, Run>();
+  private readonly runs = new Map<string, JobRun>();
   private readonly settling = new Set<Promise<void>>();
   private readonly wake = new WakeSignal();
   private readonly acks: AckBatcher;
@@ -98,6 +91,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
   private heartbeatInFlight: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
+  private readonly contextHost: ContextHost;
 
   constructor(
     readonly api: Transport,
@@ -106,6 +100,11 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     super();
     this.options = resolveWorkerOptions(options);
     this.acks = new AckBatcher(api, this.options.workerId, this.options.ackBatch);
+    this.contextHost = {
+      workerId: this.options.workerId,
+      progress: (run, fraction, message, data) => this.reportProgress(run, fraction, message, data),
+      heartbeat: (run) => this.heartbeatOne(run),
+    };
   }
 
   /** The id this worker reports to the server. */
@@ -169,7 +168,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       const first = await Promise.race([drained, deadline]);
       clearTimeout(timer);
       if (first === 'deadline') {
-        for (const run of this.runs.values()) this.abort(run, new WorkerClosingError(run.job.id));
+        for (const run of this.runs.values()) run.abort(new WorkerClosingError(run.id));
       }
       await this.loop;
       await this.allSettled();
@@ -228,7 +227,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         // Our own earlier attempt of this job lost its reservation and came back to us: that attempt's handler
         // must stop and its ACK must not complete the new attempt.
         const previous = this.runs.get(job.id);
-        if (previous?.phase === 'running') this.abort(previous, new JobLostError(job.id, 'active'));
+        if (previous?.phase === 'running') previous.abort(new JobLostError(job.id, 'active'));
         else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
         this.track(this.execute(job));
       }
@@ -257,7 +256,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         if (event.type === 'job.enqueued') this.wake.notify();
         else {
           const run = this.runs.get(String(event.data.job_id ?? event.subject));
-          if (run) this.abort(run, new JobCancelledError(run.job.id));
+          run?.abort(new JobCancelledError(run.id));
         }
       });
     } catch {
@@ -268,33 +267,28 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   // ---- running one job -----------------------------------------------------------------------------
 
   private async execute(wire: WireJob): Promise<void> {
-    const job = jobFromWire(wire);
-    const run: Run = { job, controller: new AbortController(), phase: 'running' };
-    this.runs.set(job.id, run);
+    const run = new JobRun(wire);
+    this.runs.set(run.id, run);
     this.running += 1;
     const startedAt = performance.now();
     let outcome: Outcome;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const handler = this.handlers.get(job.type);
+    const handler = this.handlers.get(wire.type);
     if (!handler) {
-      outcome = { kind: 'error', error: new HandlerNotFoundError(job.type) };
+      outcome = { kind: 'error', error: new HandlerNotFoundError(wire.type) };
     } else {
-      if (job.timeoutMs !== undefined && job.timeoutMs > 0) {
-        timer = setTimeout(() => this.abort(run, new JobTimeoutError(job.id, job.timeoutMs!)), job.timeoutMs);
-      }
-      const { signal } = run.controller;
-      // The abort listener runs synchronously inside abort(), so the race sees an abort before the handler's
-      // own reaction to it (usually a rejection) and the abort reason decides what is reported.
-      const aborted = new Promise<Outcome>((resolve) => {
-        if (signal.aborted) resolve({ kind: 'aborted', reason: signal.reason });
-        else signal.addEventListener('abort', () => resolve({ kind: 'aborted', reason: signal.reason }), { once: true });
+      const timeoutMs = wire.timeout_ms;
+      if (timeoutMs !== undefined && timeoutMs > 0) timer = setTimeout(() => run.abort(new JobTimeoutError(run.id, timeoutMs)), timeoutMs);
+      // First of: the handler settles, or the run is aborted (the handler may ignore its signal; it is not awaited).
+      outcome = await new Promise<Outcome>((resolve) => {
+        run.whenAborted((reason) => resolve({ kind: 'aborted', reason }));
+        this.runChain(wire.type, new Context(run, this.contextHost)).then(
+          (result) => resolve({ kind: 'ok', result }),
+          (error: unknown) => resolve({ kind: 'error', error }),
+        );
       });
-      const executed = this.runChain(job.type, this.context(run)).then(
-        (result): Outcome => ({ kind: 'ok', result }),
-        (error: unknown): Outcome => ({ kind: 'error', error }),
-      );
-      outcome = await Promise.race([executed, aborted]);
-      if (signal.aborted && outcome.kind !== 'aborted') outcome = { kind: 'aborted', reason: signal.reason };
+      // A handler that reacted to its abort settles after it: the abort reason decides what is reported.
+      if (run.abortReason && outcome.kind !== 'aborted') outcome = { kind: 'aborted', reason: run.abortReason };
     }
     clearTimeout(timer);
     run.phase = 'settling';
@@ -304,7 +298,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       await this.settle(run, outcome, performance.now() - startedAt);
     } finally {
       // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
-      if (this.runs.get(job.id) === run) this.runs.delete(job.id);
+      if (this.runs.get(run.id) === run) this.runs.delete(run.id);
     }
   }
 
@@ -318,44 +312,30 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     return Promise.resolve().then(() => chain(ctx));
   }
 
-  private context(run: Run): JobContext {
-    const { job, controller } = run;
-    return {
-      job,
-      args: job.args,
-      attempt: job.attempt,
-      workerId: this.workerId,
-      signal: controller.signal,
-      state: {},
-      progress: async (fraction, message, data) => {
-        const response = await this.api.setProgress(job.id, progressToWire(fraction, message, data));
-        if (response.state === 'cancelled') this.abort(run, new JobCancelledError(job.id));
-      },
-      heartbeat: async () => {
-        const response = await this.api.heartbeat(
-          heartbeatRequest({ ...this.heartbeatBase(), activeJobIds: [job.id] }),
-        );
-        if (response.jobs_cancelled?.includes(job.id)) this.abort(run, new JobCancelledError(job.id));
-      },
-    };
+  /** Reports progress for a run (used by its context). */
+  private async reportProgress(run: JobRun, fraction: number, message?: string, data?: unknown): Promise<void> {
+    const response = await this.api.setProgress(run.id, progressToWire(fraction, message, data));
+    if (response.state === 'cancelled') run.abort(new JobCancelledError(run.id));
   }
 
-  private abort(run: Run, reason: Error): void {
-    if (run.phase === 'running' && !run.controller.signal.aborted) run.controller.abort(reason);
+  /** Extends one run's reservation now (used by its context). */
+  private async heartbeatOne(run: JobRun): Promise<void> {
+    const response = await this.api.heartbeat(heartbeatRequest({ ...this.heartbeatBase(), activeJobIds: [run.id] }));
+    if (response.jobs_cancelled?.includes(run.id)) run.abort(new JobCancelledError(run.id));
   }
 
   /** Tells the server how the attempt ended. */
-  private async settle(run: Run, outcome: Outcome, elapsedMs: number): Promise<void> {
-    const { job } = run;
+  private async settle(run: JobRun, outcome: Outcome, elapsedMs: number): Promise<void> {
     if (outcome.kind === 'ok') {
       try {
-        await this.acks.ack(job.id, job.attempt, outcome.result);
-        this.emit('completed', job, outcome.result);
+        await this.acks.ack(run.id, run.wire.attempt, outcome.result);
+        if (this.listenerCount('completed') > 0) this.emit('completed', run.job, outcome.result);
       } catch (error) {
-        this.emitError(error, job);
+        this.emitError(error, run.job);
       }
       return;
     }
+    const { job } = run;
     if (outcome.kind === 'error') {
       const failure = outcome.error instanceof HandlerNotFoundError ? handlerNotFoundFailure(job.type) : failureFromThrown(outcome.error);
       return this.fail(job, failure, outcome.error);
@@ -398,7 +378,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   // ---- heartbeats ----------------------------------------------------------------------------------
 
-  private heartbeatBase(): Omit<Parameters<typeof heartbeatRequest>[0], 'activeJobIds'> {
+  /** Heartbeat fields common to every beat. */
+  heartbeatBase(): Omit<Parameters<typeof heartbeatRequest>[0], 'activeJobIds'> {
     const pid = (globalThis as { process?: { pid?: number } }).process?.pid;
     return {
       workerId: this.workerId,
@@ -432,8 +413,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     }
     const cancelled = new Set(response.jobs_cancelled ?? []);
     for (const id of cancelled) {
-      const run = this.runs.get(id);
-      if (run) this.abort(run, new JobCancelledError(id));
+      this.runs.get(id)?.abort(new JobCancelledError(id));
     }
     const extended = new Set(response.jobs_extended ?? []);
     const missing = ids.filter((id) => !extended.has(id) && !cancelled.has(id) && this.runs.get(id)?.phase === 'running');
@@ -447,13 +427,13 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       const { job } = await this.api.getJob(id);
       const run = this.runs.get(id);
       if (!run) return;
-      if (job.state === 'cancelled') this.abort(run, new JobCancelledError(id));
+      if (job.state === 'cancelled') run.abort(new JobCancelledError(id));
       else if (job.state !== 'active' || (job.worker_id !== undefined && job.worker_id !== this.workerId)) {
-        this.abort(run, new JobLostError(id, job.state));
+        run.abort(new JobLostError(id, job.state));
       }
     } catch (error) {
       const run = this.runs.get(id);
-      if (run && isOjsError(error) && error.code === 'not_found') this.abort(run, new JobLostError(id, null));
+      if (run && isOjsError(error) && error.code === 'not_found') run.abort(new JobLostError(id, null));
       else this.emitError(error);
     }
   }
