@@ -1,0 +1,29 @@
+-- lifecycle: the state CHECK constraint and the transition trigger, rendered from core's JOB_STATES and
+-- TRANSITIONS (never typed by hand). A repeatable migration: migrate.ts re-applies it whenever its rendered
+-- text changes, so a new state or transition in core reaches existing databases.
+--
+-- The trigger is the second line of defence: every statement of the driver already guards its UPDATE with
+-- `state = ANY(allowed)`; the trigger refuses any other writer (a hand-written UPDATE, a bug) that would move
+-- a job along an edge the table does not have. In-place updates (same state) do not fire it.
+
+ALTER TABLE {{schema}}.jobs DROP CONSTRAINT IF EXISTS jobs_state_check;
+ALTER TABLE {{schema}}.jobs ADD CONSTRAINT jobs_state_check CHECK (state = ANY ({{job_states}}));
+
+CREATE OR REPLACE FUNCTION {{schema}}.jobs_refuse_illegal_transition() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF NOT (OLD.state || '>' || (NEW.doc->>'state')) = ANY ({{legal_pairs}}) THEN
+    RAISE EXCEPTION 'ojskit: illegal transition % -> % for job %', OLD.state, NEW.doc->>'state', OLD.id
+      USING ERRCODE = 'check_violation', HINT = 'Only the transitions of the OJS lifecycle table are allowed.';
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+
+DROP TRIGGER IF EXISTS jobs_refuse_illegal_transition ON {{schema}}.jobs;
+-- NEW's generated columns are not computed yet in a BEFORE trigger, hence NEW.doc->>'state'.
+CREATE TRIGGER jobs_refuse_illegal_transition
+  BEFORE UPDATE OF doc ON {{schema}}.jobs
+  FOR EACH ROW
+  WHEN (OLD.state IS DISTINCT FROM (NEW.doc->>'state'))
+  EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_transition();

@@ -1,0 +1,254 @@
+/**
+ * Events across processes over LISTEN/NOTIFY. Publishing sends batches of events on one channel per
+ * schema, split so each payload stays under Postgres's 8000-byte NOTIFY limit; an event too large for a
+ * payload on its own is stored in `event_overflow` and travels as a reference. One dedicated connection
+ * LISTENs and hands other processes' batches to the subscribers, in arrival order.
+ *
+ * This process's own events (published outside a transaction) reach its subscribers at once, in publish
+ * order, and are skipped when they come back from the channel. Events published inside a caller's
+ * transaction exist only if it commits, so they are delivered from the channel, to every process alike.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventTransport, OjsEvent } from '@ojskit/core';
+import pg from 'pg';
+import type { ClientConfig, Pool } from 'pg';
+import type { Queryable, Statements } from './statements.js';
+
+/** NOTIFY payloads must be shorter than 8000 bytes. */
+export const MAX_PAYLOAD_BYTES = 7999;
+
+type Listener = (events: readonly OjsEvent[]) => void;
+
+/** A placeholder for an event stored in `event_overflow`. */
+interface OverflowRef {
+  $overflow: string;
+}
+
+/** A NOTIFY payload. */
+interface Envelope {
+  /** The publishing transport, when it delivered the events locally already (it skips them). */
+  p?: string;
+  e: Array<OjsEvent | OverflowRef>;
+}
+
+export interface PgEventTransportOptions {
+  pool: Pool;
+  sql: Statements;
+  /** Connection settings of the LISTEN client. */
+  listenConfig: ClientConfig;
+  /** Called with failures that have no caller to throw to (a lost listen connection, a failed publish). */
+  onError: (error: Error) => void;
+}
+
+/**
+ * Splits serialised items into payloads `<head>[item,item,…]}` of at most `maxBytes` bytes each.
+ * @example packPayloads(['{"a":1}', '{"b":2}'], '{"e":', 7999) // ['{"e":[{"a":1},{"b":2}]}']
+ */
+export function packPayloads(items: readonly string[], head: string, maxBytes = MAX_PAYLOAD_BYTES): string[] {
+  const overhead = Buffer.byteLength(head) + 3; // '[', ']', '}'
+  const payloads: string[] = [];
+  let current: string[] = [];
+  let size = overhead;
+  for (const item of items) {
+    const bytes = Buffer.byteLength(item);
+    if (bytes + overhead > maxBytes) throw new Error('packPayloads: an item is larger than a payload');
+    if (current.length > 0 && size + 1 + bytes > maxBytes) {
+      payloads.push(`${head}[${current.join(',')}]}`);
+      current = [];
+      size = overhead;
+    }
+    size += bytes + (current.length > 0 ? 1 : 0);
+    current.push(item);
+  }
+  if (current.length > 0) payloads.push(`${head}[${current.join(',')}]}`);
+  return payloads;
+}
+
+/** Room for the envelope around one event (the longest head plus brackets). */
+const ENVELOPE_BYTES = Buffer.byteLength(`{"p":"${randomUUID()}","e":[]}`);
+
+export class PgEventTransport implements EventTransport {
+  /** The channel: one per schema, so drivers on other schemas of the same database never hear it. */
+  readonly channel: string;
+  /** Identifies this transport's own notifications, which it delivered locally already. */
+  readonly publisherId = randomUUID();
+  private readonly listeners = new Set<Listener>();
+  private queued: OjsEvent[] = [];
+  private flushing: Promise<void> | undefined;
+  private client: pg.Client | undefined;
+  private connecting: Promise<void> | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelayMs = 100;
+  /** Serialises delivery: a batch with overflow references waits for its read before later batches go out. */
+  private delivery: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: PgEventTransportOptions) {
+    this.channel = `ojskit_${options.sql.schema}`;
+  }
+
+  /**
+   * Publishes events. With `tx` (a caller's client inside their open transaction) the notifications go out
+   * only if that transaction commits, and reach this process's subscribers from the channel too. Without,
+   * local subscribers get the events now, and the NOTIFY is queued: one background flush per tick sends
+   * everything published meanwhile, in order, so publishers never wait on the database.
+   */
+  publish(events: readonly OjsEvent[], tx?: unknown): void | Promise<void> {
+    if (events.length === 0 || this.closed) return;
+    if (tx !== undefined) return this.send(tx as Queryable, events, true, undefined);
+    this.deliver(events);
+    for (const event of events) this.queued.push(event);
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    void this.listen().catch(() => {}); // failures are reported through onError and retried
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** Resolves once the LISTEN connection is up (subscribing starts it; call this to wait for it). */
+  listen(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.client !== undefined) return Promise.resolve();
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  /** Sends what is queued, then stops listening. */
+  async close(): Promise<void> {
+    await this.flushing;
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    if (client !== undefined) await client.end().catch(() => {});
+    await this.delivery;
+  }
+
+  /** Sends every queued event, oldest first; one publish statement per round. */
+  private async flush(): Promise<void> {
+    try {
+      while (this.queued.length > 0) {
+        const batch = this.queued;
+        this.queued = [];
+        try {
+          await this.send(this.options.pool, batch, false, this.publisherId);
+        } catch (error) {
+          this.options.onError(new Error(`ojskit postgres: ${batch.length} event(s) not published: ${(error as Error).message}`, { cause: error }));
+        }
+      }
+    } finally {
+      this.flushing = undefined;
+    }
+  }
+
+  private async send(on: Queryable, events: readonly OjsEvent[], oneOff: boolean, publisherId: string | undefined): Promise<void> {
+    const { sql } = this.options;
+    const items = events.map((e) => JSON.stringify(e));
+    const large = items.flatMap((item, index) => (Buffer.byteLength(item) + ENVELOPE_BYTES > MAX_PAYLOAD_BYTES ? [index] : []));
+    if (large.length > 0) {
+      const rows = await sql.run<{ id: string }>(
+        on,
+        'eventOverflowInsert',
+        [large.map((i) => Date.parse(events[i]!.time) || 0), large.map((i) => items[i]!)],
+        { oneOff },
+      );
+      const ids = rows.map((r) => r.id).sort((a, b) => Number(a) - Number(b));
+      large.forEach((index, n) => {
+        items[index] = JSON.stringify({ $overflow: ids[n]! } satisfies OverflowRef);
+      });
+    }
+    const head = publisherId === undefined ? '{"e":' : `{"p":"${publisherId}","e":`;
+    await sql.run(on, 'eventPublish', [this.channel, packPayloads(items, head)], { oneOff });
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client(this.options.listenConfig);
+    const lost = (error?: Error): void => {
+      if (this.client !== client) return;
+      this.client = undefined;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => {});
+      if (error !== undefined) this.options.onError(new Error(`ojskit postgres: LISTEN connection lost: ${error.message}`, { cause: error }));
+      this.scheduleReconnect();
+    };
+    client.on('error', (error) => lost(error));
+    client.on('end', () => lost(new Error('connection ended')));
+    client.on('notification', (message) => {
+      if (message.channel === this.channel && message.payload !== undefined) this.receive(message.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${this.channel}"`);
+    } catch (error) {
+      void client.end().catch(() => {});
+      this.options.onError(new Error(`ojskit postgres: cannot LISTEN: ${(error as Error).message}`, { cause: error }));
+      this.scheduleReconnect();
+      throw error;
+    }
+    if (this.closed) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.reconnectDelayMs = 100;
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.reconnectTimer !== undefined) return;
+    const delay = this.reconnectDelayMs;
+    this.reconnectDelayMs = Math.min(delay * 2, 5_000);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.closed && this.client === undefined) void this.listen().catch(() => {});
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private receive(payload: string): void {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(payload) as Envelope;
+    } catch (error) {
+      this.options.onError(new Error('ojskit postgres: unreadable event payload', { cause: error }));
+      return;
+    }
+    if (envelope.p === this.publisherId || !Array.isArray(envelope.e)) return;
+    const items = envelope.e;
+    const refs = items.flatMap((item) => ('$overflow' in item ? [item.$overflow] : []));
+    if (refs.length === 0) {
+      // The common case: deliver now unless an earlier batch is still reading its overflow.
+      this.delivery = this.delivery.then(() => this.deliver(items as OjsEvent[]));
+      return;
+    }
+    this.delivery = this.delivery.then(async () => {
+      try {
+        const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
+        const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.payload) as OjsEvent]));
+        const events = items.flatMap((item) => {
+          if (!('$overflow' in item)) return [item];
+          const event = byId.get(item.$overflow);
+          return event === undefined ? [] : [event];
+        });
+        this.deliver(events);
+      } catch (error) {
+        this.options.onError(new Error('ojskit postgres: cannot read overflowed events', { cause: error }));
+      }
+    });
+  }
+
+  private deliver(events: readonly OjsEvent[]): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(events);
+      } catch (error) {
+        this.options.onError(new Error('ojskit postgres: event subscriber threw', { cause: error }));
+      }
+    }
+  }
+}

@@ -1,0 +1,5 @@
+/** @ojskit/postgres: the PostgreSQL (pg) driver for ojskit, its migrations and its event transport. */
+export { PostgresDriver, type PostgresDriverOptions } from './postgres-driver.js';
+export { createPostgresDriver, parsePostgresUrl, type CreatePostgresDriverOptions } from './factory.js';
+export { migrate, DEFAULT_SCHEMA, type MigrateOptions, type MigrateResult } from './migrate.js';
+export { PgEventTransport, packPayloads, MAX_PAYLOAD_BYTES } from './event-transport.js';

@@ -1,0 +1,143 @@
+/** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
+import type { InsertOutcome, InsertResult, Job, StoredJob } from '@ojskit/core';
+import type { Pool } from 'pg';
+import { rowJson, storedFromRow } from './job-doc.js';
+import { isDuplicateJobId } from './pg-errors.js';
+import { planInsert, type ConflictMode, type StoredConflicts } from './insert-plan.js';
+import type { Queryable, Statements } from './statements.js';
+import { atomically } from './transactions.js';
+import { opJson, resultFromRow, type TransitionRow } from './transition-ops.js';
+
+export interface InsertContext {
+  pool: Pool;
+  sql: Statements;
+}
+
+export interface InsertRequest {
+  jobs: readonly StoredJob[];
+  now: number;
+  nowIso: string;
+  /** A caller's client inside their open transaction. */
+  tx?: Queryable;
+  mode: ConflictMode;
+}
+
+/** A stored job changed between our read and our write: plan again. */
+class Replan extends Error {}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Inserts a batch all-or-nothing. A batch without unique keys is one INSERT statement (its duplicate-id
+ * check is the primary key). A batch with unique keys runs in a transaction holding an advisory lock per
+ * key, reads the jobs it may clash with, plans in TypeScript, then cancels replaced jobs and inserts.
+ */
+export async function insertJobs(ctx: InsertContext, request: InsertRequest): Promise<InsertResult> {
+  if (request.jobs.length === 0) return { ok: true, outcomes: [] };
+  const hasKeys = request.jobs.some((j) => j.x.uniqueKey !== undefined);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!hasKeys && request.mode === 'abort') return await insertPlain(ctx, request);
+      return await atomically(ctx.pool, request.tx, (on) => insertPlanned(ctx, request, on));
+    } catch (error) {
+      if (!(error instanceof Replan) && !isDuplicateJobId(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function insertPlain(ctx: InsertContext, request: InsertRequest): Promise<InsertResult> {
+  const rows = JSON.stringify(request.jobs.map(rowJson));
+  try {
+    if (request.tx !== undefined) {
+      await atomically(ctx.pool, request.tx, (on) => ctx.sql.run(on, 'jobInsert', [rows, request.nowIso], { oneOff: true }));
+    } else {
+      await ctx.sql.run(ctx.pool, 'jobInsert', [rows, request.nowIso]);
+    }
+  } catch (error) {
+    if (!isDuplicateJobId(error)) throw error;
+    const conflicts = await findConflicts(ctx, request.tx ?? ctx.pool, request.jobs, request.tx !== undefined);
+    const plan = planInsert(request.jobs, request.now, request.nowIso, conflicts, 'abort');
+    if (!plan.ok) return plan;
+    throw error; // the clashing job is gone already: insert again
+  }
+  return { ok: true, outcomes: request.jobs.map((s) => ({ status: 'inserted', job: s.job })) };
+}
+
+async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Queryable): Promise<InsertResult> {
+  const oneOff = request.tx !== undefined;
+  const keys = uniqueKeys(request.jobs);
+  if (keys.length > 0) await ctx.sql.run(on, 'jobInsert.lockUniqueKeys', [ctx.sql.schema, keys], { oneOff });
+  const conflicts = await findConflicts(ctx, on, request.jobs, oneOff);
+  const plan = planInsert(request.jobs, request.now, request.nowIso, conflicts, request.mode);
+  if (!plan.ok) return plan;
+
+  // Cancel the stored jobs being replaced, each guarded on the state we planned with.
+  const replaced = new Map<string, Job>();
+  const ops = plan.steps.flatMap((step) =>
+    step.kind === 'insert' && step.replace !== undefined
+      ? [{
+          id: step.replace.job.id,
+          from: [step.replace.job.state],
+          to: 'cancelled' as const,
+          expect: { attempt: step.replace.job.attempt },
+          set: { cancelled_at: request.nowIso },
+          x: { finishedAt: request.now },
+        }]
+      : [],
+  );
+  if (ops.length > 0) {
+    const rows = await ctx.sql.run<TransitionRow>(on, 'jobTransitionMany', [JSON.stringify(ops.map(opJson))], { oneOff });
+    for (const row of rows) {
+      const result = resultFromRow(row);
+      if (!result.ok || !('job' in result)) throw new Replan();
+      replaced.set(result.job.id, result.job);
+    }
+  }
+
+  const inserts = plan.steps.flatMap((step) => (step.kind === 'insert' ? [step.row] : []));
+  if (inserts.length > 0) {
+    const rows = JSON.stringify(inserts.map(rowJson));
+    await ctx.sql.run(on, request.mode === 'skip' ? 'jobInsert.skipExisting' : 'jobInsert', [rows, request.nowIso], { oneOff });
+  }
+
+  const outcomes: InsertOutcome[] = [];
+  for (const step of plan.steps) {
+    if (step.kind === 'skip') continue;
+    if (step.kind === 'existing') {
+      outcomes.push({ status: 'existing', job: step.job });
+      continue;
+    }
+    const replacedJob = step.replace !== undefined ? replaced.get(step.replace.job.id) : step.replacedStaged?.job;
+    outcomes.push(replacedJob === undefined ? { status: 'inserted', job: step.job } : { status: 'inserted', job: step.job, replaced: replacedJob });
+  }
+  return { ok: true, outcomes };
+}
+
+async function findConflicts(ctx: InsertContext, on: Queryable, jobs: readonly StoredJob[], oneOff: boolean): Promise<StoredConflicts> {
+  const ids = jobs.map((j) => j.job.id);
+  const rows = await ctx.sql.run<{ doc: Record<string, unknown>; x: Record<string, unknown>; by_id: boolean }>(
+    on,
+    'jobInsert.findConflicts',
+    [ids, uniqueKeys(jobs)],
+    { oneOff },
+  );
+  const byId = new Map<string, StoredJob>();
+  const byKey = new Map<string, StoredJob[]>();
+  for (const row of rows) {
+    const stored = storedFromRow(row);
+    if (row.by_id) byId.set(stored.job.id, stored);
+    else {
+      const key = stored.x.uniqueKey!;
+      const list = byKey.get(key);
+      if (list === undefined) byKey.set(key, [stored]);
+      else list.push(stored);
+    }
+  }
+  return { byId, byKey };
+}
+
+function uniqueKeys(jobs: readonly StoredJob[]): string[] {
+  return [...new Set(jobs.flatMap((j) => (j.x.uniqueKey !== undefined ? [j.x.uniqueKey] : [])))];
+}
+

@@ -1,0 +1,474 @@
+/** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
+import {
+  JOB_STATES,
+  type ClaimParams,
+  type ClaimResult,
+  type CronRecord,
+  type Driver,
+  type DriverCapabilities,
+  type HeartbeatParams,
+  type HeartbeatResult,
+  type InsertParams,
+  type InsertResult,
+  type Job,
+  type JobListParams,
+  type JobState,
+  type JobSummary,
+  type QueueRecord,
+  type StoredJob,
+  type TransitionOp,
+  type TransitionResult,
+  type WorkerRecord,
+  type WorkflowRecord,
+} from '@ojskit/core';
+import type { ClientConfig, Pool } from 'pg';
+import { PgEventTransport } from './event-transport.js';
+import { jobFromDoc, storedFromRow, summaryFromColumns } from './job-doc.js';
+import { insertJobs } from './job-insert.js';
+import { DEFAULT_SCHEMA } from './migrate.js';
+import { toOjsError } from './pg-errors.js';
+import { assertSchemaName } from './sql-template.js';
+import { isQueryable, Statements, type Queryable } from './statements.js';
+import { atomically } from './transactions.js';
+import { opJson, resultFromRow, roundsByDistinctId, type TransitionRow } from './transition-ops.js';
+
+const CAPABILITIES: DriverCapabilities = Object.freeze({
+  transactionalEnqueue: true,
+  crossProcessEvents: true,
+  uniqueStrength: 'strong',
+  durable: true,
+});
+
+export interface PostgresDriverOptions {
+  /** The pool the driver queries through. Migrate the schema first (`migrate()`). */
+  pool: Pool;
+  /** Schema holding the ojskit tables. Default `ojskit`. */
+  schema?: string;
+  /** End the pool on `close()` (set by `createPostgresDriver`, which made it). Default false. */
+  ownsPool?: boolean;
+  /** Carry events across processes with LISTEN/NOTIFY. Default true. */
+  events?: boolean;
+  /** Connection settings of the LISTEN client. Default: the pool's own settings. */
+  listenConfig?: ClientConfig;
+  /** Failures with no caller to report to (lost LISTEN connection, idle client errors). Default: console.warn. */
+  onError?: (error: Error) => void;
+  /**
+   * Refresh planner statistics (ANALYZE jobs) after this many inserted jobs, at least 10% of the table
+   * (autovacuum would wait up to a minute; a claim planned on stale statistics is much slower). 0 turns it
+   * off. Default 10 000.
+   */
+  analyzeAfterInserts?: number;
+}
+
+/** Raw rows of the claim statement. */
+interface ClaimRow {
+  kind: 'claimed' | 'promoted';
+  ord: string | null;
+  priority: number | null;
+  seq: string | null;
+  state: JobState;
+  from_state: JobState | null;
+  doc: Record<string, unknown>;
+}
+
+/**
+ * The Postgres driver. Jobs live in one table whose `doc` (envelope) and `x` (internals) are the truth and
+ * whose indexed columns are generated from them; every state change is an UPDATE guarded by the expected
+ * from-states (and attempt / worker / deadline), backed by a trigger that refuses edges the lifecycle
+ * table lacks. Claims lock rows FOR UPDATE SKIP LOCKED. See README.md for the schema and the guarantees.
+ *
+ * @example
+ * const driver = await createPostgresDriver('postgres://postgres@127.0.0.1:5432/app');
+ * const engine = new Engine({ driver });
+ */
+export class PostgresDriver implements Driver {
+  readonly name = 'postgres';
+  readonly capabilities: DriverCapabilities = CAPABILITIES;
+  readonly events: PgEventTransport | undefined;
+  readonly schema: string;
+  private readonly pool: Pool;
+  private readonly sql: Statements;
+  private readonly ownsPool: boolean;
+  private readonly analyzeAfter: number;
+  private insertedSinceAnalyze = 0;
+  private rowsAtAnalyze = 0;
+  private analyzing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(options: PostgresDriverOptions) {
+    this.pool = options.pool;
+    this.schema = assertSchemaName(options.schema ?? DEFAULT_SCHEMA);
+    this.sql = new Statements(this.schema);
+    this.ownsPool = options.ownsPool ?? false;
+    this.analyzeAfter = options.analyzeAfterInserts ?? 10_000;
+    const onError = options.onError ?? ((error: Error) => console.warn(error.message));
+    // Idle clients see the server go away (restart, failover) as an 'error' event; unhandled, it would
+    // crash the process. The pool replaces them on the next query.
+    this.pool.on('error', (error) => onError(new Error(`ojskit postgres: idle client error: ${error.message}`, { cause: error })));
+    this.events =
+      options.events === false
+        ? undefined
+        : new PgEventTransport({
+            pool: this.pool,
+            sql: this.sql,
+            listenConfig: options.listenConfig ?? (this.pool as unknown as { options: ClientConfig }).options,
+            onError,
+          });
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  async jobInsert(params: InsertParams): Promise<InsertResult> {
+    let tx: Queryable | undefined;
+    if (params.tx !== undefined) {
+      if (!isQueryable(params.tx)) throw new TypeError('jobInsert: `tx` must be a pg client inside an open transaction');
+      tx = params.tx;
+    }
+    const result = await insertJobs(
+      { pool: this.pool, sql: this.sql },
+      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}) },
+    );
+    if (result.ok) this.countInserts(result.outcomes.length);
+    return result;
+  }
+
+  async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    const result: ClaimResult = { jobs: [], promoted: [], expired: [] };
+    if (params.limit <= 0 || params.queues.length === 0) return result;
+    // One statement claims; it runs again only while it promoted or expired jobs and is still short.
+    for (;;) {
+      const wanted = params.limit - result.jobs.length;
+      const rows = await this.sql.run<ClaimRow>(this.pool, 'jobClaim', [
+        params.queues,
+        wanted,
+        params.workerId,
+        params.now,
+        params.nowIso,
+        params.visibilityMs ?? null,
+      ]);
+      const claimed: ClaimRow[] = [];
+      let moved = 0;
+      for (const row of rows) {
+        if (row.state === 'discarded') {
+          result.expired.push(jobFromDoc(row.doc));
+          moved++;
+        } else if (row.kind === 'claimed') claimed.push(row);
+        else {
+          result.promoted.push(promotedSummary(row));
+          moved++;
+        }
+      }
+      claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority! - a.priority! || Number(a.seq) - Number(b.seq));
+      for (const row of claimed) result.jobs.push(jobFromDoc(row.doc));
+      if (moved === 0 || claimed.length >= wanted) return result;
+    }
+  }
+
+  async jobTransition(op: TransitionOp): Promise<TransitionResult> {
+    const [result] = await this.jobTransitionMany([op]);
+    return result!;
+  }
+
+  async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
+    const results = new Array<TransitionResult>(ops.length);
+    for (const round of roundsByDistinctId(ops)) {
+      const payload = JSON.stringify(round.map((index) => opJson(ops[index]!, index)));
+      const rows = await this.sql.run<TransitionRow>(this.pool, 'jobTransitionMany', [payload]);
+      for (const row of rows) results[row.i] = resultFromRow(row);
+    }
+    return results;
+  }
+
+  async jobGet(id: string): Promise<StoredJob | null> {
+    const [row] = await this.sql.run<{ doc: Record<string, unknown>; x: Record<string, unknown> }>(this.pool, 'jobGet', [id]);
+    return row === undefined ? null : storedFromRow(row);
+  }
+
+  async jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
+    const rows = await this.sql.run<{ total: number; doc: Record<string, unknown> | null }>(
+      this.pool,
+      'jobList',
+      [params.queue ?? null, params.state ?? null, params.type ?? null, params.deadLetter ?? null, params.limit, params.offset],
+      { oneOff: true },
+    );
+    return {
+      jobs: rows.flatMap((r) => (r.doc === null ? [] : [jobFromDoc(r.doc)])),
+      total: rows[0]?.total ?? 0,
+    };
+  }
+
+  async jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null> {
+    const [row] = await this.sql.run<{ doc: Record<string, unknown> }>(this.pool, 'jobDelete', [
+      params.id,
+      params.expect?.states ?? null,
+      params.expect?.deadLetter ?? null,
+    ]);
+    return row === undefined ? null : jobFromDoc(row.doc);
+  }
+
+  async jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
+    const result: HeartbeatResult = { extended: [], states: {} };
+    if (params.ids.length === 0) return result;
+    const rows = await this.sql.run<{
+      id: string;
+      state: JobState | null;
+      extended: boolean;
+      type: string;
+      queue: string;
+      attempt: number;
+      workflow_id: string | null;
+      worker_id: string | null;
+      visible_until: number;
+    }>(this.pool, 'jobHeartbeat', [params.ids, params.now, params.visibilityMs ?? null, params.workerId ?? null]);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    for (const id of params.ids) {
+      const row = byId.get(id);
+      result.states[id] = row?.state ?? null;
+    }
+    // Report extensions in request order.
+    for (const id of new Set(params.ids)) {
+      const row = byId.get(id);
+      if (row === undefined || !row.extended) continue;
+      result.extended.push({
+        ...summaryFromColumns({ ...row, state: 'active' }),
+        visibleUntil: row.visible_until,
+        ...(row.worker_id !== null ? { worker_id: row.worker_id } : {}),
+      });
+    }
+    return result;
+  }
+
+  async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
+    const rows = await this.sql.run<{ state: JobState; from_state: JobState | null; doc: Record<string, unknown> }>(this.pool, 'jobPromote', [
+      params.now,
+      params.nowIso,
+      params.limit,
+    ]);
+    const promoted: JobSummary[] = [];
+    const expired: Job[] = [];
+    for (const row of rows) {
+      if (row.state === 'discarded') expired.push(jobFromDoc(row.doc));
+      else promoted.push(promotedSummary(row));
+    }
+    return { promoted, expired };
+  }
+
+  async jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
+    const rows = await this.sql.run<{ doc: Record<string, unknown> }>(this.pool, 'jobExpire', [params.now, params.nowIso, params.limit]);
+    return rows.map((r) => jobFromDoc(r.doc));
+  }
+
+  async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
+    const rows = await this.sql.run<{ doc: Record<string, unknown>; x: Record<string, unknown> }>(this.pool, 'jobListOverdue', [
+      params.now,
+      params.limit,
+    ]);
+    return rows.map(storedFromRow);
+  }
+
+  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+    const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune', [params.before, params.limit, params.deadLetter === true]);
+    return row?.pruned ?? 0;
+  }
+
+  async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {
+    const rows = await this.sql.run<{ state: JobState; n: number }>(this.pool, 'jobCounts', [params.queue ?? null], { oneOff: true });
+    const counts = Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
+    for (const row of rows) counts[row.state] = row.n;
+    return counts;
+  }
+
+  // ---------------------------------------------------------------- queues
+
+  async queueList(): Promise<QueueRecord[]> {
+    return (await this.sql.run<QueueRow>(this.pool, 'queueList', [])).map(queueFromRow);
+  }
+
+  async queueGet(name: string): Promise<QueueRecord | null> {
+    const [row] = await this.sql.run<QueueRow>(this.pool, 'queueGet', [name]);
+    return row === undefined ? null : queueFromRow(row);
+  }
+
+  async queueSetPaused(params: { name: string; paused: boolean; nowIso: string }): Promise<QueueRecord> {
+    const [row] = await this.sql.run<QueueRow>(this.pool, 'queueSetPaused', [params.name, params.paused, params.nowIso]);
+    return queueFromRow(row!);
+  }
+
+  // ---------------------------------------------------------------- workers
+
+  async workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord> {
+    const [row] = await this.sql.run<WorkerRow>(this.pool, 'workerRecord', [info.id, JSON.stringify(info)]);
+    return workerFromRow(row!);
+  }
+
+  async workerSetDirective(params: { id: string; directive: WorkerRecord['directive']; nowIso: string; now: number }): Promise<WorkerRecord> {
+    // An operator may address a worker before its first heartbeat; the directive waits for it.
+    const placeholder = {
+      id: params.id,
+      state: params.directive,
+      last_heartbeat_at: params.nowIso,
+      lastHeartbeatMs: params.now,
+      active_job_ids: [],
+    };
+    const [row] = await this.sql.run<WorkerRow>(this.pool, 'workerSetDirective', [params.id, params.directive, JSON.stringify(placeholder)]);
+    return workerFromRow(row!);
+  }
+
+  async workerList(): Promise<WorkerRecord[]> {
+    return (await this.sql.run<WorkerRow>(this.pool, 'workerList', [])).map(workerFromRow);
+  }
+
+  async workerDelete(id: string): Promise<void> {
+    await this.sql.run(this.pool, 'workerDelete', [id]);
+  }
+
+  // ---------------------------------------------------------------- cron
+
+  async cronUpsert(record: CronRecord): Promise<{ created: boolean }> {
+    const [row] = await this.sql.run<{ created: boolean }>(this.pool, 'cronUpsert', [record.name, JSON.stringify(record)]);
+    return { created: row!.created };
+  }
+
+  async cronGet(name: string): Promise<CronRecord | null> {
+    const [row] = await this.sql.run<{ doc: CronRecord }>(this.pool, 'cronGet', [name]);
+    return row?.doc ?? null;
+  }
+
+  async cronList(): Promise<CronRecord[]> {
+    return (await this.sql.run<{ doc: CronRecord }>(this.pool, 'cronList', [])).map((r) => r.doc);
+  }
+
+  async cronDelete(name: string): Promise<CronRecord | null> {
+    const [row] = await this.sql.run<{ doc: CronRecord }>(this.pool, 'cronDelete', [name]);
+    return row?.doc ?? null;
+  }
+
+  async cronAdvance(params: { name: string; expectNextRunMs: number | null; patch: Partial<CronRecord> }): Promise<boolean> {
+    const { name: _ignored, ...patch } = params.patch;
+    const rows = await this.sql.run(this.pool, 'cronAdvance', [params.name, params.expectNextRunMs, JSON.stringify(patch)]);
+    return rows.length > 0;
+  }
+
+  // ---------------------------------------------------------------- workflows
+
+  async workflowGet(id: string): Promise<WorkflowRecord | null> {
+    const [row] = await this.sql.run<{ doc: WorkflowRecord }>(this.pool, 'workflowGet', [id]);
+    return row?.doc ?? null;
+  }
+
+  async workflowSave(params: {
+    workflow: WorkflowRecord;
+    expectVersion: number | null;
+    insert?: StoredJob[];
+    now: number;
+    nowIso: string;
+  }): Promise<boolean> {
+    const { workflow } = params;
+    return atomically(this.pool, undefined, async (on) => {
+      const saved = await this.sql.run(on, 'workflowSave', [workflow.id, workflow.version, JSON.stringify(workflow), params.expectVersion]);
+      if (saved.length === 0) return false;
+      if (params.insert !== undefined && params.insert.length > 0) {
+        // Re-drives skip jobs that exist; a unique `reject` skips too, as the save cannot half-fail.
+        await insertJobs({ pool: this.pool, sql: this.sql }, { jobs: params.insert, now: params.now, nowIso: params.nowIso, mode: 'skip', tx: on });
+      }
+      return true;
+    });
+  }
+
+  // ---------------------------------------------------------------- leases
+
+  async leaseAcquire(params: { name: string; owner: string; ttlMs: number; now: number }): Promise<boolean> {
+    const rows = await this.sql.run(this.pool, 'leaseAcquire', [params.name, params.owner, params.now, params.ttlMs]);
+    return rows.length > 0;
+  }
+
+  async leaseRelease(params: { name: string; owner: string }): Promise<void> {
+    await this.sql.run(this.pool, 'leaseRelease', [params.name, params.owner]);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async ping(): Promise<void> {
+    try {
+      await this.pool.query('SELECT 1');
+    } catch (error) {
+      throw toOjsError(error, 'ping');
+    }
+  }
+
+  async reset(): Promise<void> {
+    await this.sql.run(this.pool, 'reset', [], { oneOff: true });
+  }
+
+  /** Refreshes planner statistics of the jobs table now. */
+  async analyze(): Promise<void> {
+    try {
+      await this.pool.query(`ANALYZE "${this.schema}".jobs`);
+      const { rows } = await this.pool.query<{ n: number }>(
+        `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass`,
+        [`"${this.schema}".jobs`],
+      );
+      this.rowsAtAnalyze = Math.max(0, rows[0]?.n ?? 0);
+    } catch (error) {
+      throw toOjsError(error, 'analyze');
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.events?.close();
+    await this.analyzing;
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** Starts a background ANALYZE once enough jobs arrived since the last one. */
+  private countInserts(n: number): void {
+    if (this.analyzeAfter <= 0 || this.closed) return;
+    this.insertedSinceAnalyze += n;
+    if (this.analyzing !== undefined) return;
+    if (this.insertedSinceAnalyze < Math.max(this.analyzeAfter, this.rowsAtAnalyze * 0.1)) return;
+    this.insertedSinceAnalyze = 0;
+    this.analyzing = this.analyze()
+      .catch(() => {}) // best effort: autovacuum analyzes too
+      .finally(() => {
+        this.analyzing = undefined;
+      });
+  }
+}
+
+/** The summary of a promoted job, with the state it left. */
+function promotedSummary(row: { from_state: JobState | null; doc: Record<string, unknown> }): JobSummary {
+  const job = row.doc as unknown as Job;
+  return {
+    ...summaryFromColumns({ ...job, workflow_id: job.workflow_id ?? null }),
+    ...(row.from_state !== null ? { from: row.from_state } : {}),
+  };
+}
+
+interface QueueRow {
+  name: string;
+  paused: boolean;
+  created_at: string;
+  paused_at: string | null;
+  resumed_at: string | null;
+}
+
+function queueFromRow(row: QueueRow): QueueRecord {
+  return {
+    name: row.name,
+    paused: row.paused,
+    created_at: row.created_at,
+    ...(row.paused_at !== null ? { paused_at: row.paused_at } : {}),
+    ...(row.resumed_at !== null ? { resumed_at: row.resumed_at } : {}),
+  };
+}
+
+interface WorkerRow {
+  directive: WorkerRecord['directive'];
+  doc: Omit<WorkerRecord, 'directive'>;
+}
+
+function workerFromRow(row: WorkerRow): WorkerRecord {
+  return { ...row.doc, directive: row.directive };
+}

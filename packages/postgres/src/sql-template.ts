@@ -1,0 +1,52 @@
+/** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
+import { JOB_STATES, TERMINAL_STATES, TRANSITIONS } from '@ojskit/core';
+
+/** Schema names this package accepts: plain identifiers, so they never need case-sensitive quoting rules. */
+const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,47}$/;
+
+/**
+ * Checks a schema name and returns it.
+ * @example assertSchemaName('ojskit') // 'ojskit'
+ */
+export function assertSchemaName(schema: string): string {
+  if (!SCHEMA_PATTERN.test(schema)) {
+    throw new Error(`Invalid schema name '${schema}': use lowercase letters, digits and '_' (at most 48, not starting with a digit).`);
+  }
+  return schema;
+}
+
+/** A SQL string literal. */
+export function sqlLiteral(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function textArray(values: readonly string[]): string {
+  return `ARRAY[${values.map(sqlLiteral).join(', ')}]::text[]`;
+}
+
+/** `from>to` for every row of core's transition table that starts from a state. */
+export function legalPairs(): string[] {
+  return [...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))];
+}
+
+/** The values every template may use. */
+export function templateValues(schema: string): Record<string, string> {
+  return {
+    schema: `"${assertSchemaName(schema)}"`,
+    job_states: textArray(JOB_STATES),
+    terminal_states: TERMINAL_STATES.map(sqlLiteral).join(', '),
+    legal_pairs: textArray(legalPairs()),
+  };
+}
+
+/**
+ * Replaces each `{{name}}` with its value; an unknown name is an error, so a typo never reaches Postgres.
+ * @example renderSql('SELECT * FROM {{schema}}.jobs', templateValues('ojskit'))
+ */
+export function renderSql(text: string, values: Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`SQL template uses unknown placeholder {{${name}}}`);
+    return value;
+  });
+}
