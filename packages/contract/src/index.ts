@@ -15,10 +15,14 @@ import { registerCases, type CaseRegistration } from './harness.js';
 import type { BackendContractOptions } from './subject.js';
 import { registerAckNackCases } from './cases/ack-nack.js';
 import { registerCancelCases } from './cases/cancel.js';
+import { registerConcurrencyCases } from './cases/concurrency.js';
+import { registerCronCases } from './cases/cron.js';
 import { registerDeadLetterCases } from './cases/dead-letter.js';
 import { registerEnqueueCases } from './cases/enqueue.js';
 import { registerEnvelopeCases } from './cases/envelope.js';
+import { registerEventCases } from './cases/events.js';
 import { registerFetchCases } from './cases/fetch.js';
+import { registerModelCases } from './cases/model.js';
 import { registerProgressCases } from './cases/progress.js';
 import { registerQueueCases } from './cases/queues.js';
 import { registerRetryCases } from './cases/retry.js';
@@ -26,6 +30,7 @@ import { registerSchedulingCases } from './cases/scheduling.js';
 import { registerTransitionCases } from './cases/transitions.js';
 import { registerUniqueCases } from './cases/unique.js';
 import { registerVisibilityCases } from './cases/visibility.js';
+import { registerWorkflowCases } from './cases/workflows.js';
 
 export type { BackendContractOptions, ContractSubject } from './subject.js';
 export type { CaseContext } from './context.js';
@@ -45,6 +50,11 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerQueueCases,
   registerSchedulingCases,
   registerUniqueCases,
+  registerCronCases,
+  registerWorkflowCases,
+  registerEventCases,
+  registerConcurrencyCases,
+  registerModelCases,
 ];
 
 /**
