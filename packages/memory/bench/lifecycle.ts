@@ -9,6 +9,7 @@ import { Engine, newId, systemClock, type StoredJob } from '@ojskit/core';
 import { MemoryDriver } from '../src/index.js';
 
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
   options: {
     jobs: { type: 'string', default: '200000' },
     batch: { type: 'string', default: '1000' },

@@ -1,87 +1,67 @@
-/** An indexed binary min-heap keyed by two numbers, with O(log n) removal of any node. */
+/** An intrusive, indexed binary min-heap keyed by two numbers, with O(log n) removal of any node. */
 
 /**
- * One element of a heap. The heap keeps `index` and `heap` current so the node can be removed or
- * re-keyed in O(log n) from outside; once it leaves, `index` is -1 and `heap` null, and the node may be
- * inserted again (into this heap or another), which spares an allocation per move.
+ * What a heap element carries. The heap keeps `index` and `heap` current so the node can be removed or
+ * re-keyed from outside in O(log n); once it leaves, `index` is -1 and `heap` null, and it may be
+ * inserted again (into this heap or another). Intrusive: the stored object is its own node, so indexing
+ * a job allocates nothing.
  */
-export interface HeapNode<T> {
+export interface HeapNode {
   /** Primary key (smaller first). */
   a: number;
   /** Tie breaker (smaller first). */
   b: number;
   index: number;
   /** The heap holding the node, if any. */
-  heap: BinaryHeap<T> | null;
-  readonly value: T;
-}
-
-/** A node for `value` in no heap yet. */
-export function heapNode<T>(value: T): HeapNode<T> {
-  return { a: 0, b: 0, index: -1, heap: null, value };
+  heap: BinaryHeap<HeapNode> | null;
 }
 
 /**
- * Min-heap ordered by `(a, b)`.
+ * Min-heap of nodes ordered by `(a, b)`.
  *
  * Indexed rather than lazily deleted: jobs leave most indexes from the middle (an ack leaves the active
  * index long before its deadline), and lazy deletion would keep every such tombstone until its key
  * reached the top, which under a steady load is unbounded garbage.
  *
  * @example
- * const heap = new BinaryHeap<string>();
- * heap.push('late', 20, 0); heap.push('soon', 10, 0);
- * heap.pop()?.value; // 'soon'
+ * const heap = new BinaryHeap<HeapNode & { name: string }>();
+ * heap.push({ name: 'late', a: 0, b: 0, index: -1, heap: null }, 20, 0);
+ * heap.push({ name: 'soon', a: 0, b: 0, index: -1, heap: null }, 10, 0);
+ * heap.pop()?.name; // 'soon'
  */
-export class BinaryHeap<T> {
-  private readonly nodes: Array<HeapNode<T>> = [];
+export class BinaryHeap<T extends HeapNode> {
+  private readonly nodes: T[] = [];
 
   get size(): number {
     return this.nodes.length;
   }
 
-  /** Adds a value; keep the returned node to remove or re-key it later. */
-  push(value: T, a: number, b: number): HeapNode<T> {
-    const node = heapNode(value);
-    this.insert(node, a, b);
-    return node;
-  }
-
-  /** Adds a node that is in no heap. */
-  insert(node: HeapNode<T>, a: number, b: number): void {
-    if (node.heap !== null) throw new Error('BinaryHeap.insert: node is already in a heap');
+  /** Adds a node that is in no heap, under keys `(a, b)`. */
+  push(node: T, a: number, b: number): void {
+    if (node.heap !== null) throw new Error('BinaryHeap.push: the node is already in a heap');
     node.a = a;
     node.b = b;
-    node.heap = this;
+    node.heap = this as BinaryHeap<HeapNode>;
     node.index = this.nodes.length;
     this.nodes.push(node);
     this.up(node.index);
   }
 
   /** The smallest node, left in place. */
-  peek(): HeapNode<T> | undefined {
+  peek(): T | undefined {
     return this.nodes[0];
   }
 
   /** Removes and returns the smallest node. */
-  pop(): HeapNode<T> | undefined {
-    const nodes = this.nodes;
-    const top = nodes[0];
-    if (top === undefined) return undefined;
-    const last = nodes.pop()!;
-    if (last !== top) {
-      nodes[0] = last;
-      last.index = 0;
-      this.down(0);
-    }
-    top.index = -1;
-    top.heap = null;
+  pop(): T | undefined {
+    const top = this.nodes[0];
+    if (top !== undefined) this.remove(top);
     return top;
   }
 
-  /** Removes a node that is in this heap (no-op when it already left). */
-  remove(node: HeapNode<T>): void {
-    if (node.heap !== this) return;
+  /** Removes a node if it is in this heap. */
+  remove(node: T): void {
+    if (node.heap !== (this as BinaryHeap<HeapNode>)) return;
     const i = node.index;
     const nodes = this.nodes;
     const last = nodes.pop()!;
@@ -94,10 +74,10 @@ export class BinaryHeap<T> {
   }
 
   /** Changes a node's keys and restores the heap order. */
-  update(node: HeapNode<T>, a: number, b: number): void {
+  update(node: T, a: number, b: number): void {
     node.a = a;
     node.b = b;
-    if (node.heap !== this) return;
+    if (node.heap !== (this as BinaryHeap<HeapNode>)) return;
     if (!this.down(node.index)) this.up(node.index);
   }
 
@@ -105,29 +85,29 @@ export class BinaryHeap<T> {
    * Up to `limit` nodes whose primary key is ≤ `maxA`, smallest first, without removing anything.
    * Walks only the part of the tree it returns: O(k log k) for k results.
    */
-  smallest(limit: number, maxA: number): Array<HeapNode<T>> {
-    const out: Array<HeapNode<T>> = [];
+  smallest(limit: number, maxA: number): T[] {
+    const out: T[] = [];
     const nodes = this.nodes;
-    if (limit <= 0 || nodes.length === 0) return out;
-    // Frontier of candidate positions, itself a small heap ordered like the main one.
-    const frontier = new BinaryHeap<number>();
-    const root = nodes[0]!;
-    if (root.a <= maxA) frontier.push(0, root.a, root.b);
+    if (limit <= 0) return out;
+    // Frontier of candidate positions, itself a small heap ordered like this one.
+    const frontier = new BinaryHeap<HeapNode & { pos: number }>();
+    const visit = (pos: number): void => {
+      const node = nodes[pos];
+      if (node !== undefined && node.a <= maxA) frontier.push({ pos, a: 0, b: 0, index: -1, heap: null }, node.a, node.b);
+    };
+    visit(0);
     while (out.length < limit) {
       const next = frontier.pop();
       if (next === undefined) break;
-      const i = next.value;
-      out.push(nodes[i]!);
-      for (const c of [2 * i + 1, 2 * i + 2]) {
-        const child = nodes[c];
-        if (child !== undefined && child.a <= maxA) frontier.push(c, child.a, child.b);
-      }
+      out.push(nodes[next.pos]!);
+      visit(2 * next.pos + 1);
+      visit(2 * next.pos + 2);
     }
     return out;
   }
 
   /** Every node, in no particular order. */
-  values(): IterableIterator<HeapNode<T>> {
+  values(): IterableIterator<T> {
     return this.nodes.values();
   }
 
@@ -139,19 +119,16 @@ export class BinaryHeap<T> {
     this.nodes.length = 0;
   }
 
-  private less(x: HeapNode<T>, y: HeapNode<T>): boolean {
-    return x.a < y.a || (x.a === y.a && x.b < y.b);
-  }
-
   /** Moves the node at `i` towards the root; true when it moved. */
   private up(i: number): boolean {
     const nodes = this.nodes;
     const node = nodes[i]!;
+    const { a, b } = node;
     const start = i;
     while (i > 0) {
       const p = (i - 1) >> 1;
       const parent = nodes[p]!;
-      if (!this.less(node, parent)) break;
+      if (!(a < parent.a || (a === parent.a && b < parent.b))) break;
       nodes[i] = parent;
       parent.index = i;
       i = p;
@@ -166,15 +143,22 @@ export class BinaryHeap<T> {
     const nodes = this.nodes;
     const n = nodes.length;
     const node = nodes[i]!;
+    const { a, b } = node;
     const start = i;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
-      const r = l + 1;
       let c = l;
-      if (r < n && this.less(nodes[r]!, nodes[l]!)) c = r;
-      const child = nodes[c]!;
-      if (!this.less(child, node)) break;
+      let child = nodes[l]!;
+      const r = l + 1;
+      if (r < n) {
+        const right = nodes[r]!;
+        if (right.a < child.a || (right.a === child.a && right.b < child.b)) {
+          c = r;
+          child = right;
+        }
+      }
+      if (!(child.a < a || (child.a === a && child.b < b))) break;
       nodes[i] = child;
       child.index = i;
       i = c;

@@ -22,7 +22,10 @@ export function cloneValue<T>(value: T): T {
   if (Array.isArray(value)) {
     const n = value.length;
     const out = new Array(n);
-    for (let i = 0; i < n; i++) out[i] = cloneValue(value[i]);
+    for (let i = 0; i < n; i++) {
+      const v: unknown = value[i];
+      out[i] = typeof v === 'object' && v !== null ? cloneValue(v) : v;
+    }
     return out as T;
   }
   const proto = Object.getPrototypeOf(value);
@@ -35,7 +38,8 @@ export function cloneValue<T>(value: T): T {
     if (v === undefined) continue;
     // A JSON-parsed `__proto__` key is data; plain assignment would set the copy's prototype instead.
     if (key === '__proto__') Object.defineProperty(out, key, { value: cloneValue(v), enumerable: true, writable: true, configurable: true });
-    else out[key] = cloneValue(v);
+    // Scalars inline: most envelope fields are, and a call per field is most of the cost of a copy.
+    else out[key] = typeof v === 'object' && v !== null ? cloneValue(v) : v;
   }
   return out as T;
 }

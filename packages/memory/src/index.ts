@@ -1,3 +1,2 @@
 /** @ojskit/memory: the in-process ojskit driver, the reference backend. */
 export { MemoryDriver } from './memory-driver.js';
-export { BinaryHeap, type HeapNode } from './binary-heap.js';

@@ -4,8 +4,8 @@
  * the indexes and counters can never disagree with the jobs.
  */
 import type { JobState, QueueRecord } from '@ojskit/core';
-import { BinaryHeap, heapNode } from './binary-heap.js';
-import type { JobEntry } from './job-entry.js';
+import { BinaryHeap } from './binary-heap.js';
+import { ExpiryNode, type JobEntry } from './job-entry.js';
 import { QueueState } from './queue-state.js';
 import { zeroCounts } from './state-counts.js';
 import { UniqueIndex } from './unique-index.js';
@@ -16,7 +16,7 @@ export class JobStore {
   /** `active` jobs by deadline, `min(x.visibleUntil, x.timeoutAt)`. */
   readonly active = new BinaryHeap<JobEntry>();
   /** `scheduled`/`available`/`retryable` jobs with `x.expiresAt`, by expiry. */
-  readonly expiry = new BinaryHeap<JobEntry>();
+  readonly expiry = new BinaryHeap<ExpiryNode>();
   /** Terminal jobs outside the dead-letter queue, by `x.finishedAt`. */
   readonly finished = new BinaryHeap<JobEntry>();
   /** Dead-lettered `discarded` jobs, by `x.finishedAt` (pruned only on request). */
@@ -61,10 +61,9 @@ export class JobStore {
     const q = this.queues.get(entry.job.queue);
     if (q !== undefined) q.counts[state]--;
     this.totals[state]--;
-    const node = entry.node;
-    if (node.heap !== null) node.heap.remove(node);
-    const expiry = entry.expiryNode;
-    if (expiry !== null && expiry.heap !== null) expiry.heap.remove(expiry);
+    if (entry.heap !== null) entry.heap.remove(entry);
+    const expiry = entry.expiry;
+    if (expiry !== null && expiry.heap !== null) this.expiry.remove(expiry);
     if (state === 'discarded') this.deadLetter.delete(entry);
   }
 
@@ -74,7 +73,7 @@ export class JobStore {
    * `nowIso` dates a queue this creates (a job moved to a queue not seen before).
    */
   attach(entry: JobEntry, from: JobState | null, nowIso: string): void {
-    const { job, x, node } = entry;
+    const { job, x } = entry;
     const state = job.state;
     const q = this.queue(job.queue, nowIso);
     q.counts[state]++;
@@ -82,15 +81,15 @@ export class JobStore {
     switch (state) {
       case 'available':
         if (from !== 'available') entry.seq = ++this.seq;
-        q.available.insert(node, -job.priority, entry.seq);
+        q.available.push(entry, -job.priority, entry.seq);
         break;
       case 'scheduled':
       case 'retryable':
         // A job without a due time never becomes due by itself (the engine always sets one).
-        q.due.insert(node, x.dueAt ?? Infinity, ++this.tick);
+        q.due.push(entry, x.dueAt ?? Infinity, ++this.tick);
         break;
       case 'active':
-        this.active.insert(node, deadlineOf(entry), ++this.tick);
+        this.active.push(entry, deadlineOf(entry), ++this.tick);
         break;
       case 'completed':
       case 'cancelled':
@@ -98,20 +97,20 @@ export class JobStore {
         const deadLettered = state === 'discarded' && x.deadLetter === true;
         if (deadLettered) this.deadLetter.add(entry);
         // Without finishedAt a terminal job has no retention clock, so the pruner leaves it alone.
-        if (x.finishedAt !== undefined) (deadLettered ? this.finishedDeadLetter : this.finished).insert(node, x.finishedAt, ++this.tick);
+        if (x.finishedAt !== undefined) (deadLettered ? this.finishedDeadLetter : this.finished).push(entry, x.finishedAt, ++this.tick);
         break;
       }
       case 'pending':
         break;
     }
     if (x.expiresAt !== undefined && (state === 'scheduled' || state === 'available' || state === 'retryable')) {
-      this.expiry.insert((entry.expiryNode ??= heapNode(entry)), x.expiresAt, ++this.tick);
+      this.expiry.push((entry.expiry ??= new ExpiryNode(entry)), x.expiresAt, ++this.tick);
     }
   }
 
   /** Re-keys an active job whose deadline fields changed in place. */
   rekeyActive(entry: JobEntry): void {
-    if (entry.node.heap === this.active) this.active.update(entry.node, deadlineOf(entry), entry.node.b);
+    this.active.update(entry, deadlineOf(entry), entry.b);
   }
 
   clear(): void {

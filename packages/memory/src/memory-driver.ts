@@ -91,9 +91,8 @@ export class MemoryDriver implements Driver {
       if (q === undefined || q.record.paused) continue;
       this.promoteQueue(q, now, nowIso, Infinity, promoted, expired);
       while (jobs.length < limit) {
-        const node = q.available.peek();
-        if (node === undefined) break;
-        const entry = node.value;
+        const entry = q.available.peek();
+        if (entry === undefined) break;
         if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {
           expired.push(this.expireEntry(entry, now, nowIso));
           continue;
@@ -195,13 +194,13 @@ export class MemoryDriver implements Driver {
     while (expired.length < params.limit) {
       const node = heap.peek();
       if (node === undefined || node.a >= params.now) break;
-      expired.push(this.expireEntry(node.value, params.now, params.nowIso));
+      expired.push(this.expireEntry(node.entry, params.now, params.nowIso));
     }
     return expired;
   }
 
   async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
-    return this.store.active.smallest(params.limit, params.now).map((node) => copyStored(node.value));
+    return this.store.active.smallest(params.limit, params.now).map(copyStored);
   }
 
   async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
@@ -212,7 +211,7 @@ export class MemoryDriver implements Driver {
       const dead = params.deadLetter === true ? finishedDeadLetter.peek() : undefined;
       const next = dead !== undefined && (plain === undefined || dead.a < plain.a) ? dead : plain;
       if (next === undefined || next.a >= params.before) break;
-      this.store.delete(next.value);
+      this.store.delete(next);
       pruned++;
     }
     return pruned;
@@ -454,9 +453,8 @@ export class MemoryDriver implements Driver {
   private promoteQueue(q: QueueState, now: number, nowIso: string, limit: number, promoted: JobSummary[], expired: Job[]): number {
     let moved = 0;
     while (moved < limit) {
-      const node = q.due.peek();
-      if (node === undefined || node.a > now) break;
-      const entry = node.value;
+      const entry = q.due.peek();
+      if (entry === undefined || entry.a > now) break;
       moved++;
       if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {
         expired.push(this.expireEntry(entry, now, nowIso));
