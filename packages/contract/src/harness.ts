@@ -24,6 +24,15 @@ export interface Suite {
 /** A case file's entry point. */
 export type CaseRegistration = (suite: Suite) => void;
 
+/** Throws unless every skip carries a non-empty written reason. */
+export function assertSkipReasons(name: string, skip: Record<string, unknown>): void {
+  for (const [id, reason] of Object.entries(skip)) {
+    if (typeof reason !== 'string' || reason.trim().length === 0) {
+      throw new Error(`[ojs contract:${name}] skip '${id}' has no written reason; every skipped case needs one.`);
+    }
+  }
+}
+
 /**
  * Registers every case under one describe block. Skips carry their reason into the test title and into a
  * report printed at registration, so a skipped case is never mistaken for a passing one.
@@ -31,11 +40,7 @@ export type CaseRegistration = (suite: Suite) => void;
 export function registerCases(options: BackendContractOptions, registrations: readonly CaseRegistration[]): void {
   const { name, create } = options;
   const skip = options.skip ?? {};
-  for (const [id, reason] of Object.entries(skip)) {
-    if (typeof reason !== 'string' || reason.trim().length === 0) {
-      throw new Error(`[ojs contract:${name}] skip '${id}' has no written reason; every skipped case needs one.`);
-    }
-  }
+  assertSkipReasons(name, skip);
   const seen = new Set<string>();
   const skipped: Array<[string, string]> = [];
 

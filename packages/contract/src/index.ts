@@ -27,6 +27,7 @@ import { registerProgressCases } from './cases/progress.js';
 import { registerQueueCases } from './cases/queues.js';
 import { registerRetryCases } from './cases/retry.js';
 import { registerSchedulingCases } from './cases/scheduling.js';
+import { registerSystemCases } from './cases/system.js';
 import { registerTransitionCases } from './cases/transitions.js';
 import { registerUniqueCases } from './cases/unique.js';
 import { registerVisibilityCases } from './cases/visibility.js';
@@ -37,6 +38,7 @@ export type { CaseContext } from './context.js';
 
 /** Every case file, in the order the report lists them. */
 export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
+  registerSystemCases,
   registerTransitionCases,
   registerEnvelopeCases,
   registerEnqueueCases,
