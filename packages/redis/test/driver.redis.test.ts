@@ -190,7 +190,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const perQueue = rest.filter((k) => k.startsWith('{tagged}:'));
     const global = rest.filter((k) => !k.startsWith('{tagged}:')).sort();
     expect(global).toEqual(['ids', 'lease:svc', 'queues', 'u:k']);
-    for (const k of perQueue) expect(k).toMatch(/^\{tagged\}:(j:.+|s:[a-z]+|avail|due|active|exp|fin|dl|seq|meta)$/);
+    for (const k of perQueue) expect(k).toMatch(/^\{tagged\}:(j:.+|counts|st:[a-z]+|avail|due|active|exp|fin|dl|seq|meta)$/);
   });
 
   it('prunes finished jobs without leaving any trace', async () => {
@@ -206,7 +206,8 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(await d.jobPrune({ before: T0 + 100, limit: 100 })).toBe(15);
     expect(await d.jobPrune({ before: T0 + 100, limit: 100, deadLetter: true })).toBe(5);
     const keys = await d.redis.keys(`${d.prefix}:*`);
-    expect(keys.map((k) => k.slice(d.prefix.length + 1)).sort()).toEqual(['queues', '{p}:meta', '{p}:seq']);
+    expect(keys.map((k) => k.slice(d.prefix.length + 1)).sort()).toEqual(['queues', '{p}:counts', '{p}:meta', '{p}:seq']);
+    expect(Object.values(await d.jobCounts({ queue: 'p' })).every((n) => n === 0)).toBe(true);
   });
 
   it('judges leases by the engine clock, not the Redis clock', async () => {

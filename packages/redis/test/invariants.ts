@@ -30,12 +30,13 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
   for (const q of queues) {
     const k = (s: string) => `${P}:{${q}}:${s}`;
     const zsets: Record<string, Map<string, number>> = {};
-    for (const name of ['avail', 'due', 'active', 'exp', 'fin', 'dl', ...JOB_STATES.map((s) => `s:${s}`)]) {
+    for (const name of ['avail', 'due', 'active', 'exp', 'fin', 'dl', 'st:pending']) {
       const flat = await r.zrange(k(name), 0, -1, 'WITHSCORES');
       const m = new Map<string, number>();
       for (let i = 0; i < flat.length; i += 2) m.set(flat[i]!, Number(flat[i + 1]));
       zsets[name] = m;
     }
+    const counted: Record<string, number> = {};
     const jobKeys = await scanKeys(driver, `${P}:{${q}}:j:*`);
     const ids = new Set<string>();
     for (const key of jobKeys) {
@@ -47,9 +48,7 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
       const num = (f: string) => (h[f] === undefined ? undefined : Number(h[f]));
       if (h.queue !== q) bad.push(`${id}: queue field ${h.queue} in queue ${q}`);
       if (directory[id] !== q) bad.push(`${id}: directory says ${directory[id]}, stored in ${q}`);
-      for (const s of JOB_STATES) {
-        if (zsets[`s:${s}`]!.has(id) !== (s === state)) bad.push(`${id}: state set s:${s} membership wrong (state ${state})`);
-      }
+      counted[state] = (counted[state] ?? 0) + 1;
       const expect = (name: string, member: boolean, score?: number) => {
         const got = zsets[name]!.get(id);
         if (member && got === undefined) bad.push(`${id}: missing from ${name} (state ${state})`);
@@ -65,9 +64,14 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
       expect('exp', ['scheduled', 'available', 'retryable'].includes(state) && h['@expiresAt'] !== undefined, num('@expiresAt'));
       expect('fin', terminal && !dl, num('@finishedAt') ?? 0);
       expect('dl', dl, num('@finishedAt') ?? 0);
+      expect('st:pending', state === 'pending', 0);
       if (h['@uniqueKey'] !== undefined && (await r.sismember(`${P}:u:${h['@uniqueKey']}`, id)) !== 1) {
         bad.push(`${id}: missing from unique set ${h['@uniqueKey']}`);
       }
+    }
+    const counts = await r.hgetall(k('counts'));
+    for (const s of JOB_STATES) {
+      if (Number(counts[s] ?? 0) !== (counted[s] ?? 0)) bad.push(`${q}: count of ${s} is ${counts[s] ?? 0}, ${counted[s] ?? 0} jobs are`);
     }
     for (const [name, members] of Object.entries(zsets)) {
       for (const id of members.keys()) if (!ids.has(id)) bad.push(`${q}/${name}: dangling entry ${id}`);

@@ -40,7 +40,7 @@ describe.skipIf(!redisAvailable)('retention on Redis', () => {
     await engine.runMaintenance();
     expect((await driver.jobCounts({ queue })).discarded).toBe(0);
     const left = (await driver.redis.keys(`${driver.prefix}:*`)).map((k) => k.slice(driver!.prefix.length + 1)).filter((k) => !k.startsWith('lease:'));
-    expect(left.sort()).toEqual(['queues', `{${queue}}:meta`, `{${queue}}:seq`]);
+    expect(left.sort()).toEqual(['queues', `{${queue}}:counts`, `{${queue}}:meta`, `{${queue}}:seq`]);
     await engine.stop();
   });
 });

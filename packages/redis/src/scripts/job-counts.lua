@@ -1,5 +1,5 @@
 --[[ job-counts.lua: Driver.jobCounts. Read only.
-KEYS: none (one queue's P:{q}:s:<state> sets, or every queue's).
+KEYS: none (one queue's P:{q}:counts, or every queue's).
 ARGV: P, queue ('' for all queues).
 Returns: the count per state, in the order of core's JOB_STATES.
 Transition: none. ]]
@@ -9,9 +9,9 @@ Transition: none. ]]
 local queues
 if ARGV[2] ~= '' then queues = { ARGV[2] } else queues = redis.call('SMEMBERS', QUEUES) end
 local counts = {}
-for k, state in ipairs(STATES) do
-  local n = 0
-  for _, q in ipairs(queues) do n = n + redis.call('ZCARD', qkey(q, 's:' .. state)) end
-  counts[k] = n
+for k = 1, #STATES do counts[k] = 0 end
+for _, q in ipairs(queues) do
+  local row = redis.call('HMGET', qkey(q, 'counts'), unpack(STATES))
+  for k = 1, #STATES do counts[k] = counts[k] + (tonumber(row[k]) or 0) end
 end
 return counts

@@ -9,10 +9,10 @@ Transition: any state (within the guard) -> deleted. ]]
 
 local id, states, dl = ARGV[2], ARGV[3], ARGV[4]
 local q, jk = locate(id)
-if not q then return nil end
-local f = redis.call('HMGET', jk, 'state', '@deadLetter')
-if states ~= '' and not string.find(states, ',' .. f[1] .. ',', 1, true) then return nil end
-if dl ~= '' and (f[2] == '1') ~= (dl == '1') then return nil end
+local v = q and read_view(jk)
+if not v then return nil end
+if states ~= '' and not string.find(states, ',' .. v.state .. ',', 1, true) then return nil end
+if dl ~= '' and (v['@deadLetter'] == '1') ~= (dl == '1') then return nil end
 local fields = redis.call('HGETALL', jk)
 job_remove(q, id, jk)
 return fields

@@ -16,9 +16,9 @@ for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
   local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'exp'), '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #out)
   for _, id in ipairs(ids) do
     local jk = jkey(q, id)
-    local state = redis.call('HGET', jk, 'state')
-    if state and EXPIRABLE[state] then
-      expire_job(q, id, jk, state, now, nowIso)
+    local v = read_view(jk)
+    if v and EXPIRABLE[v.state] then
+      expire_job(q, id, jk, v, now, nowIso)
       out[#out + 1] = redis.call('HGETALL', jk)
     else
       redis.call('ZREM', qkey(q, 'exp'), id)

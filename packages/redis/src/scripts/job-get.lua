@@ -9,4 +9,6 @@ Transition: none. ]]
 
 local q, jk = locate(ARGV[2])
 if not q then return nil end
-return redis.call('HGETALL', jk)
+local fields = redis.call('HGETALL', jk)
+if #fields == 0 then return nil end
+return fields

@@ -14,22 +14,20 @@ local extended, states = {}, {}
 for k = 5, #ARGV do
   local id = ARGV[k]
   local q, jk = locate(id)
-  if not q then
+  local v = q and read_view(jk)
+  if not v then
     states[#states + 1] = false
   else
-    local f = redis.call('HMGET', jk, 'state', 'worker_id', '@claimVisibilityMs', '@visibilityMs', '@timeoutAt')
-    states[#states + 1] = f[1]
-    if f[1] == 'active' and (worker == '' or not f[2] or f[2] == worker) then
-      local v = tonumber(vis) or tonumber(f[3]) or tonumber(f[4]) or 0
-      local visibleUntil = now + v
+    states[#states + 1] = v.state
+    if v.state == 'active' and (worker == '' or not v.worker_id or v.worker_id == worker) then
+      local ms = redis.call('HMGET', jk, '@claimVisibilityMs', '@visibilityMs')
+      local visibleUntil = now + (tonumber(vis) or tonumber(ms[1]) or tonumber(ms[2]) or 0)
       redis.call('HSET', jk, '@visibleUntil', visibleUntil)
-      local score = visibleUntil
-      local timeoutAt = tonumber(f[5])
-      if timeoutAt and timeoutAt < score then score = timeoutAt end
-      redis.call('ZADD', qkey(q, 'active'), score, id)
-      local s = summary(jk)
+      v['@visibleUntil'] = visibleUntil
+      redis.call('ZADD', qkey(q, 'active'), active_score(v), id)
+      local s = view_summary(v)
       s[7] = tostring(visibleUntil)
-      s[8] = f[2]
+      s[8] = v.worker_id
       extended[#extended + 1] = s
     end
   end

@@ -1,41 +1,64 @@
 --[[ job-list.lua: Driver.jobList. Read only. Newest first by id (lexicographic, descending).
-KEYS: none (one queue's P:{q}:s:<state> sets, or every queue's).
+KEYS: none (one queue's indexes, or every queue's).
 ARGV: P, queue|'', state|'', type|'', deadLetter ('1'|'0'|''), limit, offset.
 Returns: {total, page}: total matches, then HGETALL of each job of the page.
-Without type/deadLetter filters only offset + limit ids are read per set; with them every id of the chosen
-sets is examined (admin listing, not a hot path).
+Cost: the ids of the chosen indexes are read and sorted (O(n log n) in the jobs of the queues listed, plus
+one HMGET per id when a type, dead-letter or shared-index state filter applies). An admin listing, not a hot
+path; retention keeps n bounded.
 Transition: none. ]]
 --!include lib/generated.lua
 --!include lib/keys.lua
+--!include lib/indexes.lua
 
 local queue, state, jtype, dl = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local limit, offset = tonumber(ARGV[6]), tonumber(ARGV[7])
 local queues
 if queue ~= '' then queues = { queue } else queues = redis.call('SMEMBERS', QUEUES) end
-local states
-if state ~= '' then states = { state } elseif dl == '1' then states = { 'discarded' } else states = STATES end
-local filtered = jtype ~= '' or dl ~= ''
 
-local total = 0
-local ids = {}
+-- Which indexes hold the candidates, and whether each candidate's state must be checked.
+local sources, checkState = {}, false
+if state ~= '' then
+  if state == 'discarded' then
+    if dl ~= '0' then sources[#sources + 1] = 'dl' end
+    if dl ~= '1' then sources[#sources + 1] = 'fin' end
+    checkState = dl ~= '1'
+  elseif dl == '1' then
+    sources = {}
+  else
+    sources = { index_name(state, false) }
+    checkState = DUE[state] or TERMINAL[state] or false
+  end
+elseif dl == '1' then
+  sources = { 'dl' }
+else
+  -- every index once: together they hold every job
+  local seen = {}
+  for _, s in ipairs(STATES) do
+    local name = index_name(s, false)
+    if not seen[name] then
+      seen[name] = true
+      sources[#sources + 1] = name
+    end
+  end
+  if dl == '' then sources[#sources + 1] = 'dl' end
+end
+
+local candidates = {}
 for _, q in ipairs(queues) do
-  for _, s in ipairs(states) do
-    local set = qkey(q, 's:' .. s)
-    if filtered then
-      for _, id in ipairs(redis.call('ZRANGE', set, 0, -1)) do
-        local f = redis.call('HMGET', jkey(q, id), 'type', '@deadLetter')
-        if (jtype == '' or f[1] == jtype) and (dl == '' or (f[2] == '1') == (dl == '1')) then
-          total = total + 1
-          ids[#ids + 1] = { id, q }
-        end
-      end
-    else
-      total = total + redis.call('ZCARD', set)
-      if offset + limit > 0 then
-        for _, id in ipairs(redis.call('ZREVRANGEBYLEX', set, '+', '-', 'LIMIT', 0, offset + limit)) do
-          ids[#ids + 1] = { id, q }
-        end
-      end
+  for _, set in ipairs(sources) do
+    for _, id in ipairs(redis.call('ZRANGE', qkey(q, set), 0, -1)) do
+      candidates[#candidates + 1] = { id, q }
+    end
+  end
+end
+
+local ids = candidates
+if checkState or jtype ~= '' or dl == '0' then
+  ids = {}
+  for _, c in ipairs(candidates) do
+    local f = redis.call('HMGET', jkey(c[2], c[1]), 'state', 'type', '@deadLetter')
+    if (not checkState or f[1] == state) and (jtype == '' or f[2] == jtype) and (dl ~= '0' or f[3] ~= '1') then
+      ids[#ids + 1] = c
     end
   end
 end
@@ -44,4 +67,4 @@ local page = {}
 for k = offset + 1, math.min(offset + limit, #ids) do
   page[#page + 1] = redis.call('HGETALL', jkey(ids[k][2], ids[k][1]))
 end
-return { total, page }
+return { #ids, page }

@@ -18,7 +18,7 @@ for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
     local ids = redis.call('ZRANGEBYSCORE', qkey(q, set), '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - deleted)
     for _, id in ipairs(ids) do
       job_remove(q, id, jkey(q, id))
-      redis.call('ZREM', qkey(q, set), id)
+      redis.call('ZREM', qkey(q, set), id)  -- in case the hash was already gone
       deleted = deleted + 1
     end
   end

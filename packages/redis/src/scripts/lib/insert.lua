@@ -51,7 +51,9 @@ end
 local function fields_of(id)
   local q, jk = locate(id)
   if not q then return false end
-  return redis.call('HGETALL', jk)
+  local fields = redis.call('HGETALL', jk)
+  if #fields == 0 then return false end
+  return fields
 end
 
 -- Plans an insert. Returns decisions (one per job: { job, existing = id | replace = id | skip = true,
@@ -142,25 +144,47 @@ local function plan_insert(jobs, now, mode)
 end
 
 -- Stores a planned job: hash, directory, queue registration, unique membership, indexes.
-local function store_job(job, nowIso)
+local function store_job(job, nowIso, registered)
   local jk = jkey(job.queue, job.id)
+  local f = job.f
   local args = { 'HSET', jk }
   for k = job.from, job.to do args[#args + 1] = ARGV[k] end
-  redis.call(unpack(args))
+  local v = { state = job.state, priority = f['priority'] or false, ['@seq'] = false, ['@dueAt'] = f['@dueAt'] or false,
+    ['@visibleUntil'] = f['@visibleUntil'] or false, ['@timeoutAt'] = f['@timeoutAt'] or false,
+    ['@finishedAt'] = f['@finishedAt'] or false, ['@deadLetter'] = f['@deadLetter'] or false,
+    ['@expiresAt'] = f['@expiresAt'] or false }
   if job.takeover then
-    redis.call('HSET', jk, 'state', 'scheduled', 'scheduled_at', job.takeover[1], '@dueAt', job.takeover[2])
-    redis.call('HDEL', jk, 'enqueued_at')
+    args[#args + 1] = 'state'
+    args[#args + 1] = 'scheduled'
+    args[#args + 1] = 'scheduled_at'
+    args[#args + 1] = job.takeover[1]
+    args[#args + 1] = '@dueAt'
+    args[#args + 1] = job.takeover[2]
+    v['@dueAt'] = job.takeover[2]
   end
+  if job.state == 'available' then
+    -- the FIFO sequence goes in the same HSET
+    local seq = redis.call('INCR', qkey(job.queue, 'seq'))
+    args[#args + 1] = '@seq'
+    args[#args + 1] = seq
+    v['@seq'] = seq
+  end
+  redis.call(unpack(args))
+  if job.takeover and f['enqueued_at'] then redis.call('HDEL', jk, 'enqueued_at') end
   redis.call('HSET', IDS, job.id, job.queue)
-  queue_register(job.queue, nowIso)
-  if job.f['@uniqueKey'] then redis.call('SADD', ukey(job.f['@uniqueKey']), job.id) end
-  idx_add(job.queue, job.id, jk, job.state, true)
+  if not registered[job.queue] then
+    queue_register(job.queue, nowIso)
+    registered[job.queue] = true
+  end
+  if f['@uniqueKey'] then redis.call('SADD', ukey(f['@uniqueKey']), job.id) end
+  idx_add(job.queue, job.id, jk, v, false)
 end
 
 -- Writes a plan. Returns one outcome per job that is not skipped:
 --   {'inserted', replacedFields|false, takenScheduledAt|false, takenDueAt|false} or {'existing', fields}
 local function apply_insert(decisions, now, nowIso)
   local out = {}
+  local registered = {}
   for _, d in ipairs(decisions) do
     if d.existing then
       out[#out + 1] = { 'existing', fields_of(d.existing) }
@@ -168,12 +192,15 @@ local function apply_insert(decisions, now, nowIso)
       local replaced = false
       if d.replace then
         local q, jk = locate(d.replace)
-        idx_remove(q, d.replace, redis.call('HGET', jk, 'state'))
+        local v = read_view(jk)
+        idx_remove(q, d.replace, v)
         redis.call('HSET', jk, 'state', 'cancelled', 'cancelled_at', nowIso, '@finishedAt', now)
-        idx_add(q, d.replace, jk, 'cancelled', true)
+        v.state = 'cancelled'
+        v['@finishedAt'] = now
+        idx_add(q, d.replace, jk, v, true)
         replaced = redis.call('HGETALL', jk)
       end
-      store_job(d.job, nowIso)
+      store_job(d.job, nowIso, registered)
       local t = d.job.takeover or { false, false }
       out[#out + 1] = { 'inserted', replaced, t[1], t[2] }
     end

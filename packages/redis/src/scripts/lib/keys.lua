@@ -1,15 +1,17 @@
 --[[ lib/keys.lua: key builders shared by every script.
 Convention: ARGV[1] is always the key prefix P. Per-queue keys carry the hash tag {queue}:
   P:{q}:j:<id>     job hash (envelope fields + '@'-prefixed internals)
-  P:{q}:s:<state>  zset, score 0: ids in that state, lexicographic (listing, counts)
+  P:{q}:counts     hash: jobs per state
   P:{q}:avail      zset: available ids by (100 - priority) * 2^40 + FIFO sequence
   P:{q}:due        zset: scheduled/retryable ids by @dueAt
   P:{q}:active     zset: active ids by min(@visibleUntil, @timeoutAt)
+  P:{q}:st:<state> zset, score 0: ids of a state without an index of its own (pending)
   P:{q}:exp        zset: scheduled/available/retryable ids with @expiresAt, by it
   P:{q}:fin        zset: terminal ids outside the dead-letter queue, by @finishedAt
   P:{q}:dl         zset: dead-lettered (discarded + @deadLetter) ids, by @finishedAt
   P:{q}:seq        counter of the FIFO sequence
   P:{q}:meta       hash: the queue record (name, paused, created_at, paused_at, resumed_at)
+Every job is in exactly one of avail, due, active, st:<state>, fin, dl.
 Global keys: P:queues (set of names), P:ids (hash id -> queue), P:u:<uniqueKey> (set of job ids). ]]
 local P = ARGV[1]
 local IDS = P .. ':ids'

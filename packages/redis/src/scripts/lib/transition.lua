@@ -8,15 +8,15 @@ Returns (result, index after the op). result:
   {1, fromState, fields}          success; fields = HGETALL (job) or the summary fields
   {0, currentState|false, fields} guard failed (fields = HGETALL when the job exists) ]]
 
-local function guard_holds(cur, from, to, eAtt, eWorker, eVis, eDl)
-  if not string.find(from, ',' .. cur[1] .. ',', 1, true) then return false end
+local function guard_holds(v, from, to, eAtt, eWorker, eVis, eDl)
+  if not string.find(from, ',' .. v.state .. ',', 1, true) then return false end
   -- a change of state must be a row of core's transition table, whatever the caller allowed
-  if cur[1] ~= to and not LEGAL[cur[1] .. '>' .. to] then return false end
-  if eAtt ~= '' and tonumber(cur[2]) ~= tonumber(eAtt) then return false end
+  if v.state ~= to and not LEGAL[v.state .. '>' .. to] then return false end
+  if eAtt ~= '' and tonumber(v.attempt) ~= tonumber(eAtt) then return false end
   -- the worker guard applies only when the job has a worker
-  if eWorker ~= '' and cur[3] and cur[3] ~= eWorker then return false end
-  if eVis ~= '' and tonumber(cur[4]) ~= tonumber(eVis) then return false end
-  if eDl ~= '' and (cur[5] == '1') ~= (eDl == '1') then return false end
+  if eWorker ~= '' and v.worker_id and v.worker_id ~= eWorker then return false end
+  if eVis ~= '' and tonumber(v['@visibleUntil']) ~= tonumber(eVis) then return false end
+  if eDl ~= '' and (v['@deadLetter'] == '1') ~= (eDl == '1') then return false end
   return true
 end
 
@@ -31,43 +31,38 @@ local function transition(i)
 
   local q, jk = locate(id)
   if not q then return { 0, false }, nexti end
-  local cur = redis.call('HMGET', jk, 'state', 'attempt', 'worker_id', '@visibleUntil', '@deadLetter', '@uniqueKey')
-  if not guard_holds(cur, from, to, eAtt, eWorker, eVis, eDl) then
-    return { 0, cur[1], redis.call('HGETALL', jk) }, nexti
+  local v = read_view(jk)
+  if not v then return { 0, false }, nexti end
+  if not guard_holds(v, from, to, eAtt, eWorker, eVis, eDl) then
+    return { 0, v.state, redis.call('HGETALL', jk) }, nexti
   end
 
-  local state = cur[1]
-  idx_remove(q, id, state)
-  local newq = q
-  if nset > 0 then
-    local args = { 'HSET', jk }
-    for k = setStart, delPos - 1, 2 do
-      args[#args + 1] = ARGV[k]
-      args[#args + 1] = ARGV[k + 1]
-      if ARGV[k] == 'queue' then newq = ARGV[k + 1] end
-    end
-    redis.call(unpack(args))
+  local state = v.state
+  local oldUk = v['@uniqueKey']
+  idx_remove(q, id, v)
+  local args = { 'HSET', jk, 'state', to }
+  for k = setStart, delPos - 1 do args[#args + 1] = ARGV[k] end
+  redis.call(unpack(args))
+  if ndel > 0 then redis.call('HDEL', jk, unpack(ARGV, delPos + 1, delPos + ndel)) end
+  view_apply(v, ARGV, setStart, delPos - 1, ARGV, delPos + 1, delPos + ndel)
+  v.state = to
+
+  if v['@uniqueKey'] ~= oldUk then
+    if oldUk then redis.call('SREM', ukey(oldUk), id) end
+    if v['@uniqueKey'] then redis.call('SADD', ukey(v['@uniqueKey']), id) end
   end
-  if ndel > 0 then
-    redis.call('HDEL', jk, unpack(ARGV, delPos + 1, delPos + ndel))
-  end
-  redis.call('HSET', jk, 'state', to)
-  local uk = redis.call('HGET', jk, '@uniqueKey')
-  if uk ~= cur[6] then
-    if cur[6] then redis.call('SREM', ukey(cur[6]), id) end
-    if uk then redis.call('SADD', ukey(uk), id) end
-  end
+  local newq = v.queue
   if newq ~= q then
-    -- Moving queues: the hash changes hash tag (spans two queues; see README).
+    -- Moving queues: the hash changes hash tag (spans two queues; see README). A transition carries no
+    -- time, so a queue it creates is dated by the job.
     local nk = jkey(newq, id)
     redis.call('RENAME', jk, nk)
     redis.call('HSET', IDS, id, newq)
-    local meta = redis.call('HMGET', nk, 'created_at')
-    queue_register(newq, meta[1] or '')
+    queue_register(newq, redis.call('HGET', nk, 'enqueued_at') or redis.call('HGET', nk, 'created_at') or '')
     jk = nk
   end
-  idx_add(newq, id, jk, to, state ~= to or newq ~= q)
+  idx_add(newq, id, jk, v, state ~= to or newq ~= q)
 
-  if returning == 'summary' then return { 1, state, summary(jk) }, nexti end
+  if returning == 'summary' then return { 1, state, view_summary(v) }, nexti end
   return { 1, state, redis.call('HGETALL', jk) }, nexti
 end
