@@ -76,7 +76,7 @@ export function registerEnvelopeCases(suite: Suite): void {
     });
 
     suite.test('envelope.args-and-meta-preserved', 'args and meta come back exactly as sent', async (t) => {
-      const args = [1, 2.5, -0, 'two', null, true, { nested: [1, { deep: 'x' }], 'ключ': 'значение' }, [3, [4]], 9007199254740991];
+      const args = [1, 2.5, 1e-7, 'two', null, true, { nested: [1, { deep: 'x' }], 'ключ': 'значение' }, [3, [4]], 9007199254740991];
       const meta = { trace_id: 'abc', nested: { a: [1, 2], b: null }, 'ünïcødé key': '✓', empty: {} };
       const queue = t.queue();
       const job = await t.push(queue, { args, meta });

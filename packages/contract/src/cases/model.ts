@@ -210,9 +210,11 @@ async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
         break;
       }
     }
-    // Compare every job after every step.
-    for (const id of model.ids()) {
-      const actual = (await t.api.getJob(id)).job;
+    // Compare every job after every step (reads issued together: they overlap on networked backends).
+    const jobIds = model.ids();
+    const actuals = await Promise.all(jobIds.map(async (id) => (await t.api.getJob(id)).job));
+    for (const [i, id] of jobIds.entries()) {
+      const actual = actuals[i]!;
       if (!model.resolve(id, actual.state, actual.attempt)) {
         const options = model.options(id).map((c) => `${c.state}/attempt ${c.attempt}`).join(' or ');
         fail(`job #${model.ids().indexOf(id)}: the model expects ${options}, the backend has ${actual.state}/attempt ${actual.attempt}`);
