@@ -10,11 +10,9 @@ import type { EventTransport, OjsEvent } from '@ojskit/core';
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
-interface Envelope {
-  /** Publisher id: a process ignores its own messages (it delivered them locally). */
-  p: string;
-  e: OjsEvent[];
-}
+// Message format: `<publisher id>\n<JSON array of events>`. The id comes first so a process can drop its own
+// messages (it delivered them locally) without parsing them.
+const SEPARATOR = '\n';
 
 export interface RedisEventTransportOptions {
   /** Connection used to PUBLISH (shared with the driver). */
@@ -74,8 +72,8 @@ export class RedisEventTransport implements EventTransport {
     this.pending = [];
     if (batch.length === 0) return;
     this.deliver(batch);
-    const message: Envelope = { p: this.publisherId, e: batch };
-    this.options.publisher.publish(this.options.channel, JSON.stringify(message)).catch((error: unknown) => {
+    const message = `${this.publisherId}${SEPARATOR}${JSON.stringify(batch)}`;
+    this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => {
       this.options.onError?.(error);
     });
   }
@@ -96,14 +94,16 @@ export class RedisEventTransport implements EventTransport {
     this.subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.options.channel) return;
-      let envelope: Envelope;
+      const cut = message.indexOf(SEPARATOR);
+      if (cut < 0 || message.startsWith(this.publisherId + SEPARATOR)) return;
+      let events: unknown;
       try {
-        envelope = JSON.parse(message) as Envelope;
+        events = JSON.parse(message.slice(cut + 1));
       } catch (error) {
         this.options.onError?.(error);
         return;
       }
-      if (envelope.p !== this.publisherId && Array.isArray(envelope.e)) this.deliver(envelope.e);
+      if (Array.isArray(events)) this.deliver(events as OjsEvent[]);
     });
     // ioredis re-subscribes after a reconnect by itself.
     this.subscribed = subscriber.subscribe(this.options.channel).catch((error: unknown) => {
