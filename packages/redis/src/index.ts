@@ -19,3 +19,6 @@ export function createRedisDriver(url: string, options: Omit<RedisDriverOptions,
   parsed.searchParams.delete('prefix');
   return new RedisDriver({ ...options, url: parsed.toString(), ...(prefix ? { prefix } : {}) });
 }
+
+/** The gateway's adapter convention (`--backend redis://…`): same as `createRedisDriver`. */
+export const createDriverFromUrl = (url: string): RedisDriver => createRedisDriver(url);
