@@ -1,6 +1,7 @@
 /** Serving a gateway on a port with Node's HTTP server, and shutting it down gracefully. */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Gateway } from './gateway.js';
 
@@ -40,6 +41,7 @@ export async function startGateway(gateway: Gateway, options: StartOptions = {})
     s.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
+  const tracker = trackConnections(server);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   let stopping: Promise<void> | undefined;
   const shutdown = (): Promise<void> => {
@@ -55,12 +57,40 @@ export async function startGateway(gateway: Gateway, options: StartOptions = {})
           clearTimeout(timer);
           resolve();
         });
-        // Keep-alive connections with no request in flight would hold `close` open.
-        server.closeIdleConnections();
+        tracker.closeWhenIdle();
       });
       await gateway.close();
     })();
     return stopping;
   };
   return { gateway, server, url: `http://${shownHost}:${port}`, port, shutdown };
+}
+
+/**
+ * Per-socket count of requests in flight. Node's `closeIdleConnections` misses sockets that never carried a
+ * request (clients pre-open them) and sockets that turn idle after the call, so shutdown tracks them itself:
+ * idle sockets are ended at once, busy ones as soon as their last response is finished.
+ */
+function trackConnections(server: Server): { closeWhenIdle(): void } {
+  const inFlight = new Map<Socket, number>();
+  let closing = false;
+  server.on('connection', (socket: Socket) => {
+    inFlight.set(socket, 0);
+    socket.once('close', () => inFlight.delete(socket));
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      inFlight.set(socket, left);
+      if (closing && left === 0) socket.destroySoon();
+    });
+  });
+  return {
+    closeWhenIdle() {
+      closing = true;
+      for (const [socket, count] of inFlight) if (count === 0) socket.destroySoon();
+    },
+  };
 }

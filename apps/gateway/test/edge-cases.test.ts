@@ -262,13 +262,13 @@ describe('backend failures', () => {
     const res = await gateway.request(`/ojs/v1/jobs/${UNKNOWN_ID}`);
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe(OJS);
-    const body = await res.json();
+    const body = ((await res.json()) as any);
     expect(body.error).toMatchObject({ code: 'backend_error', retryable: true });
     expect(body.error.message).not.toContain('10.0.0.7');
     expect(logged).toContainEqual(expect.objectContaining({ status: 500, level: 'error', error: 'connection reset by peer at 10.0.0.7' }));
     const unavailable = await gateway.request('/ojs/v1/jobs', { method: 'POST', body: '{}', headers: { 'Content-Type': OJS } });
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get('retry-after')).toBe('1');
-    expect((await unavailable.json()).error.code).toBe('backend_unavailable');
+    expect(((await unavailable.json()) as any).error.code).toBe('backend_unavailable');
   });
 });

@@ -25,7 +25,7 @@ describe('headers', () => {
     const id = res.headers.get('x-request-id')!;
     expect(id).toMatch(/^req_/);
     expect(isUuidV7(id.slice(4))).toBe(true);
-    const json = await res.json();
+    const json = ((await res.json()) as any);
     if (res.status >= 400) expect(json.error.request_id).toBe(id);
   });
 
@@ -42,7 +42,7 @@ describe('headers', () => {
     for (const header of ['X-Request-Id', 'X-Request-ID', 'x-request-id']) {
       const res = await h.call('GET', '/ojs/v1/jobs/nope', undefined, { [header]: 'Client-Req 42' });
       expect(res.headers.get('x-request-id')).toBe('Client-Req 42');
-      expect((await res.json()).error.request_id).toBe('Client-Req 42');
+      expect(((await res.json()) as any).error.request_id).toBe('Client-Req 42');
     }
   });
 
@@ -54,7 +54,7 @@ describe('headers', () => {
     for (const version of ['2.0', '0.9', 'banana']) {
       const res = await h.call('POST', '/ojs/v1/jobs', { type: 'x.y', args: [] }, { 'OJS-Version': version });
       expect(res.status, version).toBe(422);
-      const body = await res.json();
+      const body = ((await res.json()) as any);
       expect(body.error.code).toBe('unsupported');
       expect(res.headers.get('ojs-version')).toBe('1.0');
     }
@@ -63,11 +63,11 @@ describe('headers', () => {
 
   it('sets Location on 201 from POST /jobs and POST /workflows', async () => {
     const res = await h.call('POST', '/ojs/v1/jobs', { type: 'hdr.job', args: [] });
-    const { job } = await res.json();
+    const { job } = ((await res.json()) as any);
     expect(res.headers.get('location')).toBe(`/ojs/v1/jobs/${job.id}`);
     const wf = await h.call('POST', '/ojs/v1/workflows', { type: 'chain', steps: [{ type: 'a.b', args: [] }] });
     expect(wf.status).toBe(201);
-    expect(wf.headers.get('location')).toBe(`/ojs/v1/workflows/${(await wf.json()).id}`);
+    expect(wf.headers.get('location')).toBe(`/ojs/v1/workflows/${((await wf.json()) as any).id}`);
   });
 
   it('answers CORS preflight with the protocol headers and methods', async () => {

@@ -30,7 +30,7 @@ describe('system', () => {
     const res = await broken.request('/ojs/v1/health');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBeTruthy();
-    expect(await res.json()).toMatchObject({ status: 'unhealthy', backend: { status: 'unhealthy', error: 'ECONNREFUSED' } });
+    expect((await res.json()) as any).toMatchObject({ status: 'unhealthy', backend: { status: 'unhealthy', error: 'ECONNREFUSED' } });
     expect((await broken.request('/ready')).status).toBe(503);
   });
 
@@ -64,7 +64,7 @@ describe('system', () => {
     const res = await h.call('GET', '/ojs/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
-    const doc = await res.json();
+    const doc = ((await res.json()) as any);
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
@@ -153,7 +153,7 @@ describe('auth', () => {
     }
     const preflight = await h.call('OPTIONS', '/ojs/v1/jobs', undefined, { Origin: 'http://a.test', 'Access-Control-Request-Method': 'POST' });
     expect(preflight.status).toBe(204);
-    const doc = await (await h.call('GET', '/ojs/v1/openapi.json')).json();
+    const doc = ((await (await h.call('GET', '/ojs/v1/openapi.json')).json()) as any);
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
   });
 

@@ -3,7 +3,7 @@
  * listener only pushes into it, so a slow client can never slow the engine: when its buffer is full it is
  * dropped (the stream ends) and it resumes with `Last-Event-ID` from the engine's event log.
  */
-import type { EventFilter, OjsEvent } from '@ojskit/core';
+import { OjsError, type EventFilter, type OjsEvent } from '@ojskit/core';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { GatewayEngine } from '../engine-port.js';
 import type { GatewayContext } from '../http/env.js';
@@ -43,6 +43,9 @@ export function streamEvents(
   registry: StreamRegistry,
   options: EventStreamOptions,
 ): Response {
+  // A stream opened during shutdown would hold the server open until the shutdown timeout.
+  if (registry.closed) throw new OjsError('backend_unavailable', 'The gateway is shutting down; reconnect to another instance.', { details: { reason: 'draining' } });
+  // Proxies (nginx) must not buffer the stream.
   c.header('X-Accel-Buffering', 'no');
   return streamSSE(c, async (stream) => {
     const pending: OjsEvent[] = [];

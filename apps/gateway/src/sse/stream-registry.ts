@@ -2,6 +2,8 @@
 
 export class StreamRegistry {
   private readonly closers = new Set<() => void>();
+  /** True once `closeAll` ran: no new streams are accepted. */
+  closed = false;
 
   /** Registers a stream's closer; returns the function that unregisters it. */
   add(close: () => void): () => void {
@@ -15,6 +17,7 @@ export class StreamRegistry {
 
   /** Ends every open stream. */
   closeAll(): void {
+    this.closed = true;
     for (const close of [...this.closers]) close();
     this.closers.clear();
   }
