@@ -8,7 +8,7 @@ import { allowedFrom, toTimestamp, type Job } from '@ojskit/core';
 import type { CaseContext } from '../context.js';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';
-import { outcomeOf } from '../support/errors.js';
+import { outcomeOf, settle } from '../support/errors.js';
 
 const JOBS = 40;
 const CLAIMERS = 12;
@@ -61,11 +61,12 @@ export function registerConcurrencyCases(suite: Suite): void {
       const queue = t.queue();
       for (let round = 0; round < 10; round++) {
         const job = await INTO.active(t, queue, { options: { retry: { max_attempts: 1 } } });
-        const outcomes = await Promise.all([
-          outcomeOf(t.api.ack({ job_id: job.id, result: 'ack' })),
-          outcomeOf(t.api.nack({ job_id: job.id, error: { code: 'e', message: 'nack' } })),
-          outcomeOf(t.api.cancelJob(job.id)),
+        const settled = await Promise.all([
+          settle(t.api.ack({ job_id: job.id, result: 'ack' })),
+          settle(t.api.nack({ job_id: job.id, error: { code: 'e', message: 'nack' } })),
+          settle(t.api.cancelJob(job.id)),
         ]);
+        const outcomes = settled.map((s) => (s === 'ok' ? s : s.code));
         const { wins, badLosers } = tally(outcomes, ['conflict']);
         expect(wins, `outcomes ${outcomes.join(', ')}`).toBe(1);
         expect(badLosers).toEqual([]);
@@ -73,6 +74,8 @@ export function registerConcurrencyCases(suite: Suite): void {
         const stored = await t.job(job.id);
         expect(stored.state).toBe(winner);
         if (winner !== 'completed') expect(stored).not.toHaveProperty('result');
+        // A loser was refused because the winner had moved the job: its error names that state, not a stale one.
+        for (const loser of settled) if (loser !== 'ok') expect(loser.details?.current_state, loser.message).toBe(winner);
       }
     });
 

@@ -39,3 +39,14 @@ export async function outcomeOf(operation: Promise<unknown>): Promise<'ok' | str
     throw error;
   }
 }
+
+/** Runs `operation` and returns `ok` or the OJS error it failed with (non-OJS errors propagate). */
+export async function settle(operation: Promise<unknown>): Promise<'ok' | OjsError> {
+  try {
+    await operation;
+    return 'ok';
+  } catch (error) {
+    if (isOjsError(error)) return error;
+    throw error;
+  }
+}
