@@ -60,7 +60,8 @@ export function planInsert(
   mode: ConflictMode,
 ): InsertPlan {
   const steps: InsertStep[] = [];
-  const staged = new Map<string, Candidate>();
+  /** Jobs this batch stores, by id (duplicate ids inside the batch). */
+  const staged = new Map<string, Job>();
   const stagedByKey = new Map<string, Candidate[]>();
   /** Ids, stored or staged, that this batch moves to `cancelled`. */
   const cancelled = new Set<string>();
@@ -68,13 +69,13 @@ export function planInsert(
   for (let index = 0; index < input.length; index++) {
     const source = input[index]!;
     const id = source.job.id;
-    const clash = jobs.get(id) ?? staged.get(id);
+    const clash = jobs.get(id)?.job ?? staged.get(id);
     if (clash !== undefined) {
       if (mode === 'skip') {
         steps.push({ kind: 'skip' });
         continue;
       }
-      return { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash.job) };
+      return { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash) };
     }
     const job = cloneValue(source.job);
     const x = cloneValue(source.x);
@@ -113,9 +114,9 @@ export function planInsert(
         }
       }
     }
-    const candidate: Candidate = { id, job, x };
-    staged.set(id, candidate);
+    staged.set(id, job);
     if (key !== undefined) {
+      const candidate: Candidate = { id, job, x };
       const list = stagedByKey.get(key);
       if (list === undefined) stagedByKey.set(key, [candidate]);
       else list.push(candidate);
