@@ -1,17 +1,47 @@
 /**
- * Worker overhead per job on the memory backend, with fetch+ACK batching on and off.
+ * Worker overhead per job, with fetch+ACK batching on and off: on the memory backend by default, or on
+ * Redis / PostgreSQL with BACKEND=redis|postgres (REDIS_URL, DATABASE_URL), where batching saves round trips.
  *
  * For each mode it drains a queue of pre-enqueued no-op jobs twice: once with a bare protocol loop
  * (FETCH → ACK straight on the engine, no handler machinery) and once through `Worker`. The worker's
  * overhead is the difference in µs/job. Run: `pnpm --filter @ojskit/client bench` (JOBS=… to resize).
  */
-import { Engine } from '@ojskit/core';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { Engine, type Driver } from '@ojskit/core';
 import { MemoryDriver } from '@ojskit/memory';
+import { migrate, PostgresDriver } from '@ojskit/postgres';
+import { RedisDriver } from '@ojskit/redis';
 import { Client, Worker, type WorkerOptions } from '../src/index.js';
 
 const JOBS = Number(process.env.JOBS ?? 20_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 50);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const BACKEND = process.env.BACKEND ?? 'memory';
+
+/** A fresh, empty store for one run, and how to remove it afterwards. */
+async function freshDriver(): Promise<{ driver: Driver; cleanup: () => Promise<void> }> {
+  const tag = randomBytes(4).toString('hex');
+  if (BACKEND === 'redis') {
+    const driver = new RedisDriver({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `ojsbench:client:${tag}`, checkMemoryPolicy: false });
+    return { driver, cleanup: () => driver.reset() };
+  }
+  if (BACKEND === 'postgres') {
+    const schema = `ojs_bench_${tag}`;
+    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 8 });
+    await migrate({ pool, schema });
+    const driver = new PostgresDriver({ pool, schema, events: false });
+    return {
+      driver,
+      cleanup: async () => {
+        await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+        await pool.end();
+      },
+    };
+  }
+  if (BACKEND !== 'memory') throw new Error(`BACKEND must be memory, redis or postgres, not ${BACKEND}`);
+  return { driver: new MemoryDriver(), cleanup: async () => {} };
+}
 
 interface Mode {
   name: string;
@@ -35,29 +65,37 @@ const MODES: Mode[] = [
   },
 ];
 
-async function freshEngine(): Promise<Engine> {
-  const engine = new Engine({ driver: new MemoryDriver() });
+async function freshEngine(): Promise<{ engine: Engine; cleanup: () => Promise<void> }> {
+  const { driver, cleanup } = await freshDriver();
+  const engine = new Engine({ driver });
   const client = new Client(engine);
   for (let i = 0; i < JOBS; i += 1_000) {
     await client.enqueueMany(Array.from({ length: Math.min(1_000, JOBS - i) }, (_, k) => ({ type: 'noop', args: [i + k] })));
   }
-  return engine;
+  return {
+    engine,
+    cleanup: async () => {
+      await cleanup();
+      await engine.close();
+    },
+  };
 }
 
-/** Drains the queue with the protocol alone: the floor the worker is measured against. */
+/**
+ * Drains the queue with the same protocol calls as the worker in this mode (FETCH of `fetchCount`, then one
+ * `ackMany` or one ACK per job), back to back, with no handler machinery: the floor the worker is measured
+ * against. (The worker may beat it when batching is off: it overlaps ACKs with the next FETCH.)
+ */
 async function bareLoop(engine: Engine, mode: Mode): Promise<number> {
   const started = performance.now();
   let done = 0;
-  const lanes = Array.from({ length: mode.fetchCount === 1 ? CONCURRENCY : 1 }, async () => {
-    for (;;) {
-      const { jobs } = await engine.fetch({ queues: ['default'], count: mode.fetchCount, worker_id: 'bare' });
-      if (jobs.length === 0) return;
-      if (mode.batchAcks) await engine.ackMany({ acks: jobs.map((j) => ({ job_id: j.id, worker_id: 'bare' })) });
-      else for (const job of jobs) await engine.ack({ job_id: job.id, worker_id: 'bare' });
-      done += jobs.length;
-    }
-  });
-  await Promise.all(lanes);
+  for (;;) {
+    const { jobs } = await engine.fetch({ queues: ['default'], count: mode.fetchCount, worker_id: 'bare' });
+    if (jobs.length === 0) break;
+    if (mode.batchAcks) await engine.ackMany({ acks: jobs.map((j) => ({ job_id: j.id, worker_id: 'bare' })) });
+    else for (const job of jobs) await engine.ack({ job_id: job.id, worker_id: 'bare' });
+    done += jobs.length;
+  }
   if (done !== JOBS) throw new Error(`bare loop drained ${done} of ${JOBS}`);
   return performance.now() - started;
 }
@@ -87,18 +125,18 @@ const perSecond = (ms: number): number => Math.round(JOBS / (ms / 1000));
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  console.log(`worker overhead on memory: ${JOBS} no-op jobs, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds (node ${process.version})`);
+  console.log(`worker overhead on ${BACKEND}: ${JOBS} no-op jobs, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds (node ${process.version})`);
   console.log('mode          | bare loop µs/job | worker µs/job | worker jobs/s | overhead µs/job | fetch calls | ack calls');
   for (const mode of MODES) {
     const bare: number[] = [];
     const runs: Array<{ ms: number; fetchCalls: number; ackCalls: number }> = [];
     for (let round = 0; round <= ROUNDS; round++) {
       const a = await freshEngine();
-      const bareMs = await bareLoop(a, mode);
-      await a.close();
+      const bareMs = await bareLoop(a.engine, mode);
+      await a.cleanup();
       const b = await freshEngine();
-      const run = await workerRun(b, mode);
-      await b.close();
+      const run = await workerRun(b.engine, mode);
+      await b.cleanup();
       if (round === 0) continue; // warm-up
       bare.push(bareMs);
       runs.push(run);

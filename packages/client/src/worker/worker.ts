@@ -79,7 +79,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private readonly middleware: Middleware[] = [];
   private readonly chains = new Map<string, (ctx: JobContext) => Promise<unknown>>();
   private readonly runs = new Map<string, JobRun>();
-  private readonly settling = new Set<Promise<void>>();
+  /** Jobs taken and not yet answered (ACK/FAIL/release), and who waits for that count to reach zero. */
+  private unsettled = 0;
+  private settledWaiters: Array<() => void> = [];
   private readonly wake = new WakeSignal();
   private readonly acks: AckBatcher;
   private readonly counters = { fetchCalls: 0, jobsFetched: 0, nackCalls: 0, heartbeatCalls: 0 };
@@ -183,7 +185,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   /** Waits until every job taken so far has been answered (ACK/FAIL/release). */
   private async allSettled(): Promise<void> {
-    while (this.settling.size > 0) await Promise.all([...this.settling]);
+    if (this.unsettled > 0) await new Promise<void>((resolve) => this.settledWaiters.push(resolve));
   }
 
   // ---- fetching ------------------------------------------------------------------------------------
@@ -229,7 +231,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         const previous = this.runs.get(job.id);
         if (previous?.phase === 'running') previous.abort(new JobLostError(job.id, 'active'));
         else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
-        this.track(this.execute(job));
+        this.unsettled += 1;
+        void this.execute(job);
       }
       if (jobs.length > 0) {
         idleMs = idleBackoff.minMs;
@@ -243,11 +246,6 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         idleMs = Math.min(idleMs * 2, idleBackoff.maxMs);
       }
     }
-  }
-
-  private track(promise: Promise<void>): void {
-    this.settling.add(promise);
-    void promise.finally(() => this.settling.delete(promise));
   }
 
   private listen(): void {
@@ -299,17 +297,27 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     } finally {
       // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
       if (this.runs.get(run.id) === run) this.runs.delete(run.id);
+      if (--this.unsettled === 0 && this.settledWaiters.length > 0) {
+        const waiters = this.settledWaiters;
+        this.settledWaiters = [];
+        for (const resolve of waiters) resolve();
+      }
     }
   }
 
   private runChain(type: string, ctx: JobContext): Promise<unknown> {
     let chain = this.chains.get(type);
     if (!chain) {
-      chain = compose(this.middleware, this.handlers.get(type)!);
+      const handler = this.handlers.get(type)!;
+      chain = this.middleware.length > 0 ? compose(this.middleware, handler) : (c) => handler(c) as Promise<unknown>;
       this.chains.set(type, chain);
     }
-    // Defer to a microtask so a handler that throws synchronously is reported like an async failure.
-    return Promise.resolve().then(() => chain(ctx));
+    // A handler that throws synchronously (or returns a plain value) is reported like an async one.
+    try {
+      return Promise.resolve(chain(ctx));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Reports progress for a run (used by its context). */
