@@ -17,8 +17,12 @@ import type { UniqueIndex } from './unique-index.js';
 
 /** What to do with one job of the batch. */
 export type InsertStep =
-  /** Store `job`/`x` (private copies), after cancelling the job `replaceId` when set. */
-  | { kind: 'insert'; job: Job; x: JobInternals; replaceId?: string }
+  /**
+   * Store `job`/`x` (private copies), after cancelling the job `replaceId` when set. `reported` is what
+   * the outcome shows: the caller's own input when the stored job equals it (handing a caller back its
+   * own object exposes nothing stored and saves a copy), else a copy of the stored job.
+   */
+  | { kind: 'insert'; job: Job; x: JobInternals; replaceId?: string; reported: Job | null }
   /** Store nothing; report the job `matchId` (stored, or inserted earlier in this batch). */
   | { kind: 'existing'; matchId: string }
   /** Store nothing, report nothing (workflow re-drives). */
@@ -80,6 +84,7 @@ export function planInsert(
     const job = cloneValue(source.job);
     const x = cloneValue(source.x);
     let replaceId: string | undefined;
+    let reported: Job | null = source.job;
     const key = x.uniqueKey;
     if (key !== undefined) {
       const match = findMatch(key, x, now, unique, stagedByKey, cancelled);
@@ -111,6 +116,7 @@ export function planInsert(
           job.enqueued_at = undefined;
           // A promoted match keeps its dueAt; the parse covers a match stored without one.
           x.dueAt = match.x.dueAt ?? Date.parse(match.job.scheduled_at);
+          reported = null;
         }
       }
     }
@@ -121,7 +127,7 @@ export function planInsert(
       if (list === undefined) stagedByKey.set(key, [candidate]);
       else list.push(candidate);
     }
-    steps.push(replaceId === undefined ? { kind: 'insert', job, x } : { kind: 'insert', job, x, replaceId });
+    steps.push(replaceId === undefined ? { kind: 'insert', job, x, reported } : { kind: 'insert', job, x, replaceId, reported });
   }
   return { ok: true, steps };
 }

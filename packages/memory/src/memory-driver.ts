@@ -401,7 +401,7 @@ export class MemoryDriver implements Driver {
       }
       const entry = new JobEntry(step.job, step.x);
       this.store.add(entry, nowIso);
-      const job = cloneValue(entry.job);
+      const job = step.reported ?? cloneValue(entry.job);
       outcomes.push(replaced === undefined ? { status: 'inserted', job } : { status: 'inserted', job, replaced });
     }
     return outcomes;
