@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `ojskit-gateway`: serve the OJS HTTP API over a backend, with graceful shutdown on SIGINT/SIGTERM. */
 import { createBackend } from './backends/registry.js';
-import { resolveConfig, usage, UsageError } from './cli/config.js';
+import { resolveConfig, usage } from './cli/config.js';
 import { createGateway } from './gateway.js';
 import { startGateway } from './server.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -65,6 +65,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`ojskit-gateway: ${error instanceof UsageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // Start-up failures (bad backend URL, adapter not installed, port in use) are the operator's to fix: the
+  // message says what; the stack only with OJSKIT_DEBUG.
+  const detail = error instanceof Error ? (process.env['OJSKIT_DEBUG'] ? (error.stack ?? error.message) : error.message) : String(error);
+  process.stderr.write(`ojskit-gateway: ${detail}\n`);
   process.exit(1);
 });

@@ -9,5 +9,5 @@ export type { EventStreamOptions } from './sse/event-stream.js';
 export { DEFAULT_EVENT_STREAM_OPTIONS } from './sse/event-stream.js';
 export { OJS_MEDIA_TYPE, OJS_VERSION } from './http/media.js';
 export { startGateway, type RunningGateway, type StartOptions } from './server.js';
-export { createBackend, registerBackend, type BackendFactory } from './backends/registry.js';
+export { backendScheme, createBackend, registerBackend, type BackendFactory } from './backends/registry.js';
 export { GATEWAY_VERSION } from './version.js';

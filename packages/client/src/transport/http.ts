@@ -64,6 +64,7 @@ export class HttpTransport implements OjsApi, BatchAck {
   private readonly fetchImpl: typeof fetch;
   private readonly headers: Record<string, string>;
   private readonly opening = new Set<Promise<void>>();
+  private readonly subscriptions = new Set<() => void>();
 
   constructor(baseUrl: string, private readonly options: HttpTransportOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, '').replace(/\/ojs\/v1$/, '');
@@ -130,12 +131,12 @@ export class HttpTransport implements OjsApi, BatchAck {
     return body;
   }
 
-  enqueue(request: unknown, options?: { tx?: unknown }): Promise<R.EnqueueResponse> {
+  async enqueue(request: unknown, options?: { tx?: unknown }): Promise<R.EnqueueResponse> {
     if (options?.tx !== undefined) throw OjsError.unsupported('Transactional enqueue is not available over HTTP.');
     return this.send('POST', '/ojs/v1/jobs', request);
   }
 
-  enqueueBatch(request: unknown, options?: { tx?: unknown }): Promise<R.BatchEnqueueResponse> {
+  async enqueueBatch(request: unknown, options?: { tx?: unknown }): Promise<R.BatchEnqueueResponse> {
     if (options?.tx !== undefined) throw OjsError.unsupported('Transactional enqueue is not available over HTTP.');
     return this.send('POST', '/ojs/v1/jobs/batch', request);
   }
@@ -322,10 +323,18 @@ export class HttpTransport implements OjsApi, BatchAck {
       }
     };
     void run();
-    return () => {
+    const unsubscribe = (): void => {
       markOpen();
       controller.abort();
+      this.subscriptions.delete(unsubscribe);
     };
+    this.subscriptions.add(unsubscribe);
+    return unsubscribe;
+  }
+
+  /** Ends every event subscription. Requests need no cleanup (the fetch implementation pools connections). */
+  async close(): Promise<void> {
+    for (const unsubscribe of [...this.subscriptions]) unsubscribe();
   }
 }
 

@@ -43,23 +43,30 @@ export async function readSse(body: ReadableStream<Uint8Array>, callbacks: SseCa
     else if (field === 'id' && !value.includes('\0')) id = value;
     else if (field === 'retry' && /^\d+$/.test(value)) callbacks.onRetry?.(Number(value));
   };
+  const drain = (final: boolean): void => {
+    let start = 0;
+    for (let i = 0; i < buffer.length; i++) {
+      const ch = buffer[i];
+      if (ch !== '\n' && ch !== '\r') continue;
+      // A CR at the end of a chunk may be the first half of CRLF: wait for the next chunk (unless there is none).
+      if (ch === '\r' && i === buffer.length - 1 && !final) break;
+      line(buffer.slice(start, i));
+      if (ch === '\r' && buffer[i + 1] === '\n') i++;
+      start = i + 1;
+    }
+    buffer = buffer.slice(start);
+  };
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) {
+        buffer += decoder.decode();
+        drain(true);
+        break;
+      }
       callbacks.onActivity?.();
       buffer += decoder.decode(value, { stream: true });
-      let start = 0;
-      for (let i = 0; i < buffer.length; i++) {
-        const ch = buffer[i];
-        if (ch !== '\n' && ch !== '\r') continue;
-        // A CR at the very end may be the first half of CRLF: wait for the next chunk.
-        if (ch === '\r' && i === buffer.length - 1) break;
-        line(buffer.slice(start, i));
-        if (ch === '\r' && buffer[i + 1] === '\n') i++;
-        start = i + 1;
-      }
-      buffer = buffer.slice(start);
+      drain(false);
     }
   } finally {
     reader.releaseLock();

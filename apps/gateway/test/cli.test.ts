@@ -1,0 +1,135 @@
+/**
+ * The built CLI as a real child process, driven over the network: start-up, flags and environment, auth,
+ * a full job round trip through the HTTP transport, and graceful shutdown on SIGTERM with a request in flight.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { http } from '@ojskit/client';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stdout: string[];
+  stderr: string[];
+}
+
+const children: ChildProcess[] = [];
+
+function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split('\n');
+      buffered = lines.pop()!;
+      for (const line of lines) {
+        stdout.push(line);
+        const parsed = JSON.parse(line) as { msg: string; url?: string };
+        if (parsed.msg === 'listening') resolve({ child, url: parsed.url!, stdout, stderr });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${stderr.join('')}`)));
+  });
+}
+
+beforeAll(() => {
+  // The test runs the built CLI, so build it (and the packages it imports) from the current sources.
+  execFileSync('pnpm', ['--filter', '@ojskit/core', '--filter', '@ojskit/memory', '--filter', '@ojskit/gateway', 'run', 'build'], {
+    cwd: root,
+    stdio: 'pipe',
+  });
+}, 300_000);
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+describe('ojskit-gateway CLI', () => {
+  it('serves the protocol: a job round trip through the HTTP transport, logged one line per request', async () => {
+    const { url, stdout } = await start(['--port', '0', '--host', '127.0.0.1', '--backend', 'memory']);
+    const api = http(url);
+    expect((await api.manifest()).backend).toBe('memory');
+    const { job } = await api.enqueue({ type: 'cli.job', args: ['hello'], options: { queue: 'cli' } });
+    const { jobs } = await api.fetch({ queues: ['cli'], worker_id: 'cli-worker' });
+    expect(jobs.map((j) => j.id)).toEqual([job.id]);
+    await api.ack({ job_id: job.id, result: { echoed: 'hello' }, worker_id: 'cli-worker' });
+    expect((await api.getJob(job.id)).job).toMatchObject({ state: 'completed', result: { echoed: 'hello' } });
+    const requests = stdout.map((line) => JSON.parse(line)).filter((line) => line.msg === 'request');
+    expect(requests.map((line) => `${line.method} ${line.path} ${line.status}`)).toEqual([
+      'GET /ojs/manifest 200',
+      'POST /ojs/v1/jobs 201',
+      'POST /ojs/v1/workers/fetch 200',
+      'POST /ojs/v1/workers/ack 200',
+      `GET /ojs/v1/jobs/${job.id} 200`,
+    ]);
+  });
+
+  it('takes its settings from the environment (flags win): auth, quiet, body limit', async () => {
+    const { url, stdout } = await start(['--port', '0', '--host', '127.0.0.1', '--quiet'], {
+      OJSKIT_API_KEY: 'env-key',
+      OJSKIT_BODY_LIMIT: '2kb',
+      OJSKIT_PORT: '1',
+    });
+    const anonymous = await fetch(`${url}/ojs/v1/queues`);
+    expect(anonymous.status).toBe(401);
+    expect((await fetch(`${url}/ojs/manifest`)).status).toBe(200);
+    const api = http(url, { apiKey: 'env-key' });
+    expect((await api.listQueues()).queues).toBeDefined();
+    const big = await fetch(`${url}/ojs/v1/jobs`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer env-key', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ type: 'a.b', args: ['x'.repeat(4096)] }),
+    });
+    expect(big.status).toBe(413);
+    expect(stdout.filter((line) => line.includes('"msg":"request"'))).toEqual([]);
+  });
+
+  it('shuts down gracefully on SIGTERM: the in-flight request completes, no new work, exit code 0', async () => {
+    const { child, url, stdout } = await start(['--port', '0', '--host', '127.0.0.1', '--quiet']);
+    const api = http(url);
+    await api.enqueue({ type: 'a.b', args: [], options: { queue: 'other' } });
+    // A long-poll FETCH on an empty queue is in flight when the signal arrives.
+    const inFlight = api.fetch({ queues: ['empty'], wait_ms: 1_500 });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await expect(inFlight).resolves.toEqual({ jobs: [] });
+    const [code] = await exited;
+    expect(code).toBe(0);
+    const messages = stdout.map((line) => JSON.parse(line).msg);
+    expect(messages).toContain('shutting down');
+    expect(messages.at(-1)).toBe('stopped');
+    await expect(api.manifest()).rejects.toMatchObject({ code: 'backend_unavailable' });
+  });
+
+  it('rejects bad flags with usage (exit 2) and names a missing adapter package (exit 1)', async () => {
+    const bad = spawn(process.execPath, [cli, '--port', 'eighty'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    bad.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    expect((await once(bad, 'exit'))[0]).toBe(2);
+    expect(err).toContain("Invalid port 'eighty'");
+    expect(err).toContain('Usage: ojskit-gateway');
+
+    const unknown = spawn(process.execPath, [cli, '--backend', 'nats://x', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let unknownErr = '';
+    unknown.stderr.on('data', (chunk: Buffer) => (unknownErr += chunk.toString()));
+    expect((await once(unknown, 'exit'))[0]).toBe(1);
+    expect(unknownErr).toContain("Unknown backend 'nats://x'");
+
+    const kafka = spawn(process.execPath, [cli, '--backend', 'kafka://localhost:9092', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let kafkaErr = '';
+    kafka.stderr.on('data', (chunk: Buffer) => (kafkaErr += chunk.toString()));
+    expect((await once(kafka, 'exit'))[0]).toBe(1);
+    expect(kafkaErr).toContain('needs the @ojskit/kafka package');
+  });
+});
