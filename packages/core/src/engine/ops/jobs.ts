@@ -66,10 +66,13 @@ export async function activateJob(ctx: EngineContext, id: string): Promise<JobRe
 
 function progressView(stored: StoredJob): ProgressResponse {
   const p = stored.x.progress;
+  // An ACK completes whatever progress was reported; deriving it here keeps the ACK a blind compare-and-set.
+  const reported = p?.progress ?? null;
+  const progress = stored.job.state === 'completed' && p ? 1 : reported;
   return {
     job_id: stored.job.id,
     state: stored.job.state,
-    progress: p?.progress ?? null,
+    progress,
     message: p?.message ?? null,
     data: p?.data ?? null,
     updated_at: p?.updated_at ?? null,
