@@ -6,6 +6,8 @@
 --
 -- Design: `doc` (the OJS envelope, wire-shaped) and `x` (JobInternals) are the only truth; every column
 -- the indexes and guards need is GENERATED from them, so a column can never disagree with the document.
+-- The caller's own data (`args`, `meta`, `result`) is kept apart as `json`, which stores the text as sent:
+-- jsonb would reorder object keys, turn -0 into 0 and refuse \u0000, and those must come back exactly.
 -- `seq` is the one real column: the FIFO number a job receives each time it enters `available`.
 -- `prev_state` records the state before the last guarded transition (what `jobTransition` reports as `from`).
 
@@ -15,20 +17,23 @@ CREATE TABLE {{schema}}.jobs (
   id            text PRIMARY KEY,
   doc           jsonb NOT NULL,
   x             jsonb NOT NULL,
+  args          json NOT NULL,
+  meta          json NOT NULL,
+  result        json,
   seq           bigint NOT NULL,
   prev_state    text,
   queue         text    GENERATED ALWAYS AS (doc->>'queue') STORED NOT NULL,
   type          text    GENERATED ALWAYS AS (doc->>'type') STORED,
   state         text    GENERATED ALWAYS AS (doc->>'state') STORED NOT NULL,
-  priority      integer GENERATED ALWAYS AS ((doc->'priority')::integer) STORED,
-  attempt       integer GENERATED ALWAYS AS ((doc->'attempt')::integer) STORED,
+  priority      integer GENERATED ALWAYS AS ((doc->>'priority')::integer) STORED,
+  attempt       integer GENERATED ALWAYS AS ((doc->>'attempt')::integer) STORED,
   worker_id     text    GENERATED ALWAYS AS (doc->>'worker_id') STORED,
   -- Times are epoch ms computed by the engine; numeric keeps fractional ms exact in comparisons.
-  due_at        numeric GENERATED ALWAYS AS ((x->'dueAt')::numeric) STORED,
-  expires_at    numeric GENERATED ALWAYS AS ((x->'expiresAt')::numeric) STORED,
-  deadline      numeric GENERATED ALWAYS AS (LEAST((x->'visibleUntil')::numeric, (x->'timeoutAt')::numeric)) STORED,
-  finished_at   numeric GENERATED ALWAYS AS ((x->'finishedAt')::numeric) STORED,
-  dead_letter   boolean GENERATED ALWAYS AS (COALESCE((x->'deadLetter')::boolean, false)) STORED,
+  due_at        numeric GENERATED ALWAYS AS ((x->>'dueAt')::numeric) STORED,
+  expires_at    numeric GENERATED ALWAYS AS ((x->>'expiresAt')::numeric) STORED,
+  deadline      numeric GENERATED ALWAYS AS (LEAST((x->>'visibleUntil')::numeric, (x->>'timeoutAt')::numeric)) STORED,
+  finished_at   numeric GENERATED ALWAYS AS ((x->>'finishedAt')::numeric) STORED,
+  dead_letter   boolean GENERATED ALWAYS AS (COALESCE((x->>'deadLetter')::boolean, false)) STORED,
   unique_key    text    GENERATED ALWAYS AS (x->>'uniqueKey') STORED
 ) WITH (
   -- Every job row is updated two or more times in its life: leave room on each page, vacuum early and
@@ -75,7 +80,7 @@ CREATE TABLE {{schema}}.workers (
 CREATE TABLE {{schema}}.crons (
   name         text PRIMARY KEY,
   doc          jsonb NOT NULL,
-  next_run_ms  numeric GENERATED ALWAYS AS ((doc->'nextRunMs')::numeric) STORED
+  next_run_ms  numeric GENERATED ALWAYS AS ((doc->>'nextRunMs')::numeric) STORED
 );
 
 CREATE TABLE {{schema}}.workflows (

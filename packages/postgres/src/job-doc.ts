@@ -1,6 +1,7 @@
 /**
- * The one mapper between stored rows and core's types. Rows hold the envelope as `doc` and the internals as
- * `x` (both jsonb); jsonb keeps object keys in its own order, so envelopes are rebuilt in wire order here.
+ * The one mapper between stored rows and core's types. A row holds the envelope as `doc` (jsonb) without
+ * the caller's own data, which lives verbatim in the json columns `args`, `meta` and `result`, and the
+ * internals as `x`. jsonb keeps object keys in its own order, so envelopes are rebuilt in wire order here.
  */
 import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
 
@@ -14,17 +15,38 @@ const ENVELOPE_ORDER = [
 ] as const;
 const ORDERED: ReadonlySet<string> = new Set(ENVELOPE_ORDER);
 
-/** A job envelope from a stored `doc`. */
-export function jobFromDoc(doc: Record<string, unknown>): Job {
+/** Envelope fields stored verbatim in their own json columns. */
+export const VERBATIM_KEYS: ReadonlySet<string> = new Set(['args', 'meta', 'result']);
+
+/**
+ * The job columns a statement returns. `result` comes as JSON text (`result::text`) so that a job without
+ * a result (SQL NULL) and a job whose result is JSON `null` stay apart.
+ */
+export interface JobRow {
+  doc: Record<string, unknown>;
+  args: unknown;
+  meta: unknown;
+  result: string | null;
+}
+
+/** A job envelope from its row. */
+export function jobFromRow(row: JobRow): Job {
+  const { doc } = row;
   const job: Record<string, unknown> = {};
-  for (const key of ENVELOPE_ORDER) if (key in doc) job[key] = doc[key];
+  for (const key of ENVELOPE_ORDER) {
+    if (key === 'args') job['args'] = row.args;
+    else if (key === 'meta') job['meta'] = row.meta;
+    else if (key === 'result') {
+      if (row.result !== null) job['result'] = JSON.parse(row.result);
+    } else if (key in doc) job[key] = doc[key];
+  }
   for (const key in doc) if (!ORDERED.has(key)) job[key] = doc[key];
   return job as Job;
 }
 
-/** A stored job from a row's `doc` and `x`. */
-export function storedFromRow(row: { doc: Record<string, unknown>; x: Record<string, unknown> }): StoredJob {
-  return { job: jobFromDoc(row.doc), x: row.x as unknown as JobInternals };
+/** A stored job from its row and `x`. */
+export function storedFromRow(row: JobRow & { x: Record<string, unknown> }): StoredJob {
+  return { job: jobFromRow(row), x: row.x as unknown as JobInternals };
 }
 
 /** Generated columns a statement returns to build a summary from. */
@@ -49,7 +71,15 @@ export function summaryFromColumns(row: SummaryColumns): JobSummary {
   };
 }
 
-/** The JSON a row is inserted from. */
-export function rowJson(stored: StoredJob): { id: string; doc: Job; x: JobInternals } {
-  return { id: stored.job.id, doc: stored.job, x: stored.x };
+/** The JSON a row is inserted from: the envelope minus the verbatim fields, which travel as JSON text. */
+export function rowJson(stored: StoredJob): { id: string; doc: Record<string, unknown>; x: JobInternals; args: string; meta: string; result: string | null } {
+  const { args, meta, result, ...doc } = stored.job;
+  return {
+    id: stored.job.id,
+    doc,
+    x: stored.x,
+    args: JSON.stringify(args),
+    meta: JSON.stringify(meta),
+    result: 'result' in stored.job && result !== undefined ? JSON.stringify(result) : null,
+  };
 }

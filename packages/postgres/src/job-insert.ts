@@ -1,7 +1,7 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
 import type { InsertOutcome, InsertResult, Job, StoredJob } from '@ojskit/core';
 import type { Pool } from 'pg';
-import { rowJson, storedFromRow } from './job-doc.js';
+import { rowJson, storedFromRow, type JobRow } from './job-doc.js';
 import { isDuplicateJobId } from './pg-errors.js';
 import { planInsert, type ConflictMode, type StoredConflicts } from './insert-plan.js';
 import type { Queryable, Statements } from './statements.js';
@@ -116,7 +116,7 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
 
 async function findConflicts(ctx: InsertContext, on: Queryable, jobs: readonly StoredJob[], oneOff: boolean): Promise<StoredConflicts> {
   const ids = jobs.map((j) => j.job.id);
-  const rows = await ctx.sql.run<{ doc: Record<string, unknown>; x: Record<string, unknown>; by_id: boolean }>(
+  const rows = await ctx.sql.run<JobRow & { x: Record<string, unknown>; by_id: boolean }>(
     on,
     'jobInsert.findConflicts',
     [ids, uniqueKeys(jobs)],

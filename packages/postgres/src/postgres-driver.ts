@@ -23,7 +23,7 @@ import {
 } from '@ojskit/core';
 import type { ClientConfig, Pool } from 'pg';
 import { PgEventTransport } from './event-transport.js';
-import { jobFromDoc, storedFromRow, summaryFromColumns } from './job-doc.js';
+import { jobFromRow, storedFromRow, summaryFromColumns, type JobRow } from './job-doc.js';
 import { insertJobs } from './job-insert.js';
 import { DEFAULT_SCHEMA } from './migrate.js';
 import { toOjsError } from './pg-errors.js';
@@ -61,14 +61,13 @@ export interface PostgresDriverOptions {
 }
 
 /** Raw rows of the claim statement. */
-interface ClaimRow {
+interface ClaimRow extends JobRow {
   kind: 'claimed' | 'promoted';
   ord: string | null;
   priority: number | null;
   seq: string | null;
   state: JobState;
   from_state: JobState | null;
-  doc: Record<string, unknown>;
 }
 
 /**
@@ -94,6 +93,7 @@ export class PostgresDriver implements Driver {
   private rowsAtAnalyze = 0;
   private analyzing: Promise<void> | undefined;
   private closed = false;
+  private readonly onPoolError: (error: Error) => void;
 
   constructor(options: PostgresDriverOptions) {
     this.pool = options.pool;
@@ -104,7 +104,8 @@ export class PostgresDriver implements Driver {
     const onError = options.onError ?? ((error: Error) => console.warn(error.message));
     // Idle clients see the server go away (restart, failover) as an 'error' event; unhandled, it would
     // crash the process. The pool replaces them on the next query.
-    this.pool.on('error', (error) => onError(new Error(`ojskit postgres: idle client error: ${error.message}`, { cause: error })));
+    this.onPoolError = (error: Error) => onError(new Error(`ojskit postgres: idle client error: ${error.message}`, { cause: error }));
+    this.pool.on('error', this.onPoolError);
     this.events =
       options.events === false
         ? undefined
@@ -150,7 +151,7 @@ export class PostgresDriver implements Driver {
       let moved = 0;
       for (const row of rows) {
         if (row.state === 'discarded') {
-          result.expired.push(jobFromDoc(row.doc));
+          result.expired.push(jobFromRow(row));
           moved++;
         } else if (row.kind === 'claimed') claimed.push(row);
         else {
@@ -159,7 +160,7 @@ export class PostgresDriver implements Driver {
         }
       }
       claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority! - a.priority! || Number(a.seq) - Number(b.seq));
-      for (const row of claimed) result.jobs.push(jobFromDoc(row.doc));
+      for (const row of claimed) result.jobs.push(jobFromRow(row));
       if (moved === 0 || claimed.length >= wanted) return result;
     }
   }
@@ -174,36 +175,47 @@ export class PostgresDriver implements Driver {
     for (const round of roundsByDistinctId(ops)) {
       const payload = JSON.stringify(round.map((index) => opJson(ops[index]!, index)));
       const rows = await this.sql.run<TransitionRow>(this.pool, 'jobTransitionMany', [payload]);
-      for (const row of rows) results[row.i] = resultFromRow(row);
+      const losers: TransitionRow[] = [];
+      for (const row of rows) {
+        if (row.ok) results[row.i] = resultFromRow(row);
+        else losers.push(row);
+      }
+      if (losers.length === 0) continue;
+      const current = await this.sql.run<Omit<TransitionRow, 'i' | 'ok' | 'from_state'>>(this.pool, 'jobTransitionMany.losers', [losers.map((r) => r.id)]);
+      const byId = new Map(current.map((r) => [r.id, r]));
+      for (const loser of losers) {
+        const now = byId.get(loser.id);
+        results[loser.i] = resultFromRow(now === undefined ? loser : { ...now, i: loser.i, ok: false, from_state: null });
+      }
     }
     return results;
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {
-    const [row] = await this.sql.run<{ doc: Record<string, unknown>; x: Record<string, unknown> }>(this.pool, 'jobGet', [id]);
+    const [row] = await this.sql.run<JobRow & { x: Record<string, unknown> }>(this.pool, 'jobGet', [id]);
     return row === undefined ? null : storedFromRow(row);
   }
 
   async jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
-    const rows = await this.sql.run<{ total: number; doc: Record<string, unknown> | null }>(
+    const rows = await this.sql.run<{ total: number } & Omit<JobRow, 'doc'> & { doc: JobRow['doc'] | null }>(
       this.pool,
       'jobList',
       [params.queue ?? null, params.state ?? null, params.type ?? null, params.deadLetter ?? null, params.limit, params.offset],
       { oneOff: true },
     );
     return {
-      jobs: rows.flatMap((r) => (r.doc === null ? [] : [jobFromDoc(r.doc)])),
+      jobs: rows.flatMap((r) => (r.doc === null ? [] : [jobFromRow({ ...r, doc: r.doc })])),
       total: rows[0]?.total ?? 0,
     };
   }
 
   async jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null> {
-    const [row] = await this.sql.run<{ doc: Record<string, unknown> }>(this.pool, 'jobDelete', [
+    const [row] = await this.sql.run<JobRow>(this.pool, 'jobDelete', [
       params.id,
       params.expect?.states ?? null,
       params.expect?.deadLetter ?? null,
     ]);
-    return row === undefined ? null : jobFromDoc(row.doc);
+    return row === undefined ? null : jobFromRow(row);
   }
 
   async jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
@@ -239,7 +251,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
-    const rows = await this.sql.run<{ state: JobState; from_state: JobState | null; doc: Record<string, unknown> }>(this.pool, 'jobPromote', [
+    const rows = await this.sql.run<JobRow & { state: JobState; from_state: JobState | null }>(this.pool, 'jobPromote', [
       params.now,
       params.nowIso,
       params.limit,
@@ -247,19 +259,19 @@ export class PostgresDriver implements Driver {
     const promoted: JobSummary[] = [];
     const expired: Job[] = [];
     for (const row of rows) {
-      if (row.state === 'discarded') expired.push(jobFromDoc(row.doc));
+      if (row.state === 'discarded') expired.push(jobFromRow(row));
       else promoted.push(promotedSummary(row));
     }
     return { promoted, expired };
   }
 
   async jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
-    const rows = await this.sql.run<{ doc: Record<string, unknown> }>(this.pool, 'jobExpire', [params.now, params.nowIso, params.limit]);
-    return rows.map((r) => jobFromDoc(r.doc));
+    const rows = await this.sql.run<JobRow>(this.pool, 'jobExpire', [params.now, params.nowIso, params.limit]);
+    return rows.map(jobFromRow);
   }
 
   async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
-    const rows = await this.sql.run<{ doc: Record<string, unknown>; x: Record<string, unknown> }>(this.pool, 'jobListOverdue', [
+    const rows = await this.sql.run<JobRow & { x: Record<string, unknown> }>(this.pool, 'jobListOverdue', [
       params.now,
       params.limit,
     ]);
@@ -420,6 +432,7 @@ export class PostgresDriver implements Driver {
     await this.events?.close();
     await this.analyzing;
     if (this.ownsPool) await this.pool.end();
+    this.pool.off('error', this.onPoolError);
   }
 
   /** Starts a background ANALYZE once enough jobs arrived since the last one. */

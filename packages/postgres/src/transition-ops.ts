@@ -1,6 +1,6 @@
 /** TransitionOp ↔ the JSON rows jobTransitionMany.sql reads, and its result rows ↔ TransitionResult. */
 import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
-import { jobFromDoc, summaryFromColumns } from './job-doc.js';
+import { jobFromRow, summaryFromColumns, VERBATIM_KEYS } from './job-doc.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
@@ -17,6 +17,8 @@ export interface OpJson {
   dl: boolean | null;
   set: Record<string, unknown>;
   unset: string[];
+  /** New `args` / `meta` / `result`, as JSON text (stored verbatim). */
+  vset: Record<string, string>;
   xset: Record<string, unknown>;
   xunset: string[];
   summary: boolean;
@@ -30,10 +32,13 @@ export function opJson(op: TransitionOp, i: number): OpJson {
   const unset = new Set<string>();
   for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) unset.add(key);
   const set: Record<string, unknown> = {};
+  const vset: Record<string, string> = {};
   for (const [key, value] of Object.entries(op.set ?? {})) {
     if (PROTECTED_KEYS.has(key)) continue;
     if (value === undefined) unset.add(key);
-    else if (!unset.has(key)) set[key] = value;
+    else if (unset.has(key)) continue;
+    else if (VERBATIM_KEYS.has(key)) vset[key] = JSON.stringify(value);
+    else set[key] = value;
   }
   set['state'] = op.to;
   const xset: Record<string, unknown> = {};
@@ -55,6 +60,7 @@ export function opJson(op: TransitionOp, i: number): OpJson {
     dl: expect?.deadLetter ?? null,
     set,
     unset: [...unset],
+    vset,
     xset,
     xunset,
     summary: op.returning === 'summary',
@@ -69,6 +75,9 @@ export interface TransitionRow {
   from_state: string | null;
   state: string | null;
   doc: Record<string, unknown> | null;
+  args: unknown;
+  meta: unknown;
+  result: string | null;
   type: string | null;
   queue: string | null;
   attempt: number | null;
@@ -79,7 +88,7 @@ export interface TransitionRow {
 export function resultFromRow(row: TransitionRow): TransitionResult {
   if (!row.ok) {
     if (row.state === null) return { ok: false, state: null };
-    return { ok: false, state: row.state as JobState, ...(row.doc ? { job: jobFromDoc(row.doc) } : {}) };
+    return { ok: false, state: row.state as JobState, ...(row.doc ? { job: jobFromRow({ ...row, doc: row.doc }) } : {}) };
   }
   const from = row.from_state as JobState;
   if (row.doc === null) {
@@ -96,7 +105,7 @@ export function resultFromRow(row: TransitionRow): TransitionResult {
       }),
     };
   }
-  return { ok: true, from, job: jobFromDoc(row.doc) };
+  return { ok: true, from, job: jobFromRow({ ...row, doc: row.doc }) };
 }
 
 /**

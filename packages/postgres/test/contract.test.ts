@@ -1,24 +1,34 @@
-/** The shared backend contract suite against PostgreSQL: one fresh schema per case, dropped afterwards. */
-import { describe } from 'vitest';
+/**
+ * The shared backend contract suite against PostgreSQL. Each subject runs in a schema of its own (recycled
+ * between subjects after being emptied, see support/schema-pool.ts); every schema is dropped afterwards.
+ */
+import { afterAll, describe } from 'vitest';
 import { Engine, ManualClock } from '@ojskit/core';
 import { runBackendContract } from '@ojskit/contract';
-import { HAVE_PG, openTestDatabase } from './support/database.js';
+import { PostgresDriver } from '../src/postgres-driver.js';
+import { HAVE_PG } from './support/database.js';
+import { SchemaPool } from './support/schema-pool.js';
 
 if (HAVE_PG) {
+  const schemas = new SchemaPool();
+  afterAll(() => schemas.dropAll());
+
   runBackendContract({
     name: 'postgres',
     create: async () => {
       const clock = new ManualClock();
-      const db = await openTestDatabase();
-      const engine = new Engine({ driver: db.driver, clock });
+      const schema = await schemas.acquire();
+      const driver = new PostgresDriver({ pool: schemas.pool, schema });
+      await driver.events?.listen();
+      const engine = new Engine({ driver, clock });
       return {
         api: engine,
         clock,
-        driver: db.driver,
+        driver,
         maintenance: () => engine.runMaintenance(),
         close: async () => {
-          await engine.stop();
-          await db.drop();
+          await engine.close();
+          await schemas.release(schema);
         },
       };
     },

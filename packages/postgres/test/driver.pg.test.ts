@@ -123,6 +123,41 @@ describe.runIf(HAVE_PG)('PostgresDriver primitives', () => {
     expect(await db.driver.jobTransition({ ...complete(1), id: 'nope' })).toEqual({ ok: false, state: null });
   });
 
+  it('tells every loser of a race the state that beat it, not the one its snapshot saw', async () => {
+    const peer = db.peer({ events: false });
+    for (let round = 0; round < 5; round++) {
+      const stored = storedJob('race');
+      await db.driver.jobInsert({ jobs: [stored], now: T0, nowIso: iso(T0) });
+      await claim(['race'], 1);
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          (i % 2 ? peer : db.driver).jobTransition({ id: stored.job.id, from: ['active'], to: 'completed', expect: { attempt: 1 }, set: { result: i } }),
+        ),
+      );
+      expect(results.filter((r) => r.ok)).toHaveLength(1);
+      for (const loser of results.filter((r) => !r.ok)) expect(loser).toMatchObject({ ok: false, state: 'completed' });
+    }
+  });
+
+  it('keeps args, meta and result exactly as sent (key order, \\u0000, big and tiny numbers), and tells a null result from none', async () => {
+    const args = [{ b: 1, a: 2 }, 'nul\u0000byte', 9007199254740991, 1e-7];
+    const meta = { z: 1, a: { y: [], x: null } };
+    const stored = storedJob('v', { args, meta });
+    await db.driver.jobInsert({ jobs: [stored], now: T0, nowIso: iso(T0) });
+    const [claimed] = (await claim(['v'], 1)).jobs;
+    expect(JSON.stringify(claimed!.args)).toBe(JSON.stringify(args));
+    expect(JSON.stringify(claimed!.meta)).toBe(JSON.stringify(meta));
+    expect(claimed).not.toHaveProperty('result');
+    const done = await db.driver.jobTransition({ id: stored.job.id, from: ['active'], to: 'completed', set: { result: null } });
+    expect(done).toMatchObject({ ok: true, job: { result: null } });
+    expect((await db.driver.jobGet(stored.job.id))!.job).toHaveProperty('result', null);
+    const result = { z: [1, { b: 2, a: 0.5 }] };
+    await db.driver.jobTransition({ id: stored.job.id, from: ['completed'], to: 'completed', set: { result } });
+    expect(JSON.stringify((await db.driver.jobGet(stored.job.id))!.job.result)).toBe(JSON.stringify(result));
+    await db.driver.jobTransition({ id: stored.job.id, from: ['completed'], to: 'completed', unset: ['result'] });
+    expect((await db.driver.jobGet(stored.job.id))!.job).not.toHaveProperty('result');
+  });
+
   it('refuses an edge the lifecycle table lacks even when `from` allows it', async () => {
     const stored = storedJob('g');
     await db.driver.jobInsert({ jobs: [stored], now: T0, nowIso: iso(T0) });

@@ -2,7 +2,7 @@
 -- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now numeric (epoch ms),
 --           $5 now_iso text, $6 visibility_ms numeric | null (null: each job's x.visibilityMs)
 -- Returns:  one row per moved job: kind ('claimed' | 'promoted'), ord (queue position), priority, seq, state
---           (the new state), from_state (promoted rows), doc (the envelope after the move).
+--           (the new state), from_state (promoted rows), doc, args, meta, result (the job after the move).
 -- Transitions: available → active (claimed: attempt + 1, started_at, worker_id, visibility and timeout deadlines)
 --              available → discarded (claimed but past x.expiresAt: never handed out)
 --              scheduled | retryable → available (promoted: due, enqueued_at = now, new FIFO seq)
@@ -35,7 +35,7 @@ promoted AS (
     prev_state = j.state
   FROM due d
   WHERE j.id = d.id AND j.state IN ('scheduled', 'retryable')
-  RETURNING j.doc, j.state, j.prev_state
+  RETURNING j.doc, j.args, j.meta, j.result::text AS result, j.state, j.prev_state
 ),
 picked AS (
   SELECT c.id, c.ord, c.priority, c.seq, c.expired
@@ -66,8 +66,8 @@ claimed AS (
     prev_state = j.state
   FROM picked p
   WHERE j.id = p.id AND j.state = 'available'
-  RETURNING p.ord, p.priority, p.seq, j.state, j.doc
+  RETURNING p.ord, p.priority, p.seq, j.state, j.doc, j.args, j.meta, j.result::text AS result
 )
-SELECT 'claimed' AS kind, ord, priority, seq, state, NULL AS from_state, doc FROM claimed
+SELECT 'claimed' AS kind, ord, priority, seq, state, NULL AS from_state, doc, args, meta, result FROM claimed
 UNION ALL
-SELECT 'promoted', NULL, NULL, NULL, state, prev_state, doc FROM promoted
+SELECT 'promoted', NULL, NULL, NULL, state, prev_state, doc, args, meta, result FROM promoted

@@ -1,6 +1,6 @@
 -- jobExpire: discards waiting jobs whose expires_at has passed.
 -- Params:   $1 now numeric, $2 now_iso text, $3 limit int
--- Returns:  doc of each expired job.
+-- Returns:  doc, args, meta, result of each expired job.
 -- Transitions: scheduled | available | retryable → discarded (discarded_at, expired_at = now, x.finishedAt)
 WITH gone AS (
   SELECT e.id FROM {{schema}}.jobs e
@@ -15,4 +15,4 @@ UPDATE {{schema}}.jobs j SET
   prev_state = j.state
 FROM gone g
 WHERE j.id = g.id AND j.state IN ('scheduled', 'available', 'retryable')
-RETURNING j.doc
+RETURNING j.doc, j.args, j.meta, j.result::text AS result

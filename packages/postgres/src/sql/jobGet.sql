@@ -1,5 +1,5 @@
 -- jobGet: one job with its internals.
 -- Params:   $1 id text
--- Returns:  doc, x (no row when unknown).
+-- Returns:  doc, args, meta, result, x (no row when unknown).
 -- Transition: none.
-SELECT doc, x FROM {{schema}}.jobs WHERE id = $1
+SELECT doc, args, meta, result::text AS result, x FROM {{schema}}.jobs WHERE id = $1

@@ -1,6 +1,6 @@
 -- jobPromote: moves due scheduled/retryable jobs of every queue (paused ones too) to available.
 -- Params:   $1 now numeric, $2 now_iso text, $3 limit int
--- Returns:  state (new), from_state, doc.
+-- Returns:  state (new), from_state, doc, args, meta, result.
 -- Transitions: scheduled | retryable → available (enqueued_at = now, new FIFO seq)
 --              scheduled | retryable → discarded (past x.expiresAt: discarded_at, expired_at, x.finishedAt)
 WITH due AS (
@@ -20,4 +20,4 @@ UPDATE {{schema}}.jobs j SET
   prev_state = j.state
 FROM due d
 WHERE j.id = d.id AND j.state IN ('scheduled', 'retryable')
-RETURNING j.state, j.prev_state AS from_state, j.doc
+RETURNING j.state, j.prev_state AS from_state, j.doc, j.args, j.meta, j.result::text AS result

@@ -1,0 +1,109 @@
+/** LISTEN/NOTIFY events: across processes, split under the 8000-byte limit, oversized ones by reference, transactional. */
+import { Engine, makeEvent, ManualClock, type OjsEvent } from '@ojskit/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_PAYLOAD_BYTES, packPayloads } from '../src/event-transport.js';
+import type { PostgresDriver } from '../src/postgres-driver.js';
+import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';
+import { settle, waitFor } from './support/wait.js';
+
+const event = (n: number, padding = 0): OjsEvent =>
+  makeEvent('job.progress', `job-${n}`, { job_id: `job-${n}`, n, pad: 'x'.repeat(padding) }, new Date(Date.UTC(2026, 0, 1)).toISOString());
+
+function collect(driver: PostgresDriver): OjsEvent[] {
+  const seen: OjsEvent[] = [];
+  driver.events!.subscribe((events) => seen.push(...events));
+  return seen;
+}
+
+describe('packPayloads', () => {
+  it('keeps every payload under the NOTIFY limit and the items in order', () => {
+    const items = Array.from({ length: 100 }, (_, i) => JSON.stringify({ i, pad: 'y'.repeat(300) }));
+    const payloads = packPayloads(items, '{"e":');
+    expect(payloads.length).toBeGreaterThan(1);
+    for (const p of payloads) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+    expect(payloads.flatMap((p) => (JSON.parse(p) as { e: Array<{ i: number }> }).e.map((x) => x.i))).toEqual(items.map((_, i) => i));
+  });
+
+  it('counts bytes, not characters', () => {
+    const items = Array.from({ length: 10 }, () => JSON.stringify('é'.repeat(1_000)));
+    for (const p of packPayloads(items, '{"e":')) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(MAX_PAYLOAD_BYTES);
+  });
+});
+
+describe.runIf(HAVE_PG)('PgEventTransport', () => {
+  let db: TestDatabase;
+  let other: PostgresDriver;
+  beforeEach(async () => {
+    db = await openTestDatabase();
+    other = db.peer();
+    await other.events!.listen();
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('delivers a process its own events at once, and once; other processes through the channel', async () => {
+    const mine = collect(db.driver);
+    const theirs = collect(other);
+    db.driver.events!.publish([event(1), event(2)]);
+    expect(mine.map((e) => e.data['n'])).toEqual([1, 2]);
+    db.driver.events!.publish([event(3)]);
+    await waitFor(() => theirs.length === 3, 5_000, 'the peer to receive 3 events');
+    expect(theirs.map((e) => e.data['n'])).toEqual([1, 2, 3]);
+    await settle();
+    expect(mine.map((e) => e.data['n'])).toEqual([1, 2, 3]);
+  });
+
+  it('splits a large batch over several notifications, in order', async () => {
+    const theirs = collect(other);
+    const events = Array.from({ length: 300 }, (_, i) => event(i, 400));
+    db.driver.events!.publish(events);
+    await waitFor(() => theirs.length === 300, 10_000, '300 events');
+    expect(theirs.map((e) => e.data['n'])).toEqual(events.map((_, i) => i));
+  });
+
+  it('sends an event larger than a payload by reference through event_overflow', async () => {
+    const theirs = collect(other);
+    db.driver.events!.publish([event(1), event(2, 20_000), event(3)]);
+    await waitFor(() => theirs.length === 3, 5_000, '3 events');
+    expect(theirs.map((e) => e.data['n'])).toEqual([1, 2, 3]);
+    expect(theirs[1]!.data['pad']).toHaveLength(20_000);
+  });
+
+  it("publishes inside a caller's transaction only if it commits, to every process alike", async () => {
+    const mine = collect(db.driver);
+    const theirs = collect(other);
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await db.driver.events!.publish([event(1), event(2, 20_000)], client);
+      await client.query('ROLLBACK');
+      await client.query('BEGIN');
+      await db.driver.events!.publish([event(3)], client);
+      await settle(100);
+      expect(mine).toEqual([]); // nothing before the commit
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    await waitFor(() => mine.length === 1 && theirs.length === 1, 5_000, 'the committed event');
+    await settle();
+    expect(mine.map((e) => e.data['n'])).toEqual([3]);
+    expect(theirs.map((e) => e.data['n'])).toEqual([3]);
+  });
+
+  it("shows one engine's transitions on another engine's subscription (two gateways, one database)", async () => {
+    const clock = new ManualClock();
+    const a = new Engine({ driver: db.driver, clock });
+    const b = new Engine({ driver: other, clock });
+    const seen: string[] = [];
+    b.subscribe({}, (e) => seen.push(e.type));
+    const { job } = await a.enqueue({ type: 'email.send', queue: 'ev', args: [] });
+    await a.fetch({ queues: ['ev'], worker_id: 'w' });
+    await a.ack({ job_id: job.id });
+    await waitFor(() => seen.length === 3, 5_000, 'three events on the other engine');
+    expect(seen).toEqual(['job.enqueued', 'job.started', 'job.completed']);
+    const polled = await b.pollEvents({});
+    expect(polled.events.map((e) => e.type)).toEqual(['job.enqueued', 'job.started', 'job.completed']);
+  });
+});
