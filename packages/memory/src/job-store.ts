@@ -59,7 +59,10 @@ export class JobStore {
   detach(entry: JobEntry): void {
     const state = entry.job.state;
     const q = this.queues.get(entry.job.queue);
-    if (q !== undefined) q.counts[state]--;
+    if (q !== undefined) {
+      q.counts[state]--;
+      if (entry.ready !== null) q.available.remove(entry);
+    }
     this.totals[state]--;
     if (entry.heap !== null) entry.heap.remove(entry);
     const expiry = entry.expiry;
@@ -81,7 +84,7 @@ export class JobStore {
     switch (state) {
       case 'available':
         if (from !== 'available') entry.seq = ++this.seq;
-        q.available.push(entry, -job.priority, entry.seq);
+        q.available.push(entry);
         break;
       case 'scheduled':
       case 'retryable':

@@ -1,0 +1,170 @@
+/** A queue's `available` jobs: one FIFO per priority level, highest level first. O(1) claims. */
+
+/** What the ready queue needs of a job. */
+export interface ReadyItem {
+  /** FIFO sequence, unique per entry into `available` (the driver's counter). */
+  seq: number;
+  /** Priority (higher first). */
+  readonly priority: number;
+  /** The level holding the item, if any (kept by the queue). */
+  ready: ReadyLevel<ReadyItem> | null;
+}
+
+/**
+ * The jobs of one priority in FIFO order. Removal from the middle is lazy: the slot stays until the head
+ * passes it or a compaction drops it, and is recognised as stale because its item left the level or
+ * re-entered it with a new sequence.
+ */
+export class ReadyLevel<T extends ReadyItem> {
+  items: T[] = [];
+  /** Sequence of each slot's item when it was added; a slot is live while its item still carries it. */
+  seqs: number[] = [];
+  head = 0;
+  /** Live items. */
+  live = 0;
+
+  constructor(readonly priority: number) {}
+
+  isLive(i: number): boolean {
+    const item = this.items[i]!;
+    return item.ready === (this as ReadyLevel<ReadyItem>) && item.seq === this.seqs[i];
+  }
+}
+
+/**
+ * Priority levels, each a FIFO; the next job is the oldest of the highest level.
+ *
+ * Why not a binary heap keyed by (-priority, sequence): sequences only grow, so within a level arrival
+ * order already is FIFO order, and an array per level makes push and take O(1) with sequential memory
+ * access, where a heap of a deep backlog pays O(log n) scattered reads per claim. Levels are few in
+ * practice (a handful of distinct priorities), so finding the highest one is cheap.
+ *
+ * @example
+ * const q = new ReadyQueue<Item>();
+ * q.push(low); q.push(high);
+ * q.shift(); // high
+ */
+export class ReadyQueue<T extends ReadyItem> {
+  private readonly levels = new Map<number, ReadyLevel<T>>();
+  /** Priorities of non-empty levels, highest first. */
+  private readonly order: number[] = [];
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds an item that is in no level, behind the items of its priority with a lower sequence. */
+  push(item: T): void {
+    if (item.ready !== null) throw new Error('ReadyQueue.push: the item is already queued');
+    let level = this.levels.get(item.priority);
+    if (level === undefined) {
+      level = new ReadyLevel<T>(item.priority);
+      this.levels.set(item.priority, level);
+      let i = 0;
+      while (i < this.order.length && this.order[i]! > item.priority) i++;
+      this.order.splice(i, 0, item.priority);
+    }
+    const { items, seqs } = level;
+    const n = items.length;
+    if (n > level.head && seqs[n - 1]! > item.seq) {
+      // Only a job whose priority changed while it waited arrives out of order: place it by sequence.
+      let i = n;
+      while (i > level.head && seqs[i - 1]! > item.seq) i--;
+      items.splice(i, 0, item);
+      seqs.splice(i, 0, item.seq);
+    } else {
+      items.push(item);
+      seqs.push(item.seq);
+    }
+    item.ready = level as ReadyLevel<ReadyItem>;
+    level.live++;
+    this.count++;
+  }
+
+  /** The next item, left in place. */
+  peek(): T | undefined {
+    for (let o = 0; o < this.order.length; ) {
+      const level = this.levels.get(this.order[o]!)!;
+      this.skipStale(level);
+      if (level.head < level.items.length) return level.items[level.head];
+      this.dropLevel(o);
+    }
+    return undefined;
+  }
+
+  /** Removes and returns the next item. */
+  shift(): T | undefined {
+    const item = this.peek();
+    if (item !== undefined) this.remove(item);
+    return item;
+  }
+
+  /** Removes an item if it is queued here. */
+  remove(item: T): void {
+    const level = item.ready as ReadyLevel<T> | null;
+    if (level === null || this.levels.get(level.priority) !== level) return;
+    item.ready = null;
+    level.live--;
+    this.count--;
+    // The common case is the head (a claim): step past it now so the slot frees at once.
+    if (level.items[level.head] === item) {
+      level.head++;
+      this.skipStale(level);
+    } else if (level.items.length - level.head > 64 && level.live * 2 < level.items.length - level.head) {
+      this.compact(level);
+    }
+    if (level.live === 0) {
+      const o = this.order.indexOf(level.priority);
+      if (o >= 0) this.dropLevel(o);
+    }
+  }
+
+  /** Every queued item, highest priority first, FIFO within a priority. */
+  *values(): IterableIterator<T> {
+    for (const priority of this.order) {
+      const level = this.levels.get(priority)!;
+      for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) yield level.items[i]!;
+    }
+  }
+
+  clear(): void {
+    for (const level of this.levels.values()) for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) level.items[i]!.ready = null;
+    this.levels.clear();
+    this.order.length = 0;
+    this.count = 0;
+  }
+
+  private skipStale(level: ReadyLevel<T>): void {
+    const n = level.items.length;
+    while (level.head < n && !level.isLive(level.head)) level.head++;
+    // Drop the consumed prefix once it is most of the array (amortised O(1) per item).
+    if (level.head > 1024 && level.head * 2 > n) {
+      level.items = level.items.slice(level.head);
+      level.seqs = level.seqs.slice(level.head);
+      level.head = 0;
+    }
+  }
+
+  /** Rewrites a level keeping only live slots: bounds what lazily removed items hold on to. */
+  private compact(level: ReadyLevel<T>): void {
+    const items: T[] = [];
+    const seqs: number[] = [];
+    for (let i = level.head; i < level.items.length; i++) {
+      if (level.isLive(i)) {
+        items.push(level.items[i]!);
+        seqs.push(level.seqs[i]!);
+      }
+    }
+    level.items = items;
+    level.seqs = seqs;
+    level.head = 0;
+  }
+
+  private dropLevel(o: number): void {
+    const level = this.levels.get(this.order[o]!)!;
+    for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) return;
+    this.levels.delete(level.priority);
+    this.order.splice(o, 1);
+  }
+}
