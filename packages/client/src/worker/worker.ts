@@ -337,6 +337,10 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     if (outcome.kind === 'ok') {
       try {
         await this.acks.ack(run.id, run.wire.attempt, outcome.result);
+        // A server that does not guard ACKs by attempt accepted this one although the job had already come
+        // back to us for a newer attempt: the job is completed, so that newer attempt must stop.
+        const newer = this.runs.get(run.id);
+        if (newer && newer !== run) newer.abort(new JobLostError(run.id, 'completed'));
         if (this.listenerCount('completed') > 0) this.emit('completed', run.job, outcome.result);
       } catch (error) {
         this.emitError(error, run.job);
