@@ -89,7 +89,7 @@ export class JobStore {
       case 'scheduled':
       case 'retryable':
         // A job without a due time never becomes due by itself (the engine always sets one).
-        q.due.push(entry, x.dueAt ?? Infinity, ++this.tick);
+        q.due.push(entry, timeKey(x.dueAt), ++this.tick);
         break;
       case 'active':
         this.active.push(entry, deadlineOf(entry), ++this.tick);
@@ -100,14 +100,14 @@ export class JobStore {
         const deadLettered = state === 'discarded' && x.deadLetter === true;
         if (deadLettered) this.deadLetter.add(entry);
         // Without finishedAt a terminal job has no retention clock, so the pruner leaves it alone.
-        if (x.finishedAt !== undefined) (deadLettered ? this.finishedDeadLetter : this.finished).push(entry, x.finishedAt, ++this.tick);
+        if (x.finishedAt !== undefined) (deadLettered ? this.finishedDeadLetter : this.finished).push(entry, timeKey(x.finishedAt), ++this.tick);
         break;
       }
       case 'pending':
         break;
     }
     if (x.expiresAt !== undefined && (state === 'scheduled' || state === 'available' || state === 'retryable')) {
-      this.expiry.push((entry.expiry ??= new ExpiryNode(entry)), x.expiresAt, ++this.tick);
+      this.expiry.push((entry.expiry ??= new ExpiryNode(entry)), timeKey(x.expiresAt), ++this.tick);
     }
   }
 
@@ -131,5 +131,10 @@ export class JobStore {
 
 /** When an active job is overdue: the earlier of its visibility deadline and its execution timeout. */
 export function deadlineOf(entry: JobEntry): number {
-  return Math.min(entry.x.visibleUntil ?? Infinity, entry.x.timeoutAt ?? Infinity);
+  return Math.min(timeKey(entry.x.visibleUntil), timeKey(entry.x.timeoutAt));
+}
+
+/** A time as a heap key: a missing (or NaN) time never comes due, and must not break the heap order. */
+function timeKey(ms: number | undefined): number {
+  return ms === undefined || ms !== ms ? Infinity : ms;
 }

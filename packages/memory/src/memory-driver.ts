@@ -43,6 +43,13 @@ for (const t of TRANSITIONS) {
 /** Envelope keys a transition may not write or remove: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
+/**
+ * How many due jobs one claim promotes per queue beyond its own limit. A claim runs synchronously, so a
+ * queue with a million jobs due at once would otherwise stall the process for seconds inside one fetch;
+ * the promoter service (and the next claims) move the rest in due order.
+ */
+const INLINE_PROMOTION_SLACK = 10_000;
+
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: false,
   crossProcessEvents: false,
@@ -89,7 +96,7 @@ export class MemoryDriver implements Driver {
       if (jobs.length >= limit) break;
       const q = this.store.queues.get(name);
       if (q === undefined || q.record.paused) continue;
-      this.promoteQueue(q, now, nowIso, Infinity, promoted, expired);
+      this.promoteQueue(q, now, nowIso, limit + INLINE_PROMOTION_SLACK, promoted, expired);
       while (jobs.length < limit) {
         const entry = q.available.peek();
         if (entry === undefined) break;

@@ -121,6 +121,31 @@ describe('jobClaim', () => {
     expect((await claim(d)).jobs).toHaveLength(1);
   });
 
+  it('bounds inline promotion per claim, leaving the rest to later claims in due order', async () => {
+    const d = new MemoryDriver();
+    const due = Array.from({ length: 10_005 }, (_, i) => scheduled(T0 + i));
+    await d.jobInsert(at(due));
+    const now = T0 + 20_000;
+    const first = await claim(d, { limit: 1 }, now);
+    expect(first.promoted).toHaveLength(10_001);
+    expect(first.jobs.map((j) => j.id)).toEqual([due[0]!.job.id]);
+    expect((await d.jobCounts({})).scheduled).toBe(4);
+    const second = await claim(d, { limit: 1 }, now);
+    expect(second.promoted.map((p) => p.id)).toEqual(due.slice(10_001).map((s) => s.job.id));
+    expect(second.jobs.map((j) => j.id)).toEqual([due[1]!.job.id]);
+  });
+
+  it('never promotes a waiting job that has no due time', async () => {
+    const d = new MemoryDriver();
+    const undated = scheduled(T0);
+    delete undated.x.dueAt;
+    const dated = scheduled(T0 + 1);
+    await d.jobInsert(at([undated, dated]));
+    const res = await claim(d, {}, T0 + 1_000_000);
+    expect(res.jobs.map((j) => j.id)).toEqual([dated.job.id]);
+    expect((await d.jobGet(undated.job.id))?.job.state).toBe('scheduled');
+  });
+
   it('returns nothing for unknown queues', async () => {
     const d = new MemoryDriver();
     expect(await claim(d, { queues: ['nope'] })).toEqual({ jobs: [], promoted: [], expired: [] });
