@@ -182,8 +182,18 @@ async function heapHeld(): Promise<void> {
   await engine.close();
 }
 
+/** Nanoseconds per step of a fixed integer loop: a yardstick to compare runs on differently loaded machines. */
+function yardstick(): string {
+  const cpu = process.cpuUsage();
+  let sum = 0;
+  for (let i = 0; i < 50_000_000; i++) sum += i & 7;
+  const used = process.cpuUsage(cpu);
+  if (sum < 0) console.log(sum);
+  return (((used.user + used.system) * 1000) / 50_000_000).toFixed(2);
+}
+
 console.log(
-  `memory driver lifecycle bench: ${JOBS} jobs, batch ${BATCH}, single ${SINGLE}, best of ${ROUNDS} (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0]!.toFixed(1)})`,
+  `memory driver lifecycle bench: ${JOBS} jobs, batch ${BATCH}, single ${SINGLE}, best of ${ROUNDS} (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0]!.toFixed(1)}, yardstick ${yardstick()} ns/step; an idle laptop core does ~0.4)`,
 );
 await best('driver batched (insert/claim/transitionMany)', driverBatched);
 await best(`driver claims from a backlog of ${JOBS}`, driverBacklog);

@@ -1,7 +1,10 @@
 /**
  * The decision half of an insert: checks every job of a batch against the store and against the jobs
- * before it in the same batch, without touching the store. Only when the whole batch passes does the
- * driver apply the plan, which is how an insert stays all-or-nothing without an undo log.
+ * before it in the same batch. It touches nothing but the job table, where it registers each new job
+ * (so a repeated id inside the batch is found by the same lookup) and from which it removes them again
+ * when the batch aborts. Only when the whole batch passes does the driver index the jobs and cancel
+ * replaced ones, which is how an insert stays all-or-nothing without an undo log. It all runs in one
+ * synchronous step, so no caller ever sees a job of an aborted batch.
  */
 import {
   allowedFrom,
@@ -12,17 +15,18 @@ import {
   type StoredJob,
 } from '@ojskit/core';
 import { cloneValue } from './clone.js';
-import type { JobEntry } from './job-entry.js';
+import { JobEntry } from './job-entry.js';
 import type { UniqueIndex } from './unique-index.js';
 
 /** What to do with one job of the batch. */
 export type InsertStep =
   /**
-   * Store `job`/`x` (private copies), after cancelling the job `replaceId` when set. `reported` is what
-   * the outcome shows: the caller's own input when the stored job equals it (handing a caller back its
-   * own object exposes nothing stored and saves a copy), else a copy of the stored job.
+   * Index `entry` (private copies, already in the job table), after cancelling the job `replaceId` when
+   * set. `reported` is what the outcome shows: the caller's own input when the stored job equals it
+   * (handing a caller back its own object exposes nothing stored and saves a copy), else `null` for a
+   * copy of the stored job.
    */
-  | { kind: 'insert'; job: Job; x: JobInternals; replaceId?: string; reported: Job | null }
+  | { kind: 'insert'; entry: JobEntry; replaceId?: string; reported: Job | null }
   /** Store nothing; report the job `matchId` (stored, or inserted earlier in this batch). */
   | { kind: 'existing'; matchId: string }
   /** Store nothing, report nothing (workflow re-drives). */
@@ -59,13 +63,11 @@ interface Candidate {
 export function planInsert(
   input: readonly StoredJob[],
   now: number,
-  jobs: ReadonlyMap<string, JobEntry>,
+  jobs: Map<string, JobEntry>,
   unique: UniqueIndex,
   mode: ConflictMode,
 ): InsertPlan {
   const steps: InsertStep[] = [];
-  /** Jobs this batch stores, by id (duplicate ids inside the batch). */
-  const staged = new Map<string, Job>();
   const stagedByKey = new Map<string, Candidate[]>();
   /** Ids, stored or staged, that this batch moves to `cancelled`. */
   const cancelled = new Set<string>();
@@ -73,13 +75,13 @@ export function planInsert(
   for (let index = 0; index < input.length; index++) {
     const source = input[index]!;
     const id = source.job.id;
-    const clash = jobs.get(id)?.job ?? staged.get(id);
+    const clash = jobs.get(id);
     if (clash !== undefined) {
       if (mode === 'skip') {
         steps.push({ kind: 'skip' });
         continue;
       }
-      return { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash) };
+      return abort(jobs, steps, { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash.job) });
     }
     const job = cloneValue(source.job);
     const x = cloneValue(source.x);
@@ -95,7 +97,7 @@ export function planInsert(
             steps.push({ kind: 'skip' });
             continue;
           }
-          return { ok: false, index, reason: 'unique', existing: cloneValue(match.job) };
+          return abort(jobs, steps, { ok: false, index, reason: 'unique', existing: cloneValue(match.job) });
         }
         if (policy === 'ignore') {
           steps.push({ kind: 'existing', matchId: match.id });
@@ -120,16 +122,23 @@ export function planInsert(
         }
       }
     }
-    staged.set(id, job);
+    const entry = new JobEntry(job, x);
+    jobs.set(id, entry);
     if (key !== undefined) {
       const candidate: Candidate = { id, job, x };
       const list = stagedByKey.get(key);
       if (list === undefined) stagedByKey.set(key, [candidate]);
       else list.push(candidate);
     }
-    steps.push(replaceId === undefined ? { kind: 'insert', job, x, reported } : { kind: 'insert', job, x, replaceId, reported });
+    steps.push(replaceId === undefined ? { kind: 'insert', entry, reported } : { kind: 'insert', entry, replaceId, reported });
   }
   return { ok: true, steps };
+}
+
+/** Takes the jobs of an aborted batch back out of the job table. */
+function abort(jobs: Map<string, JobEntry>, steps: readonly InsertStep[], result: Extract<InsertPlan, { ok: false }>): InsertPlan {
+  for (const step of steps) if (step.kind === 'insert') jobs.delete(step.entry.job.id);
+  return result;
 }
 
 /** The first job holding `key` that blocks a job with internals `x` at `now`. */

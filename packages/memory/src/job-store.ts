@@ -41,9 +41,8 @@ export class JobStore {
     return q;
   }
 
-  /** Adds a new job to the table and its indexes. */
-  add(entry: JobEntry, nowIso: string): void {
-    this.jobs.set(entry.job.id, entry);
+  /** Indexes a new job already in the table (insert-plan.ts puts it there). */
+  index(entry: JobEntry, nowIso: string): void {
     this.unique.add(entry);
     this.attach(entry, null, nowIso);
   }

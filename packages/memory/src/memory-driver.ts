@@ -26,7 +26,7 @@ import {
 } from '@ojskit/core';
 import { cloneValue } from './clone.js';
 import { planInsert, type ConflictMode } from './insert-plan.js';
-import { JobEntry } from './job-entry.js';
+import type { JobEntry } from './job-entry.js';
 import { JobStore } from './job-store.js';
 import type { QueueState } from './queue-state.js';
 import { zeroCounts } from './state-counts.js';
@@ -406,8 +406,8 @@ export class MemoryDriver implements Driver {
         this.store.attach(match, from, nowIso);
         replaced = cloneValue(match.job);
       }
-      const entry = new JobEntry(step.job, step.x);
-      this.store.add(entry, nowIso);
+      const entry = step.entry;
+      this.store.index(entry, nowIso);
       const job = step.reported ?? cloneValue(entry.job);
       outcomes.push(replaced === undefined ? { status: 'inserted', job } : { status: 'inserted', job, replaced });
     }
