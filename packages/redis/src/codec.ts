@@ -127,11 +127,11 @@ export function decodeJob(flat: readonly string[]): Job {
 }
 
 /** Decodes the summary fields the scripts return (id, type, queue, state, attempt, workflow_id). */
-export function decodeSummary(row: ReadonlyArray<string | null>): JobSummary {
+export function decodeSummary(row: ReadonlyArray<string | null | false>): JobSummary {
   const summary: JobSummary = {
-    id: row[0]!,
-    type: row[1]!,
-    queue: row[2]!,
+    id: row[0] as string,
+    type: row[1] as string,
+    queue: row[2] as string,
     state: row[3] as JobState,
     attempt: Number(row[4] ?? 0),
   };

@@ -42,7 +42,7 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
 const CRON_CAS_ATTEMPTS = 10;
 
 type Flat = string[];
-type Row = Array<string | null>;
+type Row = Array<string | null | false>;
 
 /**
  * The Redis driver. Jobs are hashes; indexes are sorted sets per queue (keys hash-tagged `{queue}`); every
@@ -120,15 +120,15 @@ export class RedisDriver implements Driver {
     pushJobs(params.jobs, args);
     const reply = (await this.scripts.run('job-insert', args)) as unknown[];
     if (reply[0] === 'abort') {
-      const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | null, number | null];
-      const existing = fields ? decodeJob(fields) : { ...params.jobs[batchIndex ?? index]!.job };
+      const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | false, number | false];
+      const existing = fields ? decodeJob(fields) : { ...params.jobs[typeof batchIndex === 'number' ? batchIndex : index]!.job };
       return { ok: false, index, reason, existing };
     }
-    const rows = reply[1] as unknown[][];
+    const rows = list(reply[1] as unknown[][]);
     const outcomes: InsertOutcome[] = rows.map((row, n) => {
       if (row[0] === 'existing') return { status: 'existing', job: decodeJob(row[1] as Flat) };
       const job: Job = { ...params.jobs[n]!.job };
-      const [, replaced, takenScheduledAt] = row as [string, Flat | null, string | null, unknown];
+      const [, replaced, takenScheduledAt] = row as [string, Flat | false, string | false, unknown];
       if (takenScheduledAt) {
         job.state = 'scheduled';
         job.scheduled_at = takenScheduledAt;
@@ -144,7 +144,7 @@ export class RedisDriver implements Driver {
     const reply = (await this.scripts.run('job-claim', [
       this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
     ])) as [Flat[], Row[], Flat[]];
-    return { jobs: reply[0].map(decodeJob), promoted: reply[1].map(decodePromoted), expired: reply[2].map(decodeJob) };
+    return { jobs: list(reply[0]).map(decodeJob), promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
   }
 
   async jobTransition(op: TransitionOp): Promise<TransitionResult> {
@@ -157,7 +157,7 @@ export class RedisDriver implements Driver {
     if (ops.length === 0) return [];
     const args: Array<string | number> = [this.prefix, ops.length];
     for (const op of ops) pushTransitionOp(op, args);
-    const replies = (await this.scripts.run('job-transition-many', args)) as unknown[];
+    const replies = list((await this.scripts.run('job-transition-many', args)) as unknown[]);
     return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
   }
 
@@ -424,6 +424,11 @@ function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): voi
     args.push(fields.length / 2);
     for (const f of fields) args.push(f);
   }
+}
+
+/** A Lua array from a JSON reply: cjson encodes an empty table as `{}`. */
+function list<T>(value: T[]): T[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function decodePromoted(row: Row): JobSummary {

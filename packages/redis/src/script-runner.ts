@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
+import { PACKED_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
 import { toDriverError } from './errors.js';
 
 interface LoadedScript {
@@ -35,8 +35,16 @@ export class ScriptRunner {
     return this.entry(name).source;
   }
 
-  /** Runs a script: EVALSHA, loading it first when this runner has not yet, re-loading after NOSCRIPT. */
+  /**
+   * Runs a script: EVALSHA, loading it first when this runner has not yet, re-loading after NOSCRIPT.
+   * Packed scripts (PACKED_SCRIPTS) get their arguments as one JSON array and answer JSON, parsed here.
+   */
   async run(name: ScriptName, args: ReadonlyArray<string | number>): Promise<LuaReply> {
+    if (PACKED_SCRIPTS.has(name)) return JSON.parse((await this.call(name, [JSON.stringify(args)])) as string) as LuaReply;
+    return this.call(name, args);
+  }
+
+  private async call(name: ScriptName, args: ReadonlyArray<string | number>): Promise<LuaReply> {
     const script = this.entry(name);
     try {
       script.loading ??= this.redis.script('LOAD', script.source);

@@ -18,6 +18,12 @@ export const SCRIPT_NAMES = [
 ] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
+/**
+ * Hot-path scripts: their arguments travel as one JSON array and their reply as one JSON text, instead of
+ * hundreds of bulk strings per batch (what ioredis spends most of its time encoding and parsing).
+ */
+export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-insert', 'job-claim', 'job-transition', 'job-transition-many']);
+
 /** States indexed by due time (the driver contract's index rules). */
 export const DUE_STATES: readonly JobState[] = ['scheduled', 'retryable'];
 /** States in which `x.expiresAt` is enforced. */

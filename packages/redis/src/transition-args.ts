@@ -45,12 +45,13 @@ export function pushTransitionOp(op: TransitionOp, out: Array<string | number>):
 
 /** Decodes one `{1|0, state, fields}` reply. */
 export function decodeTransitionReply(reply: unknown, op: TransitionOp): TransitionResult {
-  const [ok, state, fields] = reply as [number, string | null, string[] | undefined];
+  // JSON replies (packed scripts) carry false where RESP would carry nil
+  const [ok, state, fields] = reply as [number, string | null | false, string[] | undefined];
   if (ok === 1) {
     const from = state as JobState;
     if (op.returning === 'summary') return { ok: true, from, summary: decodeSummary(fields as Array<string | null>) };
     return { ok: true, from, job: decodeJob(fields!) };
   }
-  if (state === null || state === undefined) return { ok: false, state: null };
+  if (state === null || state === undefined || state === false) return { ok: false, state: null };
   return fields ? { ok: false, state: state as JobState, job: decodeJob(fields) } : { ok: false, state: state as JobState };
 }

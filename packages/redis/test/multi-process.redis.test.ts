@@ -3,6 +3,7 @@
  * runs under a lease, and every transition's event reaches a third process over pub/sub.
  */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Engine, type OjsEvent } from '@ojskit/core';
@@ -15,13 +16,22 @@ afterEach(async () => {
   if (driver) await dispose(driver);
 });
 
-function runWorker(prefix: string, queue: string, name: string): Promise<{ name: string; instance: string; ids: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, REDIS_URL, prefix, queue, name, '1500'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim())) : reject(new Error(`${name} exited with ${code}`))));
+interface WorkerProcess {
+  ready: Promise<void>;
+  result: Promise<{ name: string; instance: string; ids: string[] }>;
+}
+
+function startWorker(prefix: string, queue: string, name: string, total: number): WorkerProcess {
+  const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, REDIS_URL, prefix, queue, name, String(total)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  let onReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (onReady = resolve));
+  let last = '';
+  lines.on('line', (line) => (line === 'ready' ? onReady() : (last = line)));
+  const result = new Promise<{ name: string; instance: string; ids: string[] }>((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(last)) : reject(new Error(`${name} exited with ${code}`))));
   });
+  return { ready, result };
 }
 
 describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
@@ -35,13 +45,16 @@ describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
 
     const ready = 1_000;
     const scheduled = 200;
+    // both workers are up and polling before any job exists, so both take part
+    const workers = [startWorker(prefix, 'shared', 'alpha', ready + scheduled), startWorker(prefix, 'shared', 'beta', ready + scheduled)];
+    await Promise.all(workers.map((w) => w.ready));
     const at = new Date(Date.now() + 2_500).toISOString();
     for (let i = 0; i < ready; i += 250) {
       await observer.enqueueBatch({ jobs: Array.from({ length: 250 }, (_, k) => ({ type: 'test.noop', args: [i + k], options: { queue: 'shared' } })) });
     }
     await observer.enqueueBatch({ jobs: Array.from({ length: scheduled }, (_, k) => ({ type: 'test.noop', args: [k], options: { queue: 'shared' }, scheduled_at: at })) });
 
-    const [a, b] = await Promise.all([runWorker(prefix, 'shared', 'alpha'), runWorker(prefix, 'shared', 'beta')]);
+    const [a, b] = await Promise.all([workers[0]!.result, workers[1]!.result]);
     const all = [...a.ids, ...b.ids];
     expect(all).toHaveLength(ready + scheduled);
     expect(new Set(all).size).toBe(ready + scheduled);
@@ -58,5 +71,5 @@ describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
     expect(promotedIds).toHaveLength(scheduled);
     expect(new Set(promotedIds).size).toBe(scheduled);
     await observer.stop();
-  }, 60_000);
+  }, 90_000);
 });

@@ -8,6 +8,6 @@ Returns: 1 when written, 0 otherwise.
 Transition: none (cron bookkeeping). ]]
 --!include lib/keys.lua
 
-if redis.call('HGET', P .. ':crons', ARGV[2]) ~= ARGV[3] then return 0 end
-redis.call('HSET', P .. ':crons', ARGV[2], ARGV[4])
+if redis.call('HGET', P .. ':crons', ARGS[2]) ~= ARGS[3] then return 0 end
+redis.call('HSET', P .. ':crons', ARGS[2], ARGS[4])
 return 1

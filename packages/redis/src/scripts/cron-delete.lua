@@ -5,6 +5,6 @@ Returns: the removed record JSON, or nil.
 Transition: none. ]]
 --!include lib/keys.lua
 
-local record = redis.call('HGET', P .. ':crons', ARGV[2])
-if record then redis.call('HDEL', P .. ':crons', ARGV[2]) end
+local record = redis.call('HGET', P .. ':crons', ARGS[2])
+if record then redis.call('HDEL', P .. ':crons', ARGS[2]) end
 return record

@@ -5,5 +5,5 @@ Returns: the record JSON (or nil), or for a listing the flat HGETALL of P:crons.
 Transition: none. ]]
 --!include lib/keys.lua
 
-if ARGV[2] == '' then return redis.call('HGETALL', P .. ':crons') end
-return redis.call('HGET', P .. ':crons', ARGV[2])
+if ARGS[2] == '' then return redis.call('HGETALL', P .. ':crons') end
+return redis.call('HGET', P .. ':crons', ARGS[2])

@@ -5,4 +5,4 @@ Returns: 1 when created, 0 when replaced.
 Transition: none. ]]
 --!include lib/keys.lua
 
-return redis.call('HSET', P .. ':crons', ARGV[2], ARGV[3])
+return redis.call('HSET', P .. ':crons', ARGS[2], ARGS[3])

@@ -1,8 +1,8 @@
 --[[ job-claim.lua: Driver.jobClaim. Hands up to `limit` jobs to one worker; no job ever goes to two claimers.
 KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash slot; several queues span
       them, see README).
-ARGV: P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
-Returns: {claimed, promoted, expired}: claimed = HGETALL of each claimed job (as it is after the claim) in
+ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
+Returns (as JSON): {claimed, promoted, expired}: claimed = HGETALL of each claimed job (as it is after the claim) in
   claim order; promoted = summaries (id, type, queue, state, attempt, workflow_id, from-state); expired =
   HGETALL of each expired job.
 Transitions, per queue in order, paused queues skipped:
@@ -16,7 +16,7 @@ Transitions, per queue in order, paused queues skipped:
 --!include lib/expire.lua
 
 local PROMOTE_BATCH = 1000
-local limit, worker, now, nowIso, vis = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4]), ARGV[5], ARGV[6]
+local limit, worker, now, nowIso, vis = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4]), ARGS[5], ARGS[6]
 local claimed, promoted, expired = {}, {}, {}
 
 -- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); returns
@@ -45,14 +45,15 @@ local function claim_one(q, id, jk, h, counts, active)
   local visibleUntil = now + cv
   local timeoutMs = tonumber(get('@timeoutMs'))
   local attempt = (tonumber(get('attempt')) or 0) + 1
-  local writes = { 'state', 'active', 'attempt', attempt, 'started_at', nowIso, 'worker_id', worker,
-    '@claimVisibilityMs', cv, '@visibleUntil', visibleUntil }
+  -- integers as exact decimal strings: the reply goes through cjson, which rounds numbers to 14 digits
+  local writes = { 'state', 'active', 'attempt', int(attempt), 'started_at', nowIso, 'worker_id', worker,
+    '@claimVisibilityMs', int(cv), '@visibleUntil', int(visibleUntil) }
   local score = visibleUntil
   if timeoutMs then
     local timeoutAt = now + timeoutMs
     if timeoutAt < score then score = timeoutAt end
     writes[#writes + 1] = '@timeoutAt'
-    writes[#writes + 1] = timeoutAt
+    writes[#writes + 1] = int(timeoutAt)
   end
   redis.call('HSET', jk, unpack(writes))
   local dels = {}
@@ -89,9 +90,9 @@ local function claim_one(q, id, jk, h, counts, active)
   claimed[#claimed + 1] = h
 end
 
-for qi = 7, #ARGV do
+for qi = 7, #ARGS do
   if #claimed >= limit then break end
-  local q = ARGV[qi]
+  local q = ARGS[qi]
   if redis.call('HGET', qkey(q, 'meta'), 'paused') ~= '1' then
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
     local avail, counts, active = qkey(q, 'avail'), qkey(q, 'counts'), qkey(q, 'active')
@@ -108,4 +109,4 @@ for qi = 7, #ARGV do
   end
 end
 
-return { claimed, promoted, expired }
+return cjson.encode({ claimed, promoted, expired })

@@ -7,7 +7,7 @@ Transition: none. ]]
 --!include lib/keys.lua
 
 local queues
-if ARGV[2] ~= '' then queues = { ARGV[2] } else queues = redis.call('SMEMBERS', QUEUES) end
+if ARGS[2] ~= '' then queues = { ARGS[2] } else queues = redis.call('SMEMBERS', QUEUES) end
 local counts = {}
 for k = 1, #STATES do counts[k] = 0 end
 for _, q in ipairs(queues) do

@@ -7,7 +7,7 @@ Transition: any state (within the guard) -> deleted. ]]
 --!include lib/keys.lua
 --!include lib/indexes.lua
 
-local id, states, dl = ARGV[2], ARGV[3], ARGV[4]
+local id, states, dl = ARGS[2], ARGS[3], ARGS[4]
 local q, jk = locate(id)
 local v = q and read_view(jk)
 if not v then return nil end

@@ -9,11 +9,11 @@ Transition: scheduled|available|retryable -> discarded when @expiresAt < now (di
 --!include lib/indexes.lua
 --!include lib/expire.lua
 
-local now, nowIso, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local now, nowIso, limit = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4])
 local out = {}
 for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
   if #out >= limit then break end
-  local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'exp'), '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - #out)
+  local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'exp'), '-inf', '(' .. ARGS[2], 'LIMIT', 0, limit - #out)
   for _, id in ipairs(ids) do
     local jk = jkey(q, id)
     local v = read_view(jk)

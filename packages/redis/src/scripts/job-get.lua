@@ -7,7 +7,7 @@ Transition: none. ]]
 --!include lib/keys.lua
 --!include lib/indexes.lua
 
-local q, jk = locate(ARGV[2])
+local q, jk = locate(ARGS[2])
 if not q then return nil end
 local fields = redis.call('HGETALL', jk)
 if #fields == 0 then return nil end

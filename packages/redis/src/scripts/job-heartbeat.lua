@@ -9,10 +9,10 @@ Transition: active -> active with @visibleUntil = now + (visibilityMs or @claimV
 --!include lib/keys.lua
 --!include lib/indexes.lua
 
-local now, vis, worker = tonumber(ARGV[2]), ARGV[3], ARGV[4]
+local now, vis, worker = tonumber(ARGS[2]), ARGS[3], ARGS[4]
 local extended, states = {}, {}
-for k = 5, #ARGV do
-  local id = ARGV[k]
+for k = 5, #ARGS do
+  local id = ARGS[k]
   local q, jk = locate(id)
   local v = q and read_view(jk)
   if not v then

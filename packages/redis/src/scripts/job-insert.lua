@@ -1,8 +1,8 @@
 --[[ job-insert.lua: Driver.jobInsert. Stores new jobs all-or-nothing, honouring ids and unique keys.
 KEYS: none (keys derive from the prefix; spans queues when the jobs do, and touches the global P:ids,
       P:queues and P:u:<key> keys).
-ARGV: P, now, nowIso, nJobs, then nJobs job records (see lib/insert.lua).
-Returns:
+ARGV: (packed as one JSON array) P, now, nowIso, nJobs, then nJobs job records (see lib/insert.lua).
+Returns (as JSON):
   {'ok', outcomes}, one per job in order: {'inserted', replacedFields|false, takenScheduledAt|false,
       takenDueAt|false} or {'existing', fields}
   {'abort', index (0-based), 'duplicate_id'|'unique', existingFields|false, batchIndex (0-based)|false}
@@ -14,8 +14,8 @@ Atomicity: plan first, write after (lib/insert.lua), so an abort writes nothing.
 --!include lib/indexes.lua
 --!include lib/insert.lua
 
-local now, nowIso, njobs = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local now, nowIso, njobs = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4])
 local jobs = read_jobs(5, njobs)
 local decisions, abort = plan_insert(jobs, now, 'abort')
-if abort then return abort end
-return { 'ok', apply_insert(decisions, now, nowIso) }
+if abort then return cjson.encode(abort) end
+return cjson.encode({ 'ok', apply_insert(decisions, now, nowIso) })

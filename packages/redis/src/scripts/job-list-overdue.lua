@@ -6,7 +6,7 @@ Transition: none. ]]
 --!include lib/generated.lua
 --!include lib/keys.lua
 
-local now, limit = tonumber(ARGV[2]), tonumber(ARGV[3])
+local now, limit = tonumber(ARGS[2]), tonumber(ARGS[3])
 local found = {}
 for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
   local hits = redis.call('ZRANGEBYSCORE', qkey(q, 'active'), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)

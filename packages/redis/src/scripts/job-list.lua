@@ -10,8 +10,8 @@ Transition: none. ]]
 --!include lib/keys.lua
 --!include lib/indexes.lua
 
-local queue, state, jtype, dl = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local limit, offset = tonumber(ARGV[6]), tonumber(ARGV[7])
+local queue, state, jtype, dl = ARGS[2], ARGS[3], ARGS[4], ARGS[5]
+local limit, offset = tonumber(ARGS[6]), tonumber(ARGS[7])
 local queues
 if queue ~= '' then queues = { queue } else queues = redis.call('SMEMBERS', QUEUES) end
 

@@ -9,7 +9,7 @@ Transitions: scheduled|retryable -> available (@dueAt <= now; enqueued_at = nowI
 --!include lib/indexes.lua
 --!include lib/expire.lua
 
-local now, nowIso, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
+local now, nowIso, limit = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4])
 local promoted, expired = {}, {}
 local left = limit
 for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do

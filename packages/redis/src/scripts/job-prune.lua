@@ -8,14 +8,14 @@ Transition: completed|cancelled|discarded with @finishedAt < before -> deleted (
 --!include lib/keys.lua
 --!include lib/indexes.lua
 
-local before, limit, withDl = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1'
+local before, limit, withDl = tonumber(ARGS[2]), tonumber(ARGS[3]), ARGS[4] == '1'
 local deleted = 0
 local sets = { 'fin' }
 if withDl then sets[2] = 'dl' end
 for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
   for _, set in ipairs(sets) do
     if deleted >= limit then return deleted end
-    local ids = redis.call('ZRANGEBYSCORE', qkey(q, set), '-inf', '(' .. ARGV[2], 'LIMIT', 0, limit - deleted)
+    local ids = redis.call('ZRANGEBYSCORE', qkey(q, set), '-inf', '(' .. ARGS[2], 'LIMIT', 0, limit - deleted)
     for _, id in ipairs(ids) do
       job_remove(q, id, jkey(q, id))
       redis.call('ZREM', qkey(q, set), id)  -- in case the hash was already gone

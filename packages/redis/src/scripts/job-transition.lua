@@ -1,8 +1,8 @@
 --[[ job-transition.lua: Driver.jobTransition. One guarded compare-and-set on one job.
 KEYS: none (the job's queue is read from P:ids; the script touches P:{q}:* keys of that queue only, or of
       two queues when the op moves the job to another queue).
-ARGV: P, then one op (see lib/transition.lua).
-Returns: {1, fromState, fields} on success, {0, currentState|false, fields|nil} when the guard failed.
+ARGV: (packed as one JSON array) P, then one op (see lib/transition.lua).
+Returns (as JSON): {1, fromState, fields} on success, {0, currentState|false, fields|nil} when the guard failed.
 Transition: state in op.from (and the attempt / worker / visibility-deadline / dead-letter guards) -> op.to,
   writing and removing the given fields and moving the job between indexes. ]]
 --!include lib/generated.lua
@@ -11,4 +11,4 @@ Transition: state in op.from (and the attempt / worker / visibility-deadline / d
 --!include lib/transition.lua
 
 local result = transition(2)
-return result
+return cjson.encode(result)

@@ -7,8 +7,8 @@ Returns: 1 when owner holds the lease afterwards, else 0.
 Transition: free|expired|held by owner -> held by owner until now + ttlMs. ]]
 --!include lib/keys.lua
 
-local key = P .. ':lease:' .. ARGV[2]
-local owner, now, ttl = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+local key = P .. ':lease:' .. ARGS[2]
+local owner, now, ttl = ARGS[3], tonumber(ARGS[4]), tonumber(ARGS[5])
 local cur = redis.call('HMGET', key, 'owner', 'until')
 if cur[1] and cur[1] ~= owner and tonumber(cur[2]) > now then return 0 end
 redis.call('HSET', key, 'owner', owner, 'until', now + ttl)

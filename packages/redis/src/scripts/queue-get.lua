@@ -5,5 +5,5 @@ Returns: HGETALL of the queue record (empty when unknown).
 Transition: none. ]]
 --!include lib/keys.lua
 
-if redis.call('SISMEMBER', QUEUES, ARGV[2]) == 0 then return {} end
-return redis.call('HGETALL', qkey(ARGV[2], 'meta'))
+if redis.call('SISMEMBER', QUEUES, ARGS[2]) == 0 then return {} end
+return redis.call('HGETALL', qkey(ARGS[2], 'meta'))

@@ -7,7 +7,7 @@ Transition: queue running <-> paused (paused_at / resumed_at set when the flag c
 --!include lib/keys.lua
 --!include lib/indexes.lua
 
-local q, paused, nowIso = ARGV[2], ARGV[3], ARGV[4]
+local q, paused, nowIso = ARGS[2], ARGS[3], ARGS[4]
 queue_register(q, nowIso)
 local meta = qkey(q, 'meta')
 if redis.call('HGET', meta, 'paused') ~= paused then

@@ -5,6 +5,6 @@ Returns: 1.
 Transition: none. ]]
 --!include lib/keys.lua
 
-redis.call('HDEL', P .. ':workers', ARGV[2])
-redis.call('HDEL', P .. ':worker-directives', ARGV[2])
+redis.call('HDEL', P .. ':workers', ARGS[2])
+redis.call('HDEL', P .. ':worker-directives', ARGS[2])
 return 1

@@ -5,5 +5,5 @@ Returns: the worker's directive ('running' when none was set).
 Transition: none (worker bookkeeping). ]]
 --!include lib/keys.lua
 
-redis.call('HSET', P .. ':workers', ARGV[2], ARGV[3])
-return redis.call('HGET', P .. ':worker-directives', ARGV[2]) or 'running'
+redis.call('HSET', P .. ':workers', ARGS[2], ARGS[3])
+return redis.call('HGET', P .. ':worker-directives', ARGS[2]) or 'running'

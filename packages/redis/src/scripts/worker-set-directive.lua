@@ -5,6 +5,6 @@ Returns: the stored record JSON (without directive).
 Transition: none (worker bookkeeping). ]]
 --!include lib/keys.lua
 
-redis.call('HSET', P .. ':worker-directives', ARGV[2], ARGV[3])
-redis.call('HSETNX', P .. ':workers', ARGV[2], ARGV[4])
-return redis.call('HGET', P .. ':workers', ARGV[2])
+redis.call('HSET', P .. ':worker-directives', ARGS[2], ARGS[3])
+redis.call('HSETNX', P .. ':workers', ARGS[2], ARGS[4])
+return redis.call('HGET', P .. ':workers', ARGS[2])

@@ -5,4 +5,4 @@ Returns: the workflow document JSON, or nil.
 Transition: none. ]]
 --!include lib/keys.lua
 
-return redis.call('HGET', P .. ':wf:' .. ARGV[2], 'doc')
+return redis.call('HGET', P .. ':wf:' .. ARGS[2], 'doc')

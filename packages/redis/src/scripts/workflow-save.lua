@@ -10,7 +10,7 @@ Transition: (new) -> each job's state. Jobs whose id is stored already, or that 
 --!include lib/indexes.lua
 --!include lib/insert.lua
 
-local now, nowIso, id, expect, version, doc = tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local now, nowIso, id, expect, version, doc = tonumber(ARGS[2]), ARGS[3], ARGS[4], ARGS[5], ARGS[6], ARGS[7]
 local wk = P .. ':wf:' .. id
 local stored = redis.call('HGET', wk, 'v')
 if expect == '' then
@@ -18,7 +18,7 @@ if expect == '' then
 elseif stored ~= expect then
   return 0
 end
-local jobs = read_jobs(9, tonumber(ARGV[8]))
+local jobs = read_jobs(9, tonumber(ARGS[8]))
 local decisions = plan_insert(jobs, now, 'skip')
 apply_insert(decisions, now, nowIso)
 redis.call('HSET', wk, 'v', version, 'doc', doc)

@@ -11,9 +11,9 @@ whole insert. Mode 'skip' (workflowSave re-drives): both skip the job instead. ]
 
 -- Returns the parsed job { id, queue, state, f = field map, from, to = ARGV range of its pairs } and the next index.
 local function read_job(i)
-  local n = tonumber(ARGV[i])
+  local n = tonumber(ARGS[i])
   local f = {}
-  for k = i + 1, i + 2 * n, 2 do f[ARGV[k]] = ARGV[k + 1] end
+  for k = i + 1, i + 2 * n, 2 do f[ARGS[k]] = ARGS[k + 1] end
   return { id = f['id'], queue = f['queue'], state = f['state'], f = f, from = i + 1, to = i + 2 * n }, i + 1 + 2 * n
 end
 
@@ -148,7 +148,7 @@ local function store_job(job, nowIso, registered)
   local jk = jkey(job.queue, job.id)
   local f = job.f
   local args = { 'HSET', jk }
-  for k = job.from, job.to do args[#args + 1] = ARGV[k] end
+  for k = job.from, job.to do args[#args + 1] = ARGS[k] end
   local v = { state = job.state, priority = f['priority'] or false, ['@seq'] = false, ['@dueAt'] = f['@dueAt'] or false,
     ['@visibleUntil'] = f['@visibleUntil'] or false, ['@timeoutAt'] = f['@timeoutAt'] or false,
     ['@finishedAt'] = f['@finishedAt'] or false, ['@deadLetter'] = f['@deadLetter'] or false,
@@ -202,7 +202,7 @@ local function apply_insert(decisions, now, nowIso)
       end
       store_job(d.job, nowIso, registered)
       local t = d.job.takeover or { false, false }
-      out[#out + 1] = { 'inserted', replaced, t[1], t[2] }
+      out[#out + 1] = { 'inserted', replaced, t[1], t[2] and int(t[2]) }
     end
   end
   return out

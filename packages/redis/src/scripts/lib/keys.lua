@@ -1,5 +1,5 @@
 --[[ lib/keys.lua: key builders shared by every script.
-Convention: ARGV[1] is always the key prefix P. Per-queue keys carry the hash tag {queue}:
+Convention: ARGS[1] is always the key prefix P. Per-queue keys carry the hash tag {queue}:
   P:{q}:j:<id>     job hash (envelope fields + '@'-prefixed internals)
   P:{q}:counts     hash: jobs per state
   P:{q}:avail      zset: available ids by (100 - priority) * 2^40 + FIFO sequence
@@ -12,8 +12,18 @@ Convention: ARGV[1] is always the key prefix P. Per-queue keys carry the hash ta
   P:{q}:seq        counter of the FIFO sequence
   P:{q}:meta       hash: the queue record (name, paused, created_at, paused_at, resumed_at)
 Every job is in exactly one of avail, due, active, st:<state>, fin, dl.
-Global keys: P:queues (set of names), P:ids (hash id -> queue), P:u:<uniqueKey> (set of job ids). ]]
-local P = ARGV[1]
+Global keys: P:queues (set of names), P:ids (hash id -> queue), P:u:<uniqueKey> (set of job ids).
+Arguments: hot-path scripts receive theirs packed as one JSON array (ARGV[1] starts with '['; a prefix never
+does), which saves the client encoding hundreds of bulk strings per batch; ARGS is the argument list either
+way. cjson decodes strings exactly, and user data stays opaque JSON text inside them. ]]
+local ARGS = ARGV
+if string.byte(ARGV[1], 1) == 91 then ARGS = cjson.decode(ARGV[1]) end
+local P = ARGS[1]
+
+-- An integer as exact decimal text (tostring and cjson keep only 14 significant digits).
+local function int(n)
+  return string.format('%d', n)
+end
 local IDS = P .. ':ids'
 local QUEUES = P .. ':queues'
 

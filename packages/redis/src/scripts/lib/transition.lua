@@ -21,12 +21,12 @@ local function guard_holds(v, from, to, eAtt, eWorker, eVis, eDl)
 end
 
 local function transition(i)
-  local id, from, to = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  local eAtt, eWorker, eVis, eDl, returning = ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], ARGV[i + 7]
-  local nset = tonumber(ARGV[i + 8])
+  local id, from, to = ARGS[i], ARGS[i + 1], ARGS[i + 2]
+  local eAtt, eWorker, eVis, eDl, returning = ARGS[i + 3], ARGS[i + 4], ARGS[i + 5], ARGS[i + 6], ARGS[i + 7]
+  local nset = tonumber(ARGS[i + 8])
   local setStart = i + 9
   local delPos = setStart + 2 * nset
-  local ndel = tonumber(ARGV[delPos])
+  local ndel = tonumber(ARGS[delPos])
   local nexti = delPos + 1 + ndel
 
   local q, jk = locate(id)
@@ -41,10 +41,10 @@ local function transition(i)
   local oldUk = v['@uniqueKey']
   idx_remove(q, id, v)
   local args = { 'HSET', jk, 'state', to }
-  for k = setStart, delPos - 1 do args[#args + 1] = ARGV[k] end
+  for k = setStart, delPos - 1 do args[#args + 1] = ARGS[k] end
   redis.call(unpack(args))
-  if ndel > 0 then redis.call('HDEL', jk, unpack(ARGV, delPos + 1, delPos + ndel)) end
-  view_apply(v, ARGV, setStart, delPos - 1, ARGV, delPos + 1, delPos + ndel)
+  if ndel > 0 then redis.call('HDEL', jk, unpack(ARGS, delPos + 1, delPos + ndel)) end
+  view_apply(v, ARGS, setStart, delPos - 1, ARGS, delPos + 1, delPos + ndel)
   v.state = to
 
   if v['@uniqueKey'] ~= oldUk then
