@@ -4,8 +4,6 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { Engine, OjsError, type Driver } from '@ojskit/core';
 import type { GatewayEngine } from './engine-port.js';
 import type { GatewayEnv } from './http/env.js';
@@ -13,6 +11,7 @@ import { errorResponse, toOjsError } from './http/errors.js';
 import { ojsJson } from './http/media.js';
 import { MethodTable } from './http/method-table.js';
 import { bearerAuth } from './middleware/auth.js';
+import { browserCors } from './middleware/cors.js';
 import { jsonStdoutLogger, requestLog } from './middleware/request-log.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
 import { GatewayMetrics } from './metrics/prometheus.js';
@@ -83,15 +82,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   if (options.logger !== false) app.use('*', requestLog(options.logger ?? jsonStdoutLogger, (method, status) => metrics.countRequest(method, status)));
   else app.use('*', async (c, next) => { await next(); metrics.countRequest(c.req.method, c.res.status); });
   if (options.corsOrigin !== false) {
-    const origin = options.corsOrigin ?? '*';
     app.use(
       '*',
-      cors({
-        origin: typeof origin === 'string' ? origin : [...origin],
+      browserCors({
+        origin: options.corsOrigin ?? '*',
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         allowHeaders: CORS_ALLOW_HEADERS,
         exposeHeaders: CORS_EXPOSE_HEADERS,
-        maxAge: 600,
+        maxAgeSeconds: 600,
       }),
     );
   }
@@ -101,18 +99,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (keys.length === 0 || keys.some((key) => key.length === 0)) throw new Error('createGateway: apiKey must be non-empty.');
     app.use('/ojs/*', bearerAuth(keys));
   }
+  // Bodies are read (and limited) by the routes that take one: see `http/body.ts`.
   const limit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  app.use(
-    '/ojs/*',
-    bodyLimit({
-      maxSize: limit,
-      onError: (c) => errorResponse(c, new OjsError('payload_too_large', `Request body exceeds the limit of ${limit} bytes.`, { details: { limit_bytes: limit } })),
-    }),
-  );
+  if (!(Number.isInteger(limit) && limit > 0)) throw new Error('createGateway: bodyLimit must be a positive integer.');
 
   const deps: RouteDeps = {
     app,
     methods,
+    bodyLimit: limit,
     engine,
     streams,
     streamOptions: { ...DEFAULT_EVENT_STREAM_OPTIONS, ...options.events },

@@ -26,10 +26,12 @@ export function toOjsError(error: unknown): OjsError {
   return OjsError.backend('The backend failed to process the request.', error);
 }
 
-/** Writes the error envelope with the error's status; 5xx causes are reported to `onServerError`. */
+/** Writes the error envelope with the error's status (and `Retry-After` on retryable 429/503). */
 export function errorResponse(c: Context, error: OjsError, headers?: Record<string, string>): Response {
   const status = (error.status >= 400 && error.status <= 599 ? error.status : 500) as ContentfulStatusCode;
   const extra: Record<string, string> = { ...headers };
   if (error.retryable && (status === 429 || status === 503) && !extra['Retry-After']) extra['Retry-After'] = '1';
+  // The rest of an oversized body is still on the socket: ask the client not to reuse the connection.
+  if (error.code === 'payload_too_large') extra['Connection'] = 'close';
   return ojsJson(c, { error: error.toBody(requestIdOf(c)) }, status, extra);
 }

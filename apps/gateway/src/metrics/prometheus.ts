@@ -20,11 +20,17 @@ function labelText(labels: LabelSet): string {
 }
 
 class Counter {
+  /** Keyed by the label set object when callers reuse it, else by its text. */
   private readonly values = new Map<string, number>();
+  private readonly keys = new WeakMap<LabelSet, string>();
   constructor(readonly name: string, readonly help: string) {}
 
   inc(labels: LabelSet, by = 1): void {
-    const key = labelText(labels);
+    let key = this.keys.get(labels);
+    if (key === undefined) {
+      key = labelText(labels);
+      this.keys.set(labels, key);
+    }
     this.values.set(key, (this.values.get(key) ?? 0) + by);
   }
 
@@ -104,7 +110,7 @@ export class GatewayMetrics {
   private onEvent(event: OjsEvent): void {
     const data = event.data;
     if (typeof data['queue'] !== 'string' || typeof data['job_type'] !== 'string') return;
-    const labels = { queue: data['queue'], job_type: data['job_type'] };
+    const labels = this.jobLabels(data['queue'], data['job_type']);
     switch (event.type) {
       case 'job.enqueued':
       case 'job.scheduled':
@@ -136,9 +142,29 @@ export class GatewayMetrics {
     return { processed_per_minute: this.completedWindow.total(now), failed_per_minute: this.failedWindow.total(now) };
   }
 
-  /** Counts one served request. */
+  private readonly requestLabels = new Map<string, LabelSet>();
+  private readonly jobLabelSets = new Map<string, LabelSet>();
+
+  /** One label set object per queue and job type, so counters skip rebuilding their key. */
+  private jobLabels(queue: string, jobType: string): LabelSet {
+    const key = `${queue}\u0000${jobType}`;
+    let labels = this.jobLabelSets.get(key);
+    if (!labels) {
+      labels = { queue, job_type: jobType };
+      this.jobLabelSets.set(key, labels);
+    }
+    return labels;
+  }
+
+  /** Counts one served request (label sets are cached: this runs on every request). */
   countRequest(method: string, status: number): void {
-    this.requests.inc({ method, status: String(status) });
+    const key = `${method} ${status}`;
+    let labels = this.requestLabels.get(key);
+    if (!labels) {
+      labels = { method, status: String(status) };
+      this.requestLabels.set(key, labels);
+    }
+    this.requests.inc(labels);
   }
 
   /** The exposition text. */

@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import { OjsError } from '@ojskit/core';
 import type { GatewayEnv } from '../http/env.js';
 import { errorResponse } from '../http/errors.js';
+import { requestHeader } from '../http/native.js';
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -27,7 +28,7 @@ export function bearerAuth(keys: readonly string[]): MiddlewareHandler<GatewayEn
   const expected = keys.map(digest);
   return async (c, next) => {
     if (c.req.method === 'OPTIONS' || isOpenPath(c.req.path)) return next();
-    const header = c.req.header('authorization');
+    const header = requestHeader(c, 'authorization');
     const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
     const given = match ? digest(match[1]!) : undefined;
     if (!given || !expected.some((key) => timingSafeEqual(key, given))) {

@@ -6,22 +6,20 @@ import type { MiddlewareHandler } from 'hono';
 import { OjsError, newRequestId } from '@ojskit/core';
 import type { GatewayEnv } from '../http/env.js';
 import { errorResponse } from '../http/errors.js';
-import { OJS_VERSION } from '../http/media.js';
+import { hasProtocolHeaders, OJS_VERSION } from '../http/media.js';
+import { requestHeader } from '../http/native.js';
 
 /** `1`, `1.0`, `1.0.0-rc.1` are major version 1. */
 const MAJOR_ONE = /^\s*1(?:\.\d+)*(?:[-+][0-9A-Za-z.-]*)?\s*$/;
 
-/** Sets the request id and the protocol headers; runs first so every response carries them. */
+/** Sets the request id; runs first, and adds the protocol headers to responses that lack them. */
 export function requestContext(): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    const requestId = c.req.header('x-request-id') || newRequestId();
+    const requestId = requestHeader(c, 'x-request-id') || newRequestId();
     c.set('requestId', requestId);
-    c.header('OJS-Version', OJS_VERSION);
-    c.header('X-Request-Id', requestId);
     await next();
-    // Responses not built through the context (static files, HEAD) still carry the protocol headers.
-    if (c.res.headers.get('OJS-Version') !== OJS_VERSION) {
-      c.res = new Response(c.res.body, c.res);
+    // JSON responses carry the headers already; the rest (streams, HTML, 204s, static files) get them here.
+    if (!hasProtocolHeaders(c.res)) {
       c.res.headers.set('OJS-Version', OJS_VERSION);
       c.res.headers.set('X-Request-Id', requestId);
     }
@@ -31,7 +29,7 @@ export function requestContext(): MiddlewareHandler<GatewayEnv> {
 /** `422 unsupported` for a request `OJS-Version` of another major version. */
 export function versionCheck(): MiddlewareHandler<GatewayEnv> {
   return async (c, next) => {
-    const version = c.req.header('ojs-version');
+    const version = requestHeader(c, 'ojs-version');
     if (version !== undefined && !MAJOR_ONE.test(version)) {
       return errorResponse(c, OjsError.unsupported(`Unsupported OJS-Version '${version}': this server speaks OJS 1.x.`));
     }

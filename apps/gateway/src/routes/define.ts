@@ -43,6 +43,8 @@ type Empty = z.ZodObject<Record<string, never>>;
 export interface RouteSink {
   app: OpenAPIHono<GatewayEnv>;
   methods: MethodTable;
+  /** Largest request body in bytes. */
+  bodyLimit: number;
 }
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -111,7 +113,7 @@ export function defineRoute<P extends z.ZodType = Empty, Q extends z.ZodType = E
       params = parseInput(spec.params, c.req.param(), 'path');
     }
     const query = (spec.query ? parseInput(spec.query, queryRecord(c), 'query') : {}) as z.output<Q>;
-    const body = spec.body ? await readJsonObject(c, spec.body.required) : {};
+    const body = spec.body ? await readJsonObject(c, spec.body.required, sink.bodyLimit) : {};
     return handler(c, { params, query, body });
   });
 }

@@ -1,6 +1,7 @@
 /** Event routes: polling (`GET /ojs/v1/events`) and the Server-Sent Events stream. */
 import type { EventFilter } from '@ojskit/core';
 import { ojsJson } from '../http/media.js';
+import { requestHeader } from '../http/native.js';
 import { EventPollQuery, EventStreamQuery } from '../schemas/inputs.js';
 import { EventPollResponse } from '../schemas/responses.js';
 import { streamEvents } from '../sse/event-stream.js';
@@ -60,6 +61,6 @@ export function registerEventRoutes(deps: RouteDeps): void {
       responses: { 200: { description: 'Server-Sent Events.', contentType: 'text/event-stream' } },
     },
     (c, { query }) =>
-      streamEvents(c, engine, toFilter(query), c.req.header('last-event-id') ?? query.last_event_id, deps.streams, deps.streamOptions),
+      streamEvents(c, engine, toFilter(query), requestHeader(c, 'last-event-id') ?? query.last_event_id, deps.streams, deps.streamOptions),
   );
 }

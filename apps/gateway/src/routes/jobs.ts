@@ -1,6 +1,7 @@
 /** Job routes: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE, progress, and the per-job event stream. */
 import type { EnqueueResponse } from '@ojskit/core';
 import { ojsJson } from '../http/media.js';
+import { requestHeader } from '../http/native.js';
 import { BatchEnqueueBody, EnqueueBody, ProgressBody } from '../schemas/bodies.js';
 import { EventStreamQuery, JobIdParams } from '../schemas/inputs.js';
 import { BatchEnqueueResponse, EnqueueResponse as EnqueueResponseSchema, JobEnvelopeResponse, ProgressResponse } from '../schemas/responses.js';
@@ -144,7 +145,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
         c,
         engine,
         { jobId: params.id, ...(query.types ? { types: query.types } : {}) },
-        c.req.header('last-event-id') ?? query.last_event_id,
+        requestHeader(c, 'last-event-id') ?? query.last_event_id,
         deps.streams,
         deps.streamOptions,
       ),

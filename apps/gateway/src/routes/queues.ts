@@ -1,5 +1,6 @@
 /** Queue routes: list, stats, pause, resume, and the per-queue event stream. */
 import { ojsJson } from '../http/media.js';
+import { requestHeader } from '../http/native.js';
 import { EventStreamQuery, ListQuery, QueueNameParams } from '../schemas/inputs.js';
 import { QueueListResponse, QueuePauseResponse, QueueStatsResponse } from '../schemas/responses.js';
 import { streamEvents } from '../sse/event-stream.js';
@@ -85,7 +86,7 @@ export function registerQueueRoutes(deps: RouteDeps): void {
         c,
         engine,
         { queues: [params.name], ...(query.types ? { types: query.types } : {}), ...(query.job_types ? { jobTypes: query.job_types } : {}) },
-        c.req.header('last-event-id') ?? query.last_event_id,
+        requestHeader(c, 'last-event-id') ?? query.last_event_id,
         deps.streams,
         deps.streamOptions,
       ),
