@@ -8,7 +8,6 @@ import { Engine, OjsError, type Driver } from '@ojskit/core';
 import type { GatewayEngine } from './engine-port.js';
 import type { GatewayEnv } from './http/env.js';
 import { errorResponse, toOjsError } from './http/errors.js';
-import { ojsJson } from './http/media.js';
 import { MethodTable } from './http/method-table.js';
 import { bearerAuth } from './middleware/auth.js';
 import { browserCors } from './middleware/cors.js';

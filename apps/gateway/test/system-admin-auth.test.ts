@@ -174,3 +174,34 @@ describe('request log', () => {
     expect(lines[1]).toMatchObject({ level: 'warn', status: 404 });
   });
 });
+
+describe('lifecycle', () => {
+  it('a gateway built on a backend owns its engine: close() stops it and closes the driver, once', async () => {
+    const { MemoryDriver } = await import('@ojskit/memory');
+    const driver = new MemoryDriver();
+    let closes = 0;
+    const close = driver.close.bind(driver);
+    driver.close = async () => {
+      closes += 1;
+      await close();
+    };
+    const gateway = createGateway({ backend: driver, logger: false, enableReset: true });
+    expect((await gateway.request('/ojs/v1/jobs', { method: 'POST', body: '{"type":"a.b","args":[]}', headers: { 'Content-Type': 'application/json' } })).status).toBe(201);
+    expect((await gateway.request('/ojs/v1/admin/reset', { method: 'POST' })).status).toBe(200);
+    await Promise.all([gateway.close(), gateway.close()]);
+    expect(closes).toBe(1);
+    expect(gateway.isDraining()).toBe(true);
+  });
+
+  it('a gateway given an engine leaves it open', async () => {
+    const h = makeHarness();
+    await h.gateway.close();
+    expect((await h.engine.health()).status).toBe('ok');
+  });
+
+  it('rejects enableReset without a driver, and a bad body limit', () => {
+    const h = makeHarness();
+    expect(() => createGateway({ engine: h.engine, enableReset: true })).toThrow(/driver/);
+    expect(() => createGateway({ engine: h.engine, bodyLimit: 0 })).toThrow(/bodyLimit/);
+  });
+});
