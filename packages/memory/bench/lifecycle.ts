@@ -193,7 +193,7 @@ function yardstick(): string {
 }
 
 console.log(
-  `memory driver lifecycle bench: ${JOBS} jobs, batch ${BATCH}, single ${SINGLE}, best of ${ROUNDS} (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0]!.toFixed(1)}, yardstick ${yardstick()} ns/step; an idle laptop core does ~0.4)`,
+  `memory driver lifecycle bench: ${JOBS} jobs, batch ${BATCH}, single ${SINGLE}, best of ${ROUNDS} (node ${process.version}, ${os.cpus().length} cpus, load ${os.loadavg()[0]!.toFixed(1)}, yardstick ${yardstick()} ns/step, lower is faster)`,
 );
 await best('driver batched (insert/claim/transitionMany)', driverBatched);
 await best(`driver claims from a backlog of ${JOBS}`, driverBacklog);

@@ -15,6 +15,7 @@ import {
   type StoredJob,
 } from '@ojskit/core';
 import { cloneValue } from './clone.js';
+import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
 import type { UniqueIndex } from './unique-index.js';
 
@@ -74,7 +75,7 @@ export function planInsert(
 
   for (let index = 0; index < input.length; index++) {
     const source = input[index]!;
-    const id = source.job.id;
+    const id = flatten(source.job.id);
     const clash = jobs.get(id);
     if (clash !== undefined) {
       if (mode === 'skip') {
@@ -85,6 +86,7 @@ export function planInsert(
     }
     const job = cloneValue(source.job);
     const x = cloneValue(source.x);
+    if (typeof job.workflow_id === 'string') flatten(job.workflow_id);
     let replaceId: string | undefined;
     let reported: Job | null = source.job;
     const key = x.uniqueKey;
