@@ -28,6 +28,7 @@ import { toDriverError } from './errors.js';
 import { RedisEventTransport } from './event-transport.js';
 import { memoryPolicyWarning, readMemoryPolicy, type MemoryPolicyReport } from './memory-policy.js';
 import { parseOptions, type DriverLogger, type RedisDriverOptions } from './options.js';
+import { Coalescer } from './coalescer.js';
 import { ScriptRunner } from './script-runner.js';
 import { decodeTransitionReply, pushTransitionOp } from './transition-args.js';
 
@@ -65,6 +66,8 @@ export class RedisDriver implements Driver {
   readonly startup: Promise<MemoryPolicyReport | null>;
 
   private readonly scripts: ScriptRunner;
+  private readonly inserts = new Coalescer<InsertParams, InsertResult>((batch) => this.insertBatch(batch), 1_000, (p) => p.jobs.length);
+  private readonly transitions = new Coalescer<TransitionOp, TransitionResult>((batch) => this.transitionBatch(batch));
   private readonly ownsConnection: boolean;
   private readonly logger: DriverLogger;
   private closed = false;
@@ -115,28 +118,19 @@ export class RedisDriver implements Driver {
 
   // ---------------------------------------------------------------- jobs
 
-  async jobInsert(params: InsertParams): Promise<InsertResult> {
-    const args: Array<string | number> = [this.prefix, params.now, params.nowIso, params.jobs.length];
-    pushJobs(params.jobs, args);
-    const reply = (await this.scripts.run('job-insert', args)) as unknown[];
-    if (reply[0] === 'abort') {
-      const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | false, number | false];
-      const existing = fields ? decodeJob(fields) : { ...params.jobs[typeof batchIndex === 'number' ? batchIndex : index]!.job };
-      return { ok: false, index, reason, existing };
+  /** Concurrent calls made in one event-loop turn share one script call (each keeps its own atomicity). */
+  jobInsert(params: InsertParams): Promise<InsertResult> {
+    return this.inserts.call(params);
+  }
+
+  private async insertBatch(batch: readonly InsertParams[]): Promise<InsertResult[]> {
+    const args: Array<string | number> = [this.prefix, batch.length];
+    for (const params of batch) {
+      args.push(params.now, params.nowIso, params.jobs.length);
+      pushJobs(params.jobs, args);
     }
-    const rows = list(reply[1] as unknown[][]);
-    const outcomes: InsertOutcome[] = rows.map((row, n) => {
-      if (row[0] === 'existing') return { status: 'existing', job: decodeJob(row[1] as Flat) };
-      const job: Job = { ...params.jobs[n]!.job };
-      const [, replaced, takenScheduledAt] = row as [string, Flat | false, string | false, unknown];
-      if (takenScheduledAt) {
-        job.state = 'scheduled';
-        job.scheduled_at = takenScheduledAt;
-        delete job.enqueued_at;
-      }
-      return replaced ? { status: 'inserted', job, replaced: decodeJob(replaced) } : { status: 'inserted', job };
-    });
-    return { ok: true, outcomes };
+    const replies = list((await this.scripts.run('job-insert', args)) as unknown[][]);
+    return batch.map((params, g) => decodeInsertReply(replies[g]!, params));
   }
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
@@ -147,10 +141,16 @@ export class RedisDriver implements Driver {
     return { jobs: list(reply[0]).map(decodeJob), promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
   }
 
-  async jobTransition(op: TransitionOp): Promise<TransitionResult> {
+  /** Concurrent calls made in one event-loop turn (single ACKs from many workers) share one script call. */
+  jobTransition(op: TransitionOp): Promise<TransitionResult> {
+    return this.transitions.call(op);
+  }
+
+  private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
+    if (ops.length > 1) return this.jobTransitionMany(ops);
     const args: Array<string | number> = [this.prefix];
-    pushTransitionOp(op, args);
-    return decodeTransitionReply(await this.scripts.run('job-transition', args), op);
+    pushTransitionOp(ops[0]!, args);
+    return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
 
   async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
@@ -424,6 +424,27 @@ function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): voi
     args.push(fields.length / 2);
     for (const f of fields) args.push(f);
   }
+}
+
+function decodeInsertReply(reply: unknown[], params: InsertParams): InsertResult {
+  if (reply[0] === 'abort') {
+    const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | false, number | false];
+    const existing = fields ? decodeJob(fields) : { ...params.jobs[typeof batchIndex === 'number' ? batchIndex : index]!.job };
+    return { ok: false, index, reason, existing };
+  }
+  const rows = list(reply[1] as unknown[][]);
+  const outcomes: InsertOutcome[] = rows.map((row, n) => {
+    if (row[0] === 'existing') return { status: 'existing', job: decodeJob(row[1] as Flat) };
+    const job: Job = { ...params.jobs[n]!.job };
+    const [, replaced, takenScheduledAt] = row as [string, Flat | false, string | false, unknown];
+    if (takenScheduledAt) {
+      job.state = 'scheduled';
+      job.scheduled_at = takenScheduledAt;
+      delete job.enqueued_at;
+    }
+    return replaced ? { status: 'inserted', job, replaced: decodeJob(replaced) } : { status: 'inserted', job };
+  });
+  return { ok: true, outcomes };
 }
 
 /** A Lua array from a JSON reply: cjson encodes an empty table as `{}`. */

@@ -105,6 +105,25 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && (r.state === 'completed' || r.state === 'cancelled'))).toBe(true);
   });
 
+  it('keeps concurrent inserts independent when they share one script call', async () => {
+    const d = driver();
+    const keyed = () => storedJob({ queue: 'co' }, { uniqueKey: 'same', uniqueStates: ['available'] });
+    const dup = storedJob({ queue: 'co' });
+    const calls = [
+      insert(d, [keyed()]),
+      insert(d, [storedJob({ queue: 'co' }), keyed()]), // aborts as a whole: nothing of it is stored
+      insert(d, [dup]),
+      insert(d, [storedJob({ queue: 'co' }, {}), { ...dup, job: { ...dup.job } }]), // duplicate id of the call before
+      insert(d, [storedJob({ queue: 'co' })]),
+    ];
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true, false, true]);
+    expect(results[1]).toMatchObject({ ok: false, index: 1, reason: 'unique' });
+    expect(results[3]).toMatchObject({ ok: false, index: 1, reason: 'duplicate_id' });
+    expect((await d.jobCounts({ queue: 'co' })).available).toBe(3);
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
   it('refuses a change of state outside the transition table even when the caller allows it', async () => {
     const d = driver();
     const job = storedJob();
