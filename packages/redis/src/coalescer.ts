@@ -1,5 +1,5 @@
 /**
- * Coalesces calls made in the same event-loop turn into one batch: many producers enqueueing one job each,
+ * Coalesces calls made in the same microtask run into one batch: many producers enqueueing one job each,
  * or many single ACKs, then cost one script call and one round trip instead of one each. Each call keeps its
  * own result; the batch function must treat every entry independently.
  */
@@ -23,9 +23,10 @@ export class Coalescer<P, R> {
     return new Promise<R>((resolve, reject) => {
       this.pending.push({ params, resolve, reject });
       this.weight += this.weigh(params);
-      // setImmediate runs after this turn's I/O callbacks: every call those callbacks make joins the batch.
+      // Flushed at the end of the current microtask run: calls made while replies of one socket read are
+      // being handled join the batch, and a lone call waits for nothing (a macrotask would add latency).
       if (this.weight >= this.maxWeight) this.flush();
-      else if (this.pending.length === 1) setImmediate(() => this.flush());
+      else if (this.pending.length === 1) queueMicrotask(() => this.flush());
     });
   }
 

@@ -118,7 +118,7 @@ export class RedisDriver implements Driver {
 
   // ---------------------------------------------------------------- jobs
 
-  /** Concurrent calls made in one event-loop turn share one script call (each keeps its own atomicity). */
+  /** Concurrent calls made together share one script call (each keeps its own atomicity). */
   jobInsert(params: InsertParams): Promise<InsertResult> {
     return this.inserts.call(params);
   }
@@ -141,7 +141,7 @@ export class RedisDriver implements Driver {
     return { jobs: list(reply[0]).map(decodeJob), promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
   }
 
-  /** Concurrent calls made in one event-loop turn (single ACKs from many workers) share one script call. */
+  /** Concurrent calls made together (single ACKs from many workers) share one script call. */
   jobTransition(op: TransitionOp): Promise<TransitionResult> {
     return this.transitions.call(op);
   }
