@@ -29,9 +29,13 @@ describe('resolveRetryPolicy', () => {
     expect(resolveRetryPolicy({})).toEqual(expected);
   });
 
-  it('returns a fresh non_retryable list each time (defaults are not shared mutable state)', () => {
-    resolveRetryPolicy(undefined).nonRetryableErrors.push('x');
+  it('returns defaults no caller can change (they are shared, so they are frozen)', () => {
+    expect(() => resolveRetryPolicy(undefined).nonRetryableErrors.push('x')).toThrow(TypeError);
+    expect(() => {
+      (resolveRetryPolicy(undefined) as { maxAttempts: number }).maxAttempts = 9;
+    }).toThrow(TypeError);
     expect(resolveRetryPolicy(undefined).nonRetryableErrors).toEqual([]);
+    expect(resolveRetryPolicy(undefined).maxAttempts).toBe(3);
   });
 
   it('merges a partial policy field by field', () => {

@@ -8,8 +8,16 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
  * @example toTimestamp(0) // '1970-01-01T00:00:00.000Z'
  */
 export function toTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  // Many jobs of one request share a millisecond: formatting a Date costs more than the rest of a claim.
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastText = new Date(ms).toISOString();
+  }
+  return lastText;
 }
+
+let lastMs = Number.NaN;
+let lastText = '';
 
 /** Epoch ms of an RFC 3339 timestamp with an offset, or `undefined` when it is not one. */
 export function parseTimestamp(text: string): number | undefined {

@@ -73,7 +73,7 @@ export const EnqueueRequestSchema = z
 export interface ParsedEnqueue {
   /** The job as it will be served, in its initial state. */
   job: Job;
-  retryPolicy: RetryPolicy;
+  retryPolicy: Readonly<RetryPolicy>;
   /** Epoch ms at which a `scheduled` job becomes due. */
   dueAt?: number;
   /** Epoch ms of `expires_at`. */
@@ -98,11 +98,37 @@ const FLAT_KEYS = new Set([
 ]);
 const IGNORED = new Set(SYSTEM_MANAGED_KEYS);
 
-/** `options.x` when present, else the flat `x`. */
-function pick(body: Record<string, unknown>, options: Record<string, unknown>, ...keys: string[]): { key: string; value: unknown } | undefined {
-  for (const key of keys) if (options[key] !== undefined) return { key: `options.${key}`, value: options[key] };
-  for (const key of keys) if (body[key] !== undefined) return { key, value: body[key] };
-  return undefined;
+/**
+ * `options.x` when present, else the flat `x`, with the field name to use in errors. Field names are
+ * literals, so the hot path allocates nothing here.
+ */
+function pick(body: Record<string, unknown>, options: Record<string, unknown>, key: string, optionsField: string): { key: string; value: unknown } | undefined {
+  const fromOptions = options[key];
+  if (fromOptions !== undefined) return { key: optionsField, value: fromOptions };
+  const flat = body[key];
+  return flat === undefined ? undefined : { key, value: flat };
+}
+
+/** `pick` for a field with an alias: both `options.*` spellings win over both flat ones. */
+function pickAliased(body: Record<string, unknown>, options: Record<string, unknown>, names: readonly [string, string, string, string]): { key: string; value: unknown } | undefined {
+  const [key, alias, optionsField, optionsAlias] = names;
+  if (options[key] !== undefined) return { key: optionsField, value: options[key] };
+  if (options[alias] !== undefined) return { key: optionsAlias, value: options[alias] };
+  if (body[key] !== undefined) return { key, value: body[key] };
+  return body[alias] === undefined ? undefined : { key: alias, value: body[alias] };
+}
+
+const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+function hasKeys(value: object): boolean {
+  for (const _ in value) return true;
+  return false;
+}
+
+/** UTF-8 size of a JSON text, without encoding it when it is clearly small (≤ 3 bytes per UTF-16 unit). */
+function jsonBytesOver(text: string, limit: number): boolean {
+  if (text.length * 3 <= limit) return false;
+  return new TextEncoder().encode(text).length > limit;
 }
 
 /**
@@ -118,29 +144,29 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   const args = body.args as unknown[];
   if (body.specversion !== undefined && body.specversion !== '1.0') invalidField('specversion', '"1.0"', body.specversion);
   const id = 'id' in body ? checkJobId(body.id) : newId();
-  let options: Record<string, unknown> = {};
+  let options: Record<string, unknown> = EMPTY;
   if (body.options !== undefined) {
     if (!isPlainObject(body.options)) invalidField('options', 'an object', body.options);
     options = body.options;
   }
-  const queueField = pick(body, options, 'queue');
+  const queueField = pick(body, options, 'queue', 'options.queue');
   const queue = queueField ? checkQueue(queueField.value, queueField.key) : 'default';
-  const priorityField = pick(body, options, 'priority');
+  const priorityField = pick(body, options, 'priority', 'options.priority');
   const priority = priorityField ? checkPriority(priorityField.value, priorityField.key) : 0;
 
-  let meta: Record<string, unknown> = {};
+  let meta: Record<string, unknown>;
   if (body.meta !== undefined) {
     if (!isPlainObject(body.meta)) invalidField('meta', 'an object', body.meta);
     meta = { ...body.meta };
-  }
+  } else meta = {};
   if (options.metadata !== undefined) {
     if (!isPlainObject(options.metadata)) invalidField('options.metadata', 'an object', options.metadata);
     meta = { ...meta, ...options.metadata };
   }
 
-  const scheduledField = pick(body, options, 'scheduled_at', 'delay_until');
+  const scheduledField = pickAliased(body, options, ['scheduled_at', 'delay_until', 'options.scheduled_at', 'options.delay_until']);
   const scheduled = scheduledField ? checkTimestamp(scheduledField.value, scheduledField.key, now) : undefined;
-  const expiresField = pick(body, options, 'expires_at');
+  const expiresField = pick(body, options, 'expires_at', 'options.expires_at');
   const expires = expiresField ? checkTimestamp(expiresField.value, expiresField.key, now) : undefined;
 
   let timeoutMs: number | undefined;
@@ -157,7 +183,7 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (options.visibility_timeout_ms !== undefined) visibilityMs = checkPositiveInt(options.visibility_timeout_ms, 'options.visibility_timeout_ms');
   else if (body.visibility_timeout_ms !== undefined) visibilityMs = checkPositiveInt(body.visibility_timeout_ms, 'visibility_timeout_ms');
   else {
-    const vt = pick(body, options, 'visibility_timeout');
+    const vt = pick(body, options, 'visibility_timeout', 'options.visibility_timeout');
     if (vt) {
       const ms = typeof vt.value === 'string' ? durationToMs(vt.value) : typeof vt.value === 'number' && vt.value > 0 ? vt.value * 1000 : undefined;
       if (ms === undefined || ms <= 0) invalidField(vt.key, 'a positive ISO 8601 duration or number of seconds', vt.value);
@@ -165,20 +191,20 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
     }
   }
 
-  const tagsField = pick(body, options, 'tags');
+  const tagsField = pick(body, options, 'tags', 'options.tags');
   const tags = tagsField ? checkStringArray(tagsField.value, tagsField.key) : undefined;
-  const pendingField = pick(body, options, 'pending');
+  const pendingField = pick(body, options, 'pending', 'options.pending');
   if (pendingField && typeof pendingField.value !== 'boolean') invalidField(pendingField.key, 'a boolean', pendingField.value);
   const pending = pendingField?.value === true;
   if (body.schema !== undefined && typeof body.schema !== 'string') invalidField('schema', 'a URI string', body.schema);
 
-  const retryField = pick(body, options, 'retry', 'retry_policy');
+  const retryField = pickAliased(body, options, ['retry', 'retry_policy', 'options.retry', 'options.retry_policy']);
   const retryPolicy = resolveRetryPolicy(retryField?.value);
-  const uniqueField = pick(body, options, 'unique');
+  const uniqueField = pick(body, options, 'unique', 'options.unique');
   const uniquePolicy = uniqueField ? resolveUniquePolicy(uniqueField.value) : undefined;
 
-  if (pick(body, options, 'rate_limit')) throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');
-  if (new TextEncoder().encode(JSON.stringify(meta)).length > MAX_META_BYTES) {
+  if (pick(body, options, 'rate_limit', 'options.rate_limit')) throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');
+  if (hasKeys(meta) && jsonBytesOver(JSON.stringify(meta), MAX_META_BYTES)) {
     throw new OjsError('payload_too_large', `meta is larger than ${MAX_META_BYTES} bytes.`, { details: { field: 'meta' } });
   }
 
@@ -207,8 +233,10 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (timeoutSeconds !== undefined) job.timeout = timeoutSeconds;
   if (visibilityMs !== undefined) job.visibility_timeout_ms = visibilityMs;
   if (typeof body.schema === 'string') job.schema = body.schema;
-  for (const [key, value] of Object.entries(body)) {
-    if (!FLAT_KEYS.has(key) && !IGNORED.has(key) && value !== undefined) job[key] = value;
+  for (const key in body) {
+    if (FLAT_KEYS.has(key) || IGNORED.has(key) || !Object.hasOwn(body, key)) continue;
+    const value = body[key];
+    if (value !== undefined) job[key] = value;
   }
 
   const parsed: ParsedEnqueue = {

@@ -42,7 +42,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   backoffCoefficient: 2,
   maxIntervalMs: 300_000,
   jitter: true,
-  nonRetryableErrors: [],
+  nonRetryableErrors: Object.freeze([]) as unknown as string[],
   onExhaustion: 'discard',
   backoffStrategy: 'exponential',
 });
@@ -72,8 +72,8 @@ function interval(raw: Record<string, unknown>, name: 'initial_interval' | 'max_
  * Merges a partial policy with the defaults, field by field; throws `422 validation_error` on a bad field.
  * @example resolveRetryPolicy({ max_attempts: 5 }).maxAttempts // 5
  */
-export function resolveRetryPolicy(input: unknown): RetryPolicy {
-  if (input === undefined || input === null) return { ...DEFAULT_RETRY_POLICY, nonRetryableErrors: [] };
+export function resolveRetryPolicy(input: unknown): Readonly<RetryPolicy> {
+  if (input === undefined || input === null) return DEFAULT_RETRY_POLICY;
   if (typeof input !== 'object' || Array.isArray(input)) fail('', 'must be an object', input);
   const raw = input as Record<string, unknown>;
   const d = DEFAULT_RETRY_POLICY;
@@ -121,7 +121,7 @@ export function retryPolicyToWire(policy: RetryPolicy): RetryPolicyWire {
 }
 
 /** Reads the policy back from a stored job's `retry` (absent → defaults). */
-export function retryPolicyFromJob(retry: RetryPolicyWire | undefined, maxAttempts?: number): RetryPolicy {
+export function retryPolicyFromJob(retry: RetryPolicyWire | undefined, maxAttempts?: number): Readonly<RetryPolicy> {
   const policy = resolveRetryPolicy(retry);
   return maxAttempts === undefined ? policy : { ...policy, maxAttempts };
 }
