@@ -51,6 +51,20 @@ export function registerAckNackCases(suite: Suite): void {
       await expectOjsError(t.api.ack({ job_id: 42 }), { code: 'invalid_request' });
     });
 
+    suite.test('ack.stale-attempt', 'ACK or FAIL naming an attempt the job has moved past → 409 conflict; the newer attempt is untouched', async (t) => {
+      const queue = t.queue();
+      const job = await t.push(queue, { options: { visibility_timeout_ms: 1_000, retry: { ...FIXED_RETRY, max_attempts: 5 } } });
+      await t.claim(queue, { worker_id: 'w' });
+      await t.advance(1_001);
+      const again = await t.claim(queue, { worker_id: 'w' });
+      expect(again.attempt).toBe(2);
+      await expectOjsError(t.api.ack({ job_id: job.id, worker_id: 'w', attempt: 1 }), { code: 'conflict' });
+      await expectOjsError(t.api.nack({ job_id: job.id, worker_id: 'w', attempt: 1, error: { message: 'late' } }), { code: 'conflict' });
+      await t.expectState(job.id, 'active');
+      const res = await t.api.ack({ job_id: job.id, worker_id: 'w', attempt: 2 });
+      expect(res.job.attempt).toBe(2);
+    });
+
     suite.test('ack.other-worker', 'ACK carrying a different worker_id than the claimant → 409 conflict', async (t) => {
       const queue = t.queue();
       const job = await t.push(queue);

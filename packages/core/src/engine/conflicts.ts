@@ -36,3 +36,14 @@ export function reservationError(jobId: string, holder: string | undefined, call
     holder_worker_id: holder,
   });
 }
+
+/** The error when an ACK/FAIL names an attempt the job has moved past (its reservation was lost and re-claimed). */
+export function staleAttemptError(jobId: string, current: number, claimed: number): OjsError {
+  return OjsError.conflict(`Job '${jobId}' is on attempt ${current}, not ${claimed}: that attempt's reservation was lost.`, {
+    job_id: jobId,
+    current_state: 'active',
+    expected_state: 'active',
+    current_attempt: current,
+    attempt: claimed,
+  });
+}

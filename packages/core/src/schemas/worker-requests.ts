@@ -18,6 +18,7 @@ export const AckRequestSchema = z.looseObject({
   job_id: z.string(),
   result: z.unknown().optional(),
   worker_id: z.string().optional(),
+  attempt: z.number().int().min(1).optional(),
 });
 
 export const AckBatchRequestSchema = z.looseObject({ acks: z.array(AckRequestSchema).min(1) });
@@ -36,6 +37,7 @@ export const NackRequestSchema = z.looseObject({
   error: FailErrorInputSchema.optional(),
   requeue: z.boolean().optional(),
   worker_id: z.string().optional(),
+  attempt: z.number().int().min(1).optional(),
 });
 
 export const HeartbeatRequestSchema = z.looseObject({
@@ -96,6 +98,16 @@ export function parseJobIdField(body: Record<string, unknown>, field = 'job_id')
   return id;
 }
 
+/**
+ * The attempt an ACK/FAIL speaks for (ojskit extension): when given, the job must still be on that attempt,
+ * so a late answer from a lost reservation cannot settle a newer attempt held by the same worker.
+ */
+export function parseOptionalAttempt(body: Record<string, unknown>): number | undefined {
+  if (body.attempt === undefined || body.attempt === null) return undefined;
+  if (typeof body.attempt !== 'number' || !Number.isInteger(body.attempt) || body.attempt < 1) invalidField('attempt', 'a positive integer', body.attempt);
+  return body.attempt;
+}
+
 export function parseOptionalWorkerId(body: Record<string, unknown>): string | undefined {
   if (body.worker_id === undefined || body.worker_id === null) return undefined;
   if (typeof body.worker_id !== 'string') invalidField('worker_id', 'a string', body.worker_id);
@@ -107,13 +119,21 @@ export interface AckRequest {
   result?: unknown;
   hasResult: boolean;
   workerId?: string;
+  attempt?: number;
 }
 
 export function parseAckRequest(input: unknown): AckRequest {
   const body = requireObject(input);
   const jobId = parseJobIdField(body);
   const workerId = parseOptionalWorkerId(body);
-  return { jobId, hasResult: body.result !== undefined, result: body.result, ...(workerId ? { workerId } : {}) };
+  const attempt = parseOptionalAttempt(body);
+  return {
+    jobId,
+    hasResult: body.result !== undefined,
+    result: body.result,
+    ...(workerId ? { workerId } : {}),
+    ...(attempt !== undefined ? { attempt } : {}),
+  };
 }
 
 export function parseAckBatchRequest(input: unknown): AckRequest[] {
@@ -145,6 +165,7 @@ export interface NackRequest {
   error: FailErrorInput;
   requeue: boolean;
   workerId?: string;
+  attempt?: number;
 }
 
 export function parseNackRequest(input: unknown): NackRequest {
@@ -162,7 +183,8 @@ export function parseNackRequest(input: unknown): NackRequest {
     if (error.details !== undefined && !isPlainObject(error.details)) invalidField('error.details', 'an object', error.details);
   }
   if (body.requeue !== undefined && typeof body.requeue !== 'boolean') invalidField('requeue', 'a boolean', body.requeue);
-  return { jobId, error, requeue: body.requeue === true, ...(workerId ? { workerId } : {}) };
+  const attempt = parseOptionalAttempt(body);
+  return { jobId, error, requeue: body.requeue === true, ...(workerId ? { workerId } : {}), ...(attempt !== undefined ? { attempt } : {}) };
 }
 
 export interface HeartbeatRequest {

@@ -15,7 +15,7 @@ import {
 } from '../../schemas/worker-requests.js';
 import type { AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from '../../api/responses.js';
 import { instant, type EngineContext } from '../context.js';
-import { assertIdFormat, reservationError, transitionError } from '../conflicts.js';
+import { assertIdFormat, reservationError, staleAttemptError, transitionError } from '../conflicts.js';
 import { buildJobError, decideFailure } from '../failure.js';
 import { expiredEvent, failureEvents, jobEvent } from '../job-events.js';
 
@@ -69,7 +69,9 @@ function ackOp(ack: AckRequest, now: number, nowIso: string, returning: 'job' | 
     id: ack.jobId,
     from: allowedFrom('completed', 'ack'),
     to: 'completed',
-    ...(ack.workerId ? { expect: { workerId: ack.workerId } } : {}),
+    ...(ack.workerId || ack.attempt !== undefined
+      ? { expect: { ...(ack.workerId ? { workerId: ack.workerId } : {}), ...(ack.attempt !== undefined ? { attempt: ack.attempt } : {}) } }
+      : {}),
     set: ack.hasResult ? { completed_at: nowIso, result: ack.result } : { completed_at: nowIso },
     unset: ['error', 'worker_id', 'next_attempt_at'],
     x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
@@ -78,10 +80,18 @@ function ackOp(ack: AckRequest, now: number, nowIso: string, returning: 'job' | 
 }
 
 /** Explains why a guarded ACK/FAIL lost: not found, not active, or held by another worker. */
-async function explainRejection(ctx: EngineContext, result: Extract<TransitionResult, { ok: false }>, jobId: string, workerId: string | undefined, operation: string): Promise<OjsError> {
-  if (result.state === 'active' && workerId) {
-    const holder = result.job?.worker_id ?? (await ctx.driver.jobGet(jobId))?.job.worker_id;
-    if (holder && holder !== workerId) return reservationError(jobId, holder, workerId);
+async function explainRejection(
+  ctx: EngineContext,
+  result: Extract<TransitionResult, { ok: false }>,
+  jobId: string,
+  workerId: string | undefined,
+  operation: string,
+  attempt?: number,
+): Promise<OjsError> {
+  if (result.state === 'active' && (workerId || attempt !== undefined)) {
+    const current = result.job ?? (await ctx.driver.jobGet(jobId))?.job;
+    if (workerId && current?.worker_id && current.worker_id !== workerId) return reservationError(jobId, current.worker_id, workerId);
+    if (attempt !== undefined && current && current.attempt !== attempt) return staleAttemptError(jobId, current.attempt, attempt);
   }
   return transitionError(result, jobId, operation, 'active');
 }
@@ -101,7 +111,7 @@ export async function ack(ctx: EngineContext, body: unknown): Promise<AckRespons
   assertIdFormat(request.jobId);
   const { now, nowIso } = instant(ctx);
   const result = await ctx.driver.jobTransition(ackOp(request, now, nowIso, 'job'));
-  if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge');
+  if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge', request.attempt);
   const job = (result as { job: Job }).job;
   await ctx.hub.emit([completedEvent(job, nowIso)]);
   if (job.workflow_id) await ctx.onTerminal(job);
@@ -139,7 +149,7 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
         }
       }
     } else {
-      const err = await explainRejection(ctx, r, request.jobId, request.workerId, 'acknowledge');
+      const err = await explainRejection(ctx, r, request.jobId, request.workerId, 'acknowledge', request.attempt);
       out.push({ ok: false, job_id: request.jobId, error: err.toBody() });
     }
   }
@@ -158,6 +168,7 @@ export async function nack(ctx: EngineContext, body: unknown): Promise<NackRespo
   const { job } = stored;
   if (job.state !== 'active') throw transitionError({ ok: false, state: job.state }, job.id, 'fail', 'active');
   if (request.workerId && job.worker_id && job.worker_id !== request.workerId) throw reservationError(job.id, job.worker_id, request.workerId);
+  if (request.attempt !== undefined && request.attempt !== job.attempt) throw staleAttemptError(job.id, job.attempt, request.attempt);
 
   if (request.requeue) {
     const result = await ctx.driver.jobTransition({
