@@ -4,37 +4,64 @@
 -- TERMINAL_STATES. The state CHECK constraint and the transition trigger live in lifecycle.sql, which is
 -- rendered from core's JOB_STATES / TRANSITIONS and re-applied whenever those change.
 --
--- Design: `doc` (the OJS envelope, wire-shaped) and `x` (JobInternals) are the only truth; every column
--- the indexes and guards need is GENERATED from them, so a column can never disagree with the document.
--- The caller's own data (`args`, `meta`, `result`) is kept apart as `json`, which stores the text as sent:
--- jsonb would reorder object keys, turn -0 into 0 and refuse \u0000, and those must come back exactly.
--- `seq` is the one real column: the FIFO number a job receives each time it enters `available`.
--- `prev_state` records the state before the last guarded transition (what `jobTransition` reports as `from`).
+-- Design: one row per job. The envelope fields and internals the engine reads or changes have columns of
+-- their own (see src/job-columns.ts, which lists them), so the hot statements write a few scalars and the
+-- indexes read plain columns. Other envelope fields (retry, unique, tags, timeouts, unknown attributes)
+-- live in `doc`, other internals in `x_rest`. The caller's data (args, meta, result) and the error record
+-- are `json`, which keeps their text as sent: jsonb would reorder object keys and refuse \u0000.
+-- Times from the engine (epoch ms) are float8, which holds every JavaScript number exactly.
+-- `seq` is the FIFO number a job draws each time it enters `available`; `prev_state` the state before the
+-- last guarded transition (what jobTransition reports as `from`).
 
 CREATE SEQUENCE {{schema}}.job_seq;
 
 CREATE TABLE {{schema}}.jobs (
-  id            text PRIMARY KEY,
-  doc           jsonb NOT NULL,
-  x             jsonb NOT NULL,
-  args          json NOT NULL,
-  meta          json NOT NULL,
-  result        json,
-  seq           bigint NOT NULL,
-  prev_state    text,
-  queue         text    GENERATED ALWAYS AS (doc->>'queue') STORED NOT NULL,
-  type          text    GENERATED ALWAYS AS (doc->>'type') STORED,
-  state         text    GENERATED ALWAYS AS (doc->>'state') STORED NOT NULL,
-  priority      integer GENERATED ALWAYS AS ((doc->>'priority')::integer) STORED,
-  attempt       integer GENERATED ALWAYS AS ((doc->>'attempt')::integer) STORED,
-  worker_id     text    GENERATED ALWAYS AS (doc->>'worker_id') STORED,
-  -- Times are epoch ms computed by the engine; numeric keeps fractional ms exact in comparisons.
-  due_at        numeric GENERATED ALWAYS AS ((x->>'dueAt')::numeric) STORED,
-  expires_at    numeric GENERATED ALWAYS AS ((x->>'expiresAt')::numeric) STORED,
-  deadline      numeric GENERATED ALWAYS AS (LEAST((x->>'visibleUntil')::numeric, (x->>'timeoutAt')::numeric)) STORED,
-  finished_at   numeric GENERATED ALWAYS AS ((x->>'finishedAt')::numeric) STORED,
-  dead_letter   boolean GENERATED ALWAYS AS (COALESCE((x->>'deadLetter')::boolean, false)) STORED,
-  unique_key    text    GENERATED ALWAYS AS (x->>'uniqueKey') STORED
+  id                     text PRIMARY KEY,
+  state                  text NOT NULL,
+  type                   text NOT NULL,
+  queue                  text NOT NULL,
+  args                   json NOT NULL,
+  meta                   json NOT NULL,
+  priority               integer NOT NULL,
+  attempt                integer NOT NULL,
+  max_attempts           integer NOT NULL,
+  created_at             text NOT NULL,
+  enqueued_at            text,
+  scheduled_at           text,
+  expires_at             text,
+  activated_at           text,
+  started_at             text,
+  completed_at           text,
+  cancelled_at           text,
+  discarded_at           text,
+  expired_at             text,
+  next_attempt_at        text,
+  retry_delay_ms         float8,
+  worker_id              text,
+  result                 json,
+  error                  json,
+  errors                 json,
+  workflow_id            text,
+  doc                    jsonb NOT NULL DEFAULT '{}',
+  x_due_at               float8,
+  x_expires_at           float8,
+  x_visible_until        float8,
+  x_timeout_at           float8,
+  x_visibility_ms        float8,
+  x_claim_visibility_ms  float8,
+  x_timeout_ms           float8,
+  x_unique_key           text,
+  x_unique_states        text[],
+  x_unique_until         float8,
+  x_unique_on_conflict   text,
+  x_dead_letter          boolean,
+  x_finished_at          float8,
+  x_progress             json,
+  x_workflow_index       integer,
+  x_workflow_role        text,
+  x_rest                 jsonb,
+  seq                    bigint NOT NULL,
+  prev_state             text
 ) WITH (
   -- Every job row is updated two or more times in its life: leave room on each page, vacuum early and
   -- often, and keep planner statistics fresh (a claim planned without them is much slower).
@@ -50,18 +77,18 @@ CREATE TABLE {{schema}}.jobs (
 -- The claim path: available jobs per queue, in claim order. Partial, so it only holds claimable rows.
 CREATE INDEX jobs_available_idx ON {{schema}}.jobs (queue, priority DESC, seq) WHERE state = 'available';
 -- Promotion: scheduled and retryable jobs by due time.
-CREATE INDEX jobs_due_idx ON {{schema}}.jobs (due_at) WHERE state IN ('scheduled', 'retryable');
+CREATE INDEX jobs_due_idx ON {{schema}}.jobs (x_due_at) WHERE state IN ('scheduled', 'retryable');
 -- Rescue: active jobs by min(visibleUntil, timeoutAt).
-CREATE INDEX jobs_deadline_idx ON {{schema}}.jobs (deadline) WHERE state = 'active';
+CREATE INDEX jobs_deadline_idx ON {{schema}}.jobs ((LEAST(x_visible_until, x_timeout_at))) WHERE state = 'active';
 -- Expiry sweeps.
-CREATE INDEX jobs_expiry_idx ON {{schema}}.jobs (expires_at)
-  WHERE expires_at IS NOT NULL AND state IN ('scheduled', 'available', 'retryable');
+CREATE INDEX jobs_expiry_idx ON {{schema}}.jobs (x_expires_at)
+  WHERE x_expires_at IS NOT NULL AND state IN ('scheduled', 'available', 'retryable');
 -- Retention pruning.
-CREATE INDEX jobs_finished_idx ON {{schema}}.jobs (finished_at) WHERE state IN ({{terminal_states}});
+CREATE INDEX jobs_finished_idx ON {{schema}}.jobs (x_finished_at) WHERE state IN ({{terminal_states}});
 -- Unique keys.
-CREATE INDEX jobs_unique_idx ON {{schema}}.jobs (unique_key) WHERE unique_key IS NOT NULL;
+CREATE INDEX jobs_unique_idx ON {{schema}}.jobs (x_unique_key) WHERE x_unique_key IS NOT NULL;
 -- The dead-letter queue, newest first.
-CREATE INDEX jobs_dead_letter_idx ON {{schema}}.jobs (id) WHERE dead_letter;
+CREATE INDEX jobs_dead_letter_idx ON {{schema}}.jobs (id) WHERE x_dead_letter;
 
 CREATE TABLE {{schema}}.queues (
   name        text PRIMARY KEY,
@@ -80,7 +107,7 @@ CREATE TABLE {{schema}}.workers (
 CREATE TABLE {{schema}}.crons (
   name         text PRIMARY KEY,
   doc          jsonb NOT NULL,
-  next_run_ms  numeric GENERATED ALWAYS AS ((doc->>'nextRunMs')::numeric) STORED
+  next_run_ms  float8 GENERATED ALWAYS AS ((doc->>'nextRunMs')::float8) STORED
 );
 
 CREATE TABLE {{schema}}.workflows (
@@ -92,12 +119,12 @@ CREATE TABLE {{schema}}.workflows (
 CREATE TABLE {{schema}}.leases (
   name        text PRIMARY KEY,
   owner       text NOT NULL,
-  expires_at  numeric NOT NULL
+  expires_at  float8 NOT NULL
 );
 
 -- Events too large for one NOTIFY payload (8000 bytes): stored here, referenced by id in the notification.
 CREATE TABLE {{schema}}.event_overflow (
   id       bigserial PRIMARY KEY,
-  at       numeric NOT NULL,
+  at       float8 NOT NULL,
   payload  text NOT NULL
 );

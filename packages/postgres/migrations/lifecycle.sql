@@ -12,8 +12,8 @@ ALTER TABLE {{schema}}.jobs ADD CONSTRAINT jobs_state_check CHECK (state = ANY (
 CREATE OR REPLACE FUNCTION {{schema}}.jobs_refuse_illegal_transition() RETURNS trigger
 LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF NOT (OLD.state || '>' || (NEW.doc->>'state')) = ANY ({{legal_pairs}}) THEN
-    RAISE EXCEPTION 'ojskit: illegal transition % -> % for job %', OLD.state, NEW.doc->>'state', OLD.id
+  IF NOT (OLD.state || '>' || NEW.state) = ANY ({{legal_pairs}}) THEN
+    RAISE EXCEPTION 'ojskit: illegal transition % -> % for job %', OLD.state, NEW.state, OLD.id
       USING ERRCODE = 'check_violation', HINT = 'Only the transitions of the OJS lifecycle table are allowed.';
   END IF;
   RETURN NEW;
@@ -21,9 +21,8 @@ END
 $fn$;
 
 DROP TRIGGER IF EXISTS jobs_refuse_illegal_transition ON {{schema}}.jobs;
--- NEW's generated columns are not computed yet in a BEFORE trigger, hence NEW.doc->>'state'.
 CREATE TRIGGER jobs_refuse_illegal_transition
-  BEFORE UPDATE OF doc ON {{schema}}.jobs
+  BEFORE UPDATE OF state ON {{schema}}.jobs
   FOR EACH ROW
-  WHEN (OLD.state IS DISTINCT FROM (NEW.doc->>'state'))
+  WHEN (OLD.state IS DISTINCT FROM NEW.state)
   EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_transition();

@@ -72,6 +72,7 @@ export class PgEventTransport implements EventTransport {
   readonly channel: string;
   /** Identifies this transport's own notifications, which it delivered locally already. */
   readonly publisherId = randomUUID();
+  private readonly ownHead = `{"p":"${this.publisherId}","e":`;
   private readonly listeners = new Set<Listener>();
   private queued: OjsEvent[] = [];
   private flushing: Promise<void> | undefined;
@@ -107,6 +108,11 @@ export class PgEventTransport implements EventTransport {
     return () => {
       this.listeners.delete(listener);
     };
+  }
+
+  /** True while the LISTEN connection is up. */
+  get listening(): boolean {
+    return this.client !== undefined;
   }
 
   /** Resolves once the LISTEN connection is up (subscribing starts it; call this to wait for it). */
@@ -163,8 +169,8 @@ export class PgEventTransport implements EventTransport {
         items[index] = JSON.stringify({ $overflow: ids[n]! } satisfies OverflowRef);
       });
     }
-    const head = publisherId === undefined ? '{"e":' : `{"p":"${publisherId}","e":`;
-    await sql.run(on, 'eventPublish', [this.channel, packPayloads(items, head)], { oneOff });
+    const head = publisherId === undefined ? '{"e":' : this.ownHead;
+    await sql.run(on, 'eventPublish', [this.channel, packPayloads(items, head).join('\u001e')], { oneOff });
   }
 
   private async connect(): Promise<void> {
@@ -202,7 +208,7 @@ export class PgEventTransport implements EventTransport {
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer !== undefined) return;
     const delay = this.reconnectDelayMs;
-    this.reconnectDelayMs = Math.min(delay * 2, 5_000);
+    this.reconnectDelayMs = Math.min(delay * 2, 2_000);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
       if (!this.closed && this.client === undefined) void this.listen().catch(() => {});
@@ -211,6 +217,8 @@ export class PgEventTransport implements EventTransport {
   }
 
   private receive(payload: string): void {
+    // Our own batches come back too; recognise them by their head without parsing them.
+    if (payload.startsWith(this.ownHead)) return;
     let envelope: Envelope;
     try {
       envelope = JSON.parse(payload) as Envelope;

@@ -1,12 +1,12 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
 import type { InsertOutcome, InsertResult, Job, StoredJob } from '@ojskit/core';
 import type { Pool } from 'pg';
-import { rowJson, storedFromRow, type JobRow } from './job-doc.js';
+import { recordOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';
 import { planInsert, type ConflictMode, type StoredConflicts } from './insert-plan.js';
 import type { Queryable, Statements } from './statements.js';
 import { atomically } from './transactions.js';
-import { opJson, resultFromRow, type TransitionRow } from './transition-ops.js';
+import { opJson, wonResult, type TransitionRow } from './transition-ops.js';
 
 export interface InsertContext {
   pool: Pool;
@@ -47,7 +47,7 @@ export async function insertJobs(ctx: InsertContext, request: InsertRequest): Pr
 }
 
 async function insertPlain(ctx: InsertContext, request: InsertRequest): Promise<InsertResult> {
-  const rows = JSON.stringify(request.jobs.map(rowJson));
+  const rows = JSON.stringify(request.jobs.map(recordOf));
   try {
     if (request.tx !== undefined) {
       await atomically(ctx.pool, request.tx, (on) => ctx.sql.run(on, 'jobInsert', [rows, request.nowIso], { oneOff: true }));
@@ -88,16 +88,16 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
   );
   if (ops.length > 0) {
     const rows = await ctx.sql.run<TransitionRow>(on, 'jobTransitionMany', [JSON.stringify(ops.map(opJson))], { oneOff });
+    if (rows.length < ops.length) throw new Replan();
     for (const row of rows) {
-      const result = resultFromRow(row);
-      if (!result.ok || !('job' in result)) throw new Replan();
+      const result = wonResult(row) as { job: Job };
       replaced.set(result.job.id, result.job);
     }
   }
 
   const inserts = plan.steps.flatMap((step) => (step.kind === 'insert' ? [step.row] : []));
   if (inserts.length > 0) {
-    const rows = JSON.stringify(inserts.map(rowJson));
+    const rows = JSON.stringify(inserts.map(recordOf));
     await ctx.sql.run(on, request.mode === 'skip' ? 'jobInsert.skipExisting' : 'jobInsert', [rows, request.nowIso], { oneOff });
   }
 
@@ -116,7 +116,7 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
 
 async function findConflicts(ctx: InsertContext, on: Queryable, jobs: readonly StoredJob[], oneOff: boolean): Promise<StoredConflicts> {
   const ids = jobs.map((j) => j.job.id);
-  const rows = await ctx.sql.run<JobRow & { x: Record<string, unknown>; by_id: boolean }>(
+  const rows = await ctx.sql.run<JobRow & { by_id: boolean }>(
     on,
     'jobInsert.findConflicts',
     [ids, uniqueKeys(jobs)],

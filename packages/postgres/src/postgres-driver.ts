@@ -23,14 +23,14 @@ import {
 } from '@ojskit/core';
 import type { ClientConfig, Pool } from 'pg';
 import { PgEventTransport } from './event-transport.js';
-import { jobFromRow, storedFromRow, summaryFromColumns, type JobRow } from './job-doc.js';
+import { jobFromRow, storedFromRow, summaryFromRow, type JobRow } from './job-row.js';
 import { insertJobs } from './job-insert.js';
 import { DEFAULT_SCHEMA } from './migrate.js';
 import { toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
-import { opJson, resultFromRow, roundsByDistinctId, type TransitionRow } from './transition-ops.js';
+import { lostResult, opJson, roundsByDistinctId, wonResult, type TransitionRow } from './transition-ops.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: true,
@@ -61,14 +61,13 @@ export interface PostgresDriverOptions {
 }
 
 /** Raw rows of the claim statement. */
-interface ClaimRow extends JobRow {
+type ClaimRow = JobRow & {
   kind: 'claimed' | 'promoted';
   ord: string | null;
-  priority: number | null;
-  seq: string | null;
-  state: JobState;
+  priority: number;
+  seq: string;
   from_state: JobState | null;
-}
+};
 
 /**
  * The Postgres driver. Jobs live in one table whose `doc` (envelope) and `x` (internals) are the truth and
@@ -159,7 +158,7 @@ export class PostgresDriver implements Driver {
           moved++;
         }
       }
-      claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority! - a.priority! || Number(a.seq) - Number(b.seq));
+      claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority - a.priority || Number(a.seq) - Number(b.seq));
       for (const row of claimed) result.jobs.push(jobFromRow(row));
       if (moved === 0 || claimed.length >= wanted) return result;
     }
@@ -175,36 +174,30 @@ export class PostgresDriver implements Driver {
     for (const round of roundsByDistinctId(ops)) {
       const payload = JSON.stringify(round.map((index) => opJson(ops[index]!, index)));
       const rows = await this.sql.run<TransitionRow>(this.pool, 'jobTransitionMany', [payload]);
-      const losers: TransitionRow[] = [];
-      for (const row of rows) {
-        if (row.ok) results[row.i] = resultFromRow(row);
-        else losers.push(row);
-      }
-      if (losers.length === 0) continue;
-      const current = await this.sql.run<Omit<TransitionRow, 'i' | 'ok' | 'from_state'>>(this.pool, 'jobTransitionMany.losers', [losers.map((r) => r.id)]);
+      for (const row of rows) results[row.i] = wonResult(row);
+      if (rows.length === round.length) continue;
+      const losers = round.filter((index) => results[index] === undefined);
+      const current = await this.sql.run<JobRow>(this.pool, 'jobTransitionMany.losers', [losers.map((index) => ops[index]!.id)]);
       const byId = new Map(current.map((r) => [r.id, r]));
-      for (const loser of losers) {
-        const now = byId.get(loser.id);
-        results[loser.i] = resultFromRow(now === undefined ? loser : { ...now, i: loser.i, ok: false, from_state: null });
-      }
+      for (const index of losers) results[index] = lostResult(byId.get(ops[index]!.id));
     }
     return results;
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {
-    const [row] = await this.sql.run<JobRow & { x: Record<string, unknown> }>(this.pool, 'jobGet', [id]);
+    const [row] = await this.sql.run<JobRow>(this.pool, 'jobGet', [id]);
     return row === undefined ? null : storedFromRow(row);
   }
 
   async jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
-    const rows = await this.sql.run<{ total: number } & Omit<JobRow, 'doc'> & { doc: JobRow['doc'] | null }>(
+    const rows = await this.sql.run<JobRow & { total: number }>(
       this.pool,
       'jobList',
       [params.queue ?? null, params.state ?? null, params.type ?? null, params.deadLetter ?? null, params.limit, params.offset],
       { oneOff: true },
     );
     return {
-      jobs: rows.flatMap((r) => (r.doc === null ? [] : [jobFromRow({ ...r, doc: r.doc })])),
+      jobs: rows.flatMap((r) => (r.id === null ? [] : [jobFromRow(r)])),
       total: rows[0]?.total ?? 0,
     };
   }
@@ -242,7 +235,7 @@ export class PostgresDriver implements Driver {
       const row = byId.get(id);
       if (row === undefined || !row.extended) continue;
       result.extended.push({
-        ...summaryFromColumns({ ...row, state: 'active' }),
+        ...summaryFromRow({ ...row, state: 'active', doc: null }),
         visibleUntil: row.visible_until,
         ...(row.worker_id !== null ? { worker_id: row.worker_id } : {}),
       });
@@ -251,7 +244,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
-    const rows = await this.sql.run<JobRow & { state: JobState; from_state: JobState | null }>(this.pool, 'jobPromote', [
+    const rows = await this.sql.run<JobRow & { from_state: JobState | null }>(this.pool, 'jobPromote', [
       params.now,
       params.nowIso,
       params.limit,
@@ -271,7 +264,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
-    const rows = await this.sql.run<JobRow & { x: Record<string, unknown> }>(this.pool, 'jobListOverdue', [
+    const rows = await this.sql.run<JobRow>(this.pool, 'jobListOverdue', [
       params.now,
       params.limit,
     ]);
@@ -451,12 +444,8 @@ export class PostgresDriver implements Driver {
 }
 
 /** The summary of a promoted job, with the state it left. */
-function promotedSummary(row: { from_state: JobState | null; doc: Record<string, unknown> }): JobSummary {
-  const job = row.doc as unknown as Job;
-  return {
-    ...summaryFromColumns({ ...job, workflow_id: job.workflow_id ?? null }),
-    ...(row.from_state !== null ? { from: row.from_state } : {}),
-  };
+function promotedSummary(row: JobRow & { from_state: JobState | null }): JobSummary {
+  return { ...summaryFromRow(row), ...(row.from_state !== null ? { from: row.from_state } : {}) };
 }
 
 interface QueueRow {

@@ -1,5 +1,6 @@
 /** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
 import { JOB_STATES, TERMINAL_STATES, TRANSITIONS } from '@ojskit/core';
+import { jobTemplateValues } from './job-columns.js';
 
 /** Schema names this package accepts: plain identifiers, so they never need case-sensitive quoting rules. */
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,47}$/;
@@ -36,6 +37,7 @@ export function templateValues(schema: string): Record<string, string> {
     job_states: textArray(JOB_STATES),
     terminal_states: TERMINAL_STATES.map(sqlLiteral).join(', '),
     legal_pairs: textArray(legalPairs()),
+    ...jobTemplateValues(),
   };
 }
 

@@ -1,26 +1,33 @@
-/** TransitionOp ↔ the JSON rows jobTransitionMany.sql reads, and its result rows ↔ TransitionResult. */
+/** TransitionOp ↔ the JSON records jobTransitionMany.sql reads, and its result rows ↔ TransitionResult. */
 import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
-import { jobFromRow, summaryFromColumns, VERBATIM_KEYS } from './job-doc.js';
+import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY } from './job-columns.js';
+import { jobFromRow, summaryFromRow, type JobRow } from './job-row.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
-/** One op as jobTransitionMany.sql's `jsonb_to_recordset` reads it. */
+/** One op as jobTransitionMany.sql's `json_to_recordset` reads it; empty parts are left out. */
 export interface OpJson {
   i: number;
   id: string;
   from: readonly JobState[];
   to: JobState;
-  attempt: number | null;
-  worker: string | null;
-  vu: number | null;
-  dl: boolean | null;
-  set: Record<string, unknown>;
-  unset: string[];
-  /** New `args` / `meta` / `result`, as JSON text (stored verbatim). */
-  vset: Record<string, string>;
-  xset: Record<string, unknown>;
-  xunset: string[];
+  attempt?: number;
+  worker?: string;
+  vu?: number;
+  dl?: boolean;
+  /** Envelope columns to set (json columns as JSON text) / to clear. */
+  s?: Record<string, unknown>;
+  u?: string[];
+  /** Internal columns to set / to clear. */
+  x?: Record<string, unknown>;
+  xu?: string[];
+  /** Other envelope fields (doc) to set / remove. */
+  ds?: Record<string, unknown>;
+  du?: string[];
+  /** Other internals (x_rest) to set / remove. */
+  xs?: Record<string, unknown>;
+  xsu?: string[];
   summary: boolean;
 }
 
@@ -29,83 +36,51 @@ export interface OpJson {
  * `null` remove the field and `undefined` ones are ignored. A key both set and unset ends up removed.
  */
 export function opJson(op: TransitionOp, i: number): OpJson {
-  const unset = new Set<string>();
-  for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) unset.add(key);
-  const set: Record<string, unknown> = {};
-  const vset: Record<string, string> = {};
+  const out: OpJson = { i, id: op.id, from: op.from, to: op.to, summary: op.returning === 'summary' };
+  const removed = new Set<string>();
+  for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) removed.add(key);
   for (const [key, value] of Object.entries(op.set ?? {})) {
     if (PROTECTED_KEYS.has(key)) continue;
-    if (value === undefined) unset.add(key);
-    else if (unset.has(key)) continue;
-    else if (VERBATIM_KEYS.has(key)) vset[key] = JSON.stringify(value);
-    else set[key] = value;
+    if (value === undefined) removed.add(key);
+    if (value === undefined || removed.has(key)) continue;
+    const column = ENVELOPE_BY_KEY.get(key);
+    if (column !== undefined) (out.s ??= {})[key] = column.type === 'json' ? JSON.stringify(value) : value;
+    else (out.ds ??= {})[key] = value;
   }
-  set['state'] = op.to;
-  const xset: Record<string, unknown> = {};
-  const xunset: string[] = [];
+  for (const key of removed) {
+    if (ENVELOPE_BY_KEY.has(key)) (out.u ??= []).push(key);
+    else (out.du ??= []).push(key);
+  }
   for (const [key, value] of Object.entries(op.x ?? {})) {
     if (value === undefined) continue;
-    if (value === null) xunset.push(key);
-    else xset[key] = value;
+    const column = INTERNAL_BY_KEY.get(key);
+    if (value === null) {
+      if (column !== undefined) (out.xu ??= []).push(key);
+      else (out.xsu ??= []).push(key);
+    } else if (column !== undefined) (out.x ??= {})[key] = column.type === 'json' ? JSON.stringify(value) : value;
+    else (out.xs ??= {})[key] = value;
   }
   const expect = op.expect;
-  return {
-    i,
-    id: op.id,
-    from: op.from,
-    to: op.to,
-    attempt: expect?.attempt ?? null,
-    worker: expect?.workerId ?? null,
-    vu: expect?.visibleUntil ?? null,
-    dl: expect?.deadLetter ?? null,
-    set,
-    unset: [...unset],
-    vset,
-    xset,
-    xunset,
-    summary: op.returning === 'summary',
-  };
+  if (expect?.attempt !== undefined) out.attempt = expect.attempt;
+  if (expect?.workerId !== undefined) out.worker = expect.workerId;
+  if (expect?.visibleUntil !== undefined) out.vu = expect.visibleUntil;
+  if (expect?.deadLetter !== undefined) out.dl = expect.deadLetter;
+  return out;
 }
 
 /** A row of jobTransitionMany.sql. */
-export interface TransitionRow {
-  i: number;
-  id: string;
-  ok: boolean;
-  from_state: string | null;
-  state: string | null;
-  doc: Record<string, unknown> | null;
-  args: unknown;
-  meta: unknown;
-  result: string | null;
-  type: string | null;
-  queue: string | null;
-  attempt: number | null;
-  workflow_id: string | null;
+export type TransitionRow = JobRow & { i: number; summary: boolean; from_state: string | null };
+
+/** The result of a winning op from its row. */
+export function wonResult(row: TransitionRow): TransitionResult {
+  const from = row.from_state as JobState;
+  return row.summary ? { ok: true, from, summary: summaryFromRow(row) } : { ok: true, from, job: jobFromRow(row) };
 }
 
-/** The result of one op from its row. */
-export function resultFromRow(row: TransitionRow): TransitionResult {
-  if (!row.ok) {
-    if (row.state === null) return { ok: false, state: null };
-    return { ok: false, state: row.state as JobState, ...(row.doc ? { job: jobFromRow({ ...row, doc: row.doc }) } : {}) };
-  }
-  const from = row.from_state as JobState;
-  if (row.doc === null) {
-    return {
-      ok: true,
-      from,
-      summary: summaryFromColumns({
-        id: row.id,
-        type: row.type!,
-        queue: row.queue!,
-        state: row.state!,
-        attempt: row.attempt!,
-        workflow_id: row.workflow_id,
-      }),
-    };
-  }
-  return { ok: true, from, job: jobFromRow({ ...row, doc: row.doc }) };
+/** The result of a losing op from the job's current row (undefined: no such job). */
+export function lostResult(current: JobRow | undefined): TransitionResult {
+  if (current === undefined) return { ok: false, state: null };
+  return { ok: false, state: current.state as JobState, job: jobFromRow(current) };
 }
 
 /**

@@ -156,7 +156,9 @@ describe.skipIf(!HAVE_PG || privatePostgresUnavailable !== undefined)(
         for (const id of committed) expect(byId.has(id), `job ${id} acknowledged as enqueued`).toBe(true);
         for (const id of completed) expect(byId.get(id)).toBe('completed');
 
-        // The LISTEN connection came back: a fresh event from one process reaches the other.
+        // The LISTEN connection came back (it retries with a backoff of at most 2 s): a fresh event from one
+        // process reaches the other. Events published while it was down are not replayed (see README).
+        await waitFor(() => peer!.events!.listening, 10_000, 'the LISTEN connection to come back');
         const marker = (await engine.enqueue({ type: 'test.after', queue: 'after', args: [] })).job.id;
         await waitFor(() => heard.some((e) => e.subject === marker || (e.data as { job_id?: string }).job_id === marker), 10_000, 'an event after the restart');
         await engine.stop();

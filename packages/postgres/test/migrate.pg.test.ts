@@ -63,12 +63,12 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     const stored = storedJob('q', { state: 'completed' }, { finishedAt: T0 });
     await driver.jobInsert({ jobs: [stored], now: T0, nowIso: iso(T0) });
     const setState = (state: string) =>
-      pool.query(`UPDATE "${schema}".jobs SET doc = doc || jsonb_build_object('state', $2::text) WHERE id = $1`, [stored.job.id, state]);
+      pool.query(`UPDATE "${schema}".jobs SET state = $2::text WHERE id = $1`, [stored.job.id, state]);
     await expect(setState('active')).rejects.toThrow(/illegal transition completed -> active/);
     await expect(setState('exploded')).rejects.toThrow(/illegal transition|jobs_state_check/);
     const other = storedJob('q', { state: 'discarded' });
     await driver.jobInsert({ jobs: [other], now: T0, nowIso: iso(T0) });
-    await expect(pool.query(`UPDATE "${schema}".jobs SET doc = doc || '{"state":"available"}' WHERE id = $1`, [other.job.id])).resolves.toMatchObject({ rowCount: 1 });
+    await expect(pool.query(`UPDATE "${schema}".jobs SET state = 'available' WHERE id = $1`, [other.job.id])).resolves.toMatchObject({ rowCount: 1 });
   });
 
   it('migrates from the command line', async () => {

@@ -1,8 +1,8 @@
 -- jobClaim: promotes due jobs of the requested queues, then claims up to $2 available jobs, in ONE statement.
--- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now numeric (epoch ms),
---           $5 now_iso text, $6 visibility_ms numeric | null (null: each job's x.visibilityMs)
--- Returns:  one row per moved job: kind ('claimed' | 'promoted'), ord (queue position), priority, seq, state
---           (the new state), from_state (promoted rows), doc, args, meta, result (the job after the move).
+-- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now float8 (epoch ms),
+--           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
+-- Returns:  one row per moved job: kind ('claimed' | 'promoted'), ord (queue position), from_state, and the
+--           job's columns after the move ({{job_columns}}).
 -- Transitions: available → active (claimed: attempt + 1, started_at, worker_id, visibility and timeout deadlines)
 --              available → discarded (claimed but past x.expiresAt: never handed out)
 --              scheduled | retryable → available (promoted: due, enqueued_at = now, new FIFO seq)
@@ -17,31 +17,32 @@ WITH open_queues AS (
   WHERE NOT EXISTS (SELECT 1 FROM {{schema}}.queues p WHERE p.name = q.name AND p.paused)
 ),
 due AS (
-  SELECT d.id, COALESCE(d.expires_at < $4::numeric, false) AS expired
+  SELECT d.ctid, d.id, COALESCE(d.x_expires_at < $4::float8, false) AS expired
   FROM {{schema}}.jobs d
-  WHERE d.state IN ('scheduled', 'retryable') AND d.due_at <= $4::numeric
+  WHERE d.state IN ('scheduled', 'retryable') AND d.x_due_at <= $4::float8
     AND d.queue IN (SELECT name FROM open_queues)
-  ORDER BY d.due_at
+  ORDER BY d.x_due_at
   LIMIT 1000
   FOR UPDATE SKIP LOCKED
 ),
 promoted AS (
   UPDATE {{schema}}.jobs j SET
-    doc = CASE WHEN d.expired
-            THEN j.doc || jsonb_build_object('state', 'discarded', 'discarded_at', $5::text, 'expired_at', $5::text)
-            ELSE j.doc || jsonb_build_object('state', 'available', 'enqueued_at', $5::text) END,
-    x = CASE WHEN d.expired THEN j.x || jsonb_build_object('finishedAt', $4::numeric) ELSE j.x END,
+    state = CASE WHEN d.expired THEN 'discarded' ELSE 'available' END,
+    enqueued_at = CASE WHEN d.expired THEN j.enqueued_at ELSE $5::text END,
+    discarded_at = CASE WHEN d.expired THEN $5::text ELSE j.discarded_at END,
+    expired_at = CASE WHEN d.expired THEN $5::text ELSE j.expired_at END,
+    x_finished_at = CASE WHEN d.expired THEN $4::float8 ELSE j.x_finished_at END,
     seq = CASE WHEN d.expired THEN j.seq ELSE nextval('{{schema}}.job_seq') END,
     prev_state = j.state
   FROM due d
-  WHERE j.id = d.id AND j.state IN ('scheduled', 'retryable')
-  RETURNING j.doc, j.args, j.meta, j.result::text AS result, j.state, j.prev_state
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND j.ctid = d.ctid AND j.state IN ('scheduled', 'retryable')
+  RETURNING {{job_columns_j}}, j.prev_state AS from_state
 ),
 picked AS (
-  SELECT c.id, c.ord, c.priority, c.seq, c.expired
+  SELECT c.ctid, c.id, c.ord, c.priority, c.seq, c.expired
   FROM open_queues q
   CROSS JOIN LATERAL (
-    SELECT a.id, q.ord, a.priority, a.seq, COALESCE(a.expires_at < $4::numeric, false) AS expired
+    SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired
     FROM {{schema}}.jobs a
     WHERE a.queue = q.name AND a.state = 'available'
     ORDER BY a.priority DESC, a.seq
@@ -53,21 +54,25 @@ picked AS (
 ),
 claimed AS (
   UPDATE {{schema}}.jobs j SET
-    doc = CASE WHEN p.expired
-            THEN j.doc || jsonb_build_object('state', 'discarded', 'discarded_at', $5::text, 'expired_at', $5::text)
-            ELSE (j.doc - 'next_attempt_at')
-              || jsonb_build_object('state', 'active', 'attempt', j.attempt + 1, 'started_at', $5::text, 'worker_id', $3::text) END,
-    x = CASE WHEN p.expired
-          THEN j.x || jsonb_build_object('finishedAt', $4::numeric)
-          ELSE (j.x - 'progress') || jsonb_strip_nulls(jsonb_build_object(
-            'claimVisibilityMs', COALESCE($6::numeric, (j.x->'visibilityMs')::numeric),
-            'visibleUntil', $4::numeric + COALESCE($6::numeric, (j.x->'visibilityMs')::numeric),
-            'timeoutAt', $4::numeric + (j.x->'timeoutMs')::numeric)) END,
+    state = CASE WHEN p.expired THEN 'discarded' ELSE 'active' END,
+    attempt = CASE WHEN p.expired THEN j.attempt ELSE j.attempt + 1 END,
+    started_at = CASE WHEN p.expired THEN j.started_at ELSE $5::text END,
+    worker_id = CASE WHEN p.expired THEN j.worker_id ELSE $3::text END,
+    next_attempt_at = CASE WHEN p.expired THEN j.next_attempt_at END,
+    discarded_at = CASE WHEN p.expired THEN $5::text ELSE j.discarded_at END,
+    expired_at = CASE WHEN p.expired THEN $5::text ELSE j.expired_at END,
+    x_finished_at = CASE WHEN p.expired THEN $4::float8 ELSE j.x_finished_at END,
+    x_claim_visibility_ms = CASE WHEN p.expired THEN j.x_claim_visibility_ms ELSE COALESCE($6::float8, j.x_visibility_ms) END,
+    x_visible_until = CASE WHEN p.expired THEN j.x_visible_until ELSE $4::float8 + COALESCE($6::float8, j.x_visibility_ms) END,
+    x_timeout_at = CASE WHEN p.expired THEN j.x_timeout_at ELSE $4::float8 + j.x_timeout_ms END,
+    x_progress = CASE WHEN p.expired THEN j.x_progress END,
     prev_state = j.state
   FROM picked p
-  WHERE j.id = p.id AND j.state = 'available'
-  RETURNING p.ord, p.priority, p.seq, j.state, j.doc, j.args, j.meta, j.result::text AS result
+  -- The rows are locked by `picked`, so their ctids are stable: fetch them directly (a TID scan; joined on id
+  -- the planner may prefer scanning the whole table).
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked)) AND j.ctid = p.ctid AND j.state = 'available'
+  RETURNING p.ord, {{job_columns_j}}
 )
-SELECT 'claimed' AS kind, ord, priority, seq, state, NULL AS from_state, doc, args, meta, result FROM claimed
+SELECT 'claimed' AS kind, ord, NULL AS from_state, {{job_columns}} FROM claimed
 UNION ALL
-SELECT 'promoted', NULL, NULL, NULL, state, prev_state, doc, args, meta, result FROM promoted
+SELECT 'promoted', NULL, from_state, {{job_columns}} FROM promoted

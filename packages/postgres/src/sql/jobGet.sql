@@ -1,5 +1,5 @@
--- jobGet: one job with its internals.
+-- jobGet: one job.
 -- Params:   $1 id text
--- Returns:  doc, args, meta, result, x (no row when unknown).
+-- Returns:  the job's columns ({{job_columns}}); no row when unknown.
 -- Transition: none.
-SELECT doc, args, meta, result::text AS result, x FROM {{schema}}.jobs WHERE id = $1
+SELECT {{job_columns}} FROM {{schema}}.jobs WHERE id = $1

@@ -1,5 +1,5 @@
 -- jobHeartbeat: extends the visibility deadline of active jobs, and reports the state of every id asked.
--- Params:   $1 ids text[], $2 now numeric, $3 visibility_ms numeric|null (null: x.claimVisibilityMs, else
+-- Params:   $1 ids text[], $2 now float8, $3 visibility_ms float8|null (null: x.claimVisibilityMs, else
 --           x.visibilityMs), $4 worker_id text|null (checked only when the job has a worker_id too)
 -- Returns:  one row per requested id: id, state (null when unknown), extended (bool), and for extended jobs
 --           type, queue, attempt, workflow_id, worker_id, visible_until.
@@ -9,12 +9,10 @@ WITH ids AS (
 ),
 extended AS (
   UPDATE {{schema}}.jobs j SET
-    x = j.x || jsonb_build_object('visibleUntil',
-      $2::numeric + COALESCE($3::numeric, (j.x->'claimVisibilityMs')::numeric, (j.x->'visibilityMs')::numeric))
+    x_visible_until = $2::float8 + COALESCE($3::float8, j.x_claim_visibility_ms, j.x_visibility_ms)
   WHERE j.id IN (SELECT id FROM ids) AND j.state = 'active'
     AND ($4::text IS NULL OR j.worker_id IS NULL OR j.worker_id = $4)
-  RETURNING j.id, j.type, j.queue, j.attempt, j.doc->>'workflow_id' AS workflow_id, j.worker_id,
-    (j.x->'visibleUntil')::float8 AS visible_until
+  RETURNING j.id, j.type, j.queue, j.attempt, j.workflow_id, j.worker_id, j.x_visible_until AS visible_until
 )
 SELECT i.id, j.state, e.id IS NOT NULL AS extended, e.type, e.queue, e.attempt, e.workflow_id, e.worker_id, e.visible_until
 FROM ids i

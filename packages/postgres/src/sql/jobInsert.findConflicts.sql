@@ -1,7 +1,8 @@
 -- jobInsert.findConflicts: the stored jobs an insert may clash with.
 -- Params:   $1 ids text[] (ids of the batch), $2 keys text[] (unique keys of the batch)
--- Returns:  doc, args, meta, result, x and by_id (true: the id is taken; false: holds one of the keys), unique holders oldest first.
+-- Returns:  by_id (true: the id is taken; false: holds one of the keys) and the job's columns; key holders
+--           oldest first.
 -- Transition: none (read only; the caller holds the key locks).
-SELECT doc, args, meta, result::text AS result, x, true AS by_id FROM {{schema}}.jobs WHERE id = ANY ($1::text[])
+SELECT true AS by_id, {{job_columns}} FROM {{schema}}.jobs WHERE id = ANY ($1::text[])
 UNION ALL
-(SELECT doc, args, meta, result::text, x, false FROM {{schema}}.jobs WHERE unique_key = ANY ($2::text[]) ORDER BY id)
+(SELECT false, {{job_columns}} FROM {{schema}}.jobs WHERE x_unique_key = ANY ($2::text[]) ORDER BY id)

@@ -1,16 +1,17 @@
 -- jobList: a page of jobs, newest first (by id: UUIDv7 ids sort by creation), and how many match in all.
 -- Params:   $1 queue text|null, $2 state text|null, $3 type text|null, $4 dead_letter bool|null,
 --           $5 limit int, $6 offset int
--- Returns:  total (int, on every row), doc, args, meta, result; a single row with a null doc when the page is empty.
+-- Returns:  total (int, on every row) and the page's jobs ({{job_columns}}); a single row with a null id when
+--           the page is empty.
 -- Transition: none.
 WITH matches AS (
-  SELECT id, doc, args, meta, result FROM {{schema}}.jobs
+  SELECT * FROM {{schema}}.jobs
   WHERE ($1::text IS NULL OR queue = $1)
     AND ($2::text IS NULL OR state = $2)
     AND ($3::text IS NULL OR type = $3)
-    AND ($4::boolean IS NULL OR dead_letter = $4)
+    AND ($4::boolean IS NULL OR COALESCE(x_dead_letter, false) = $4)
 )
-SELECT (SELECT count(*) FROM matches)::int AS total, page.doc, page.args, page.meta, page.result::text AS result
+SELECT (SELECT count(*) FROM matches)::int AS total, page.*
 FROM (SELECT 1) AS one
-LEFT JOIN LATERAL (SELECT id, doc, args, meta, result FROM matches ORDER BY id DESC LIMIT $5 OFFSET $6) AS page ON true
+LEFT JOIN LATERAL (SELECT {{job_columns}} FROM matches ORDER BY id DESC LIMIT $5 OFFSET $6) AS page ON true
 ORDER BY page.id DESC

@@ -1,8 +1,8 @@
 -- jobListOverdue: active jobs past min(x.visibleUntil, x.timeoutAt), oldest deadline first.
--- Params:   $1 now numeric, $2 limit int
--- Returns:  doc, args, meta, result, x.
+-- Params:   $1 now float8, $2 limit int
+-- Returns:  the jobs' columns ({{job_columns}}).
 -- Transition: none (read only: the rescuer moves them with guarded transitions).
-SELECT doc, args, meta, result::text AS result, x FROM {{schema}}.jobs
-WHERE state = 'active' AND deadline <= $1::numeric
-ORDER BY deadline
+SELECT {{job_columns}} FROM {{schema}}.jobs
+WHERE state = 'active' AND LEAST(x_visible_until, x_timeout_at) <= $1::float8
+ORDER BY LEAST(x_visible_until, x_timeout_at)
 LIMIT $2

@@ -1,12 +1,13 @@
 -- jobPrune: deletes finished jobs older than the retention horizon, oldest first.
--- Params:   $1 before numeric (x.finishedAt < before), $2 limit int, $3 dead_letter bool (also prune
+-- Params:   $1 before float8 (x.finishedAt < before), $2 limit int, $3 dead_letter bool (also prune
 --           dead-lettered jobs)
 -- Returns:  pruned (int).
 -- Transition: none (terminal rows are deleted). Also drops overflowed events older than the horizon.
 WITH doomed AS (
   SELECT id FROM {{schema}}.jobs
-  WHERE state IN ({{terminal_states}}) AND finished_at < $1::numeric AND ($3::boolean OR NOT dead_letter)
-  ORDER BY finished_at
+  WHERE state IN ({{terminal_states}}) AND x_finished_at < $1::float8
+    AND ($3::boolean OR x_dead_letter IS NOT TRUE)
+  ORDER BY x_finished_at
   LIMIT $2
   FOR UPDATE SKIP LOCKED
 ),
@@ -14,6 +15,6 @@ gone AS (
   DELETE FROM {{schema}}.jobs j USING doomed d WHERE j.id = d.id RETURNING 1
 ),
 old_events AS (
-  DELETE FROM {{schema}}.event_overflow WHERE at < $1::numeric
+  DELETE FROM {{schema}}.event_overflow WHERE at < $1::float8
 )
 SELECT count(*)::int AS pruned FROM gone

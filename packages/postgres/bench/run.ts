@@ -1,0 +1,346 @@
+/**
+ * ojskit on PostgreSQL vs pg-boss and graphile-worker: same database, same run, same workload (issue 5).
+ *   1. enqueue N in bulk (batches of 1 000)              4. latency with an idle worker, one job at a time:
+ *   2. enqueue N one by one from 50 producers               enqueue→start and enqueue→completed (p50/p95/p99)
+ *   3. process N already-queued no-op jobs at concurrency 50
+ * ojskit runs its Engine over PostgresDriver (in process) with the worker loop of ojskit-worker.ts: fetch
+ * count 500 into a local buffer feeding 50 handlers, completions batched with ackMany. pg-boss runs with LISTEN/NOTIFY on, fetching in
+ * batches; graphile-worker runs twice, with its defaults and with its documented batching (local queue of
+ * 500, completions batched over 25 ms).
+ *
+ * Every system gets fresh planner statistics (ANALYZE) after its jobs are enqueued and before they are
+ * processed: a table whose statistics predate the enqueue makes every claim much slower.
+ * "completed" means stored as completed in PostgreSQL: an observer polls each job's row.
+ *
+ * Usage: pnpm bench  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ONLY=ojskit,…)
+ */
+import { randomBytes } from 'node:crypto';
+import { Engine } from '@ojskit/core';
+import pg from 'pg';
+import { PgBoss } from 'pg-boss';
+import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
+import { createPostgresDriver } from '../src/index.js';
+import { EngineWorker } from './ojskit-worker.js';
+import { latencySummary, measure, table, type Sample } from './measure.js';
+
+const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const N = Number(process.env['BENCH_JOBS'] ?? 20_000);
+const LATENCY_SAMPLES = Number(process.env['BENCH_LATENCY_SAMPLES'] ?? 300);
+const ONLY = process.env['BENCH_ONLY']?.split(',');
+const CONCURRENCY = 50;
+const PRODUCERS = 50;
+const CHUNK = 1_000;
+/** Jobs a worker claims ahead of its handlers: ojskit's fetch count, graphile-worker's local queue. */
+const PREFETCH = 500;
+const tag = randomBytes(3).toString('hex');
+const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `sql` (returning one row with `n`) until `n` reaches `target`. */
+async function until(sql: string, params: unknown[], target: number): Promise<void> {
+  for (;;) {
+    const { rows } = await admin.query<{ n: number }>(sql, params);
+    if (Number(rows[0]?.n ?? 0) >= target) return;
+    await sleep(10);
+  }
+}
+
+/** Polls one job's row until `isDone` says it is completed. */
+async function completion(sql: string, id: string): Promise<void> {
+  for (;;) {
+    const { rows } = await admin.query<{ done: boolean }>(sql, [id]);
+    if (rows[0]?.done) return;
+    await sleep(1);
+  }
+}
+
+interface System {
+  name: string;
+  /** Rows of the enqueue scenarios (a second mode of a system shares them). */
+  enqueues: boolean;
+  bulk(count: number, queue: string): Promise<void>;
+  oneByOne(count: number, queue: string): Promise<void>;
+  /** Refreshes planner statistics of the system's tables. */
+  analyze(): Promise<void>;
+  /** Processes `count` queued jobs; resolves when PostgreSQL holds them all as completed. */
+  process(count: number, queue: string): Promise<void>;
+  latency(samples: number, queue: string): Promise<{ start: number[]; done: number[] }>;
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------- ojskit
+
+async function ojskit(): Promise<System> {
+  const schema = `ojs_bench_${tag}`;
+  const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, onError: (e) => console.error(e.message) });
+  const engine = new Engine({ driver, maxBatchSize: CHUNK }).start();
+  const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
+  return {
+    name: 'ojskit',
+    enqueues: true,
+    async bulk(count, queue) {
+      for (let i = 0; i < count; i += CHUNK) {
+        await engine.enqueueBatch({ jobs: Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ type: 'bench.noop', queue, args: [i + k] })) });
+      }
+    },
+    async oneByOne(count, queue) {
+      let next = 0;
+      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
+        while (next < count) await engine.enqueue({ type: 'bench.noop', queue, args: [next++] });
+      }));
+    },
+    analyze: () => driver.analyze(),
+    async process(count, queue) {
+      const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench' }).start();
+      await until(`SELECT count(*)::int AS n FROM "${schema}".jobs WHERE queue = $1 AND state = 'completed'`, [queue], count);
+      await worker.stop();
+    },
+    async latency(samples, queue) {
+      const start: number[] = [];
+      const done: number[] = [];
+      let t0 = 0;
+      const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => start.push(performance.now() - t0) }).start();
+      await sleep(300);
+      for (let i = 0; i < samples; i++) {
+        t0 = performance.now();
+        const { job } = await engine.enqueue({ type: 'bench.noop', queue, args: [i] });
+        await completion(doneSql, job.id);
+        done.push(performance.now() - t0);
+        await sleep(5);
+      }
+      await worker.stop();
+      return { start, done };
+    },
+    async close() {
+      await engine.close();
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- pg-boss
+
+async function pgBoss(): Promise<System> {
+  const schema = `pgboss_bench_${tag}`;
+  const boss = new PgBoss({ connectionString: DATABASE_URL, schema, max: 10, useListenNotify: true });
+  boss.on('error', (e) => console.error('pg-boss', e));
+  await boss.start();
+  const queues = new Set<string>();
+  const ensure = async (queue: string) => {
+    if (queues.has(queue)) return;
+    await boss.createQueue(queue, { notify: true });
+    queues.add(queue);
+  };
+  const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".job WHERE id = $1`;
+  return {
+    name: 'pg-boss',
+    enqueues: true,
+    async bulk(count, queue) {
+      await ensure(queue);
+      for (let i = 0; i < count; i += CHUNK) {
+        await boss.insert(queue, Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ data: { n: i + k } })));
+      }
+    },
+    async oneByOne(count, queue) {
+      await ensure(queue);
+      let next = 0;
+      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
+        while (next < count) await boss.send(queue, { n: next++ });
+      }));
+    },
+    analyze: async () => void (await admin.query(`ANALYZE "${schema}".job`)),
+    async process(count, queue) {
+      await ensure(queue);
+      // 50 jobs in flight: 5 local workers fetching 10 each, fetching again at once while batches come back full.
+      const id = await boss.work(queue, { batchSize: 10, localConcurrency: 5, pollingIntervalSeconds: 0.5, burstWhenBatchFull: true }, async () => {});
+      await until(`SELECT count(*)::int AS n FROM "${schema}".job WHERE name = $1 AND state = 'completed'`, [queue], count);
+      await boss.offWork(queue, { id });
+    },
+    async latency(samples, queue) {
+      await ensure(queue);
+      const start: number[] = [];
+      const done: number[] = [];
+      let t0 = 0;
+      const id = await boss.work(queue, { batchSize: 10, localConcurrency: 5, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        for (const _ of jobs) start.push(performance.now() - t0);
+      });
+      await sleep(1_000);
+      for (let i = 0; i < samples; i++) {
+        t0 = performance.now();
+        const jobId = (await boss.send(queue, { n: i }))!;
+        await completion(doneSql, jobId);
+        done.push(performance.now() - t0);
+        await sleep(5);
+      }
+      await boss.offWork(queue, { id });
+      return { start, done };
+    },
+    async close() {
+      await boss.stop({ graceful: false });
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+    },
+  };
+}
+
+// ---------------------------------------------------------------- graphile-worker
+
+async function graphile(batched: boolean, utils?: WorkerUtils): Promise<System> {
+  const schema = `gw_bench_${tag}`;
+  const ownUtils = utils === undefined;
+  const u = utils ?? (await makeWorkerUtils({ connectionString: DATABASE_URL, schema }));
+  if (ownUtils) await u.migrate();
+  // Worker's documented batching: a local queue of locked jobs, completions batched over 25 ms.
+  const preset = batched ? { worker: { localQueue: { size: PREFETCH }, completeJobBatchDelay: 25, failJobBatchDelay: 25 } } : undefined;
+  const doneSql = `SELECT NOT EXISTS (SELECT 1 FROM "${schema}"._private_jobs WHERE id = $1) AS done`;
+  const start = async (taskIdentifier: string, task: () => Promise<void>): Promise<Runner> =>
+    runGraphile({
+      connectionString: DATABASE_URL,
+      schema,
+      concurrency: CONCURRENCY,
+      noHandleSignals: true,
+      pollInterval: 2_000,
+      logger: makeQuietLogger(),
+      taskList: { [taskIdentifier]: task },
+      ...(preset ? { preset } : {}),
+    });
+  return {
+    name: batched ? 'graphile-worker (batched)' : 'graphile-worker',
+    enqueues: !batched,
+    async bulk(count, queue) {
+      for (let i = 0; i < count; i += CHUNK) {
+        await u.addJobs(Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ identifier: queue, payload: { n: i + k } })));
+      }
+    },
+    async oneByOne(count, queue) {
+      let next = 0;
+      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
+        while (next < count) await u.addJob(queue, { n: next++ });
+      }));
+    },
+    analyze: async () => void (await admin.query(`ANALYZE "${schema}"._private_jobs`)),
+    async process(_count, queue) {
+      // graphile-worker deletes a job when it completes: done when none of this task's jobs remain.
+      const runner = await start(queue, async () => {});
+      for (;;) {
+        const { rows } = await admin.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM "${schema}"._private_jobs j JOIN "${schema}"._private_tasks t ON t.id = j.task_id WHERE t.identifier = $1`,
+          [queue],
+        );
+        if (rows[0]!.n === 0) break;
+        await sleep(10);
+      }
+      await runner.stop();
+    },
+    async latency(samples, queue) {
+      const startTimes: number[] = [];
+      const done: number[] = [];
+      let t0 = 0;
+      const runner = await start(queue, async () => void startTimes.push(performance.now() - t0));
+      await sleep(1_000);
+      for (let i = 0; i < samples; i++) {
+        t0 = performance.now();
+        const job = await u.addJob(queue, { n: i });
+        await completion(doneSql, String(job.id));
+        done.push(performance.now() - t0);
+        await sleep(5);
+      }
+      await runner.stop();
+      return { start: startTimes, done };
+    },
+    async close() {
+      if (!ownUtils) return;
+      await u.release();
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+    },
+  };
+}
+
+/** graphile-worker logs every job at info level; keep warnings and errors only. */
+function makeQuietLogger(): Logger {
+  return new Logger(() => (level: string, message: string) => {
+    if (level === 'error' || level === 'warning') console.error(`graphile-worker ${level}: ${message}`);
+  });
+}
+
+// ---------------------------------------------------------------- the run
+
+const systems: System[] = [];
+const include = (name: string) => !ONLY || ONLY.some((o) => name.toLowerCase().startsWith(o.toLowerCase()));
+if (include('ojskit')) systems.push(await ojskit());
+if (include('pg-boss')) systems.push(await pgBoss());
+if (include('graphile')) {
+  const plain = await graphile(false);
+  systems.push(plain);
+  const utils = await makeWorkerUtils({ connectionString: DATABASE_URL, schema: `gw_bench_${tag}` });
+  const batched = await graphile(true, utils);
+  systems.push({ ...batched, close: async () => void (await utils.release()) });
+}
+
+const results: Record<string, Record<string, Sample>> = {};
+const latencies: Record<string, { start: number[]; done: number[] }> = {};
+const record = (system: string, scenario: string, sample: Sample) => ((results[system] ??= {})[scenario] = sample);
+
+console.log(`ojskit vs pg-boss vs graphile-worker on ${DATABASE_URL}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, run ${tag}`);
+console.log(`node ${process.version}; ${(await admin.query('SELECT version()')).rows[0].version}`);
+for (const s of systems) {
+  // Warm-up (module loading, JIT, prepared statements) so nobody pays it inside a measurement.
+  await s.bulk(500, `warm-${tag}`);
+  await s.analyze();
+  await s.process(500, `warm-${tag}`);
+}
+for (const s of systems) {
+  if (s.enqueues) {
+    record(s.name, 'bulk', await measure(() => s.bulk(N, `bulk-${tag}`)));
+    record(s.name, 'oneByOne', await measure(() => s.oneByOne(N, `single-${tag}`)));
+  }
+  const queue = `work-${tag}-${s.name.length}`;
+  await s.bulk(N, queue);
+  await s.analyze();
+  record(s.name, 'process', await measure(() => s.process(N, queue)));
+  latencies[s.name] = await s.latency(LATENCY_SAMPLES, `lat-${tag}-${s.name.length}`);
+  console.log(`  ${s.name} done`);
+}
+for (const s of [...systems].reverse()) await s.close();
+await admin.end();
+
+// ---------------------------------------------------------------- report
+
+const names = systems.map((s) => s.name);
+const rate = (s: Sample | undefined) => (s ? N / s.seconds : NaN);
+const rows: Array<Array<string | number>> = [];
+const scenarios: Array<[string, string]> = [
+  ['bulk', 'enqueue bulk (jobs/s)'],
+  ['oneByOne', 'enqueue 1-by-1, 50 producers (jobs/s)'],
+  ['process', 'process, concurrency 50 (jobs/s)'],
+];
+for (const [key, label] of scenarios) {
+  rows.push([label, ...names.map((n) => rate(results[n]?.[key]))]);
+  rows.push(['  Node CPU per job (µs)', ...names.map((n) => (results[n]?.[key] ? results[n]![key]!.nodeCpuUs / N : NaN))]);
+  rows.push(['  Postgres CPU per job (µs)', ...names.map((n) => (results[n]?.[key] ? results[n]![key]!.postgresCpuUs / N : NaN))]);
+}
+for (const kind of ['start', 'done'] as const) {
+  for (const p of ['p50', 'p95', 'p99'] as const) {
+    rows.push([`${kind === 'start' ? 'enqueue→start' : 'enqueue→completed'} ${p} (ms)`, ...names.map((n) => latencySummary(latencies[n]![kind])[p])]);
+  }
+}
+console.log(`\n${table(['scenario', ...names], rows)}\n`);
+
+if (names.includes('ojskit')) {
+  const ratios: Array<Array<string | number>> = [];
+  for (const other of names.filter((n) => n !== 'ojskit')) {
+    for (const [key, label] of scenarios) {
+      const a = rate(results['ojskit']?.[key]);
+      const b = rate(results[other]?.[key]);
+      if (Number.isFinite(a) && Number.isFinite(b)) ratios.push([`${label} vs ${other}`, `${(a / b).toFixed(2)}×`]);
+    }
+    for (const kind of ['start', 'done'] as const) {
+      const a = latencySummary(latencies['ojskit']![kind]).p99;
+      const b = latencySummary(latencies[other]![kind]).p99;
+      ratios.push([`p99 ${kind === 'start' ? 'enqueue→start' : 'enqueue→completed'} vs ${other} (theirs/ours)`, `${(b / a).toFixed(2)}×`]);
+    }
+  }
+  console.log(table(['ojskit ratio', 'value'], ratios));
+  console.log('\nThroughput ratios are ojskit/other (above 1: ojskit is faster); latency ratios other/ojskit (above 1: ojskit is faster).');
+  console.log('Postgres CPU counts every postgres process on the machine, so it includes anything else the server did meanwhile.');
+}
+process.exit(0);

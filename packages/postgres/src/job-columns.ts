@@ -1,0 +1,140 @@
+/**
+ * The job row layout, as data: which envelope fields and which internals have a column of their own, and
+ * of what type. One catalogue drives the mapper (row ↔ StoredJob), the encoding of transitions and inserts,
+ * and the SQL fragments the statements are rendered with ({{job_columns}}, {{transition_assignments}}, …),
+ * so a field is named in one place.
+ *
+ * Why columns rather than one jsonb document: the hot statements (claim, complete) then write a handful of
+ * scalars instead of rebuilding a jsonb value per row, and the indexes read plain columns.
+ * Envelope fields without a column (retry, unique, tags, timeouts, unknown attributes) live in `doc` (jsonb);
+ * internals without one in `x_rest`. The caller's data (args, meta, result) and errors are `json`, which keeps
+ * their text as sent (jsonb would reorder keys and refuse \u0000).
+ */
+
+/** How a column's value travels: SQL type, and whether JS values go through JSON text. */
+export type ColumnType = 'text' | 'integer' | 'float8' | 'boolean' | 'json' | 'text[]';
+
+export interface Column {
+  /** Envelope key (snake_case) or internal key (camelCase). */
+  key: string;
+  column: string;
+  type: ColumnType;
+}
+
+const env = (key: string, type: ColumnType = 'text'): Column => ({ key, column: key, type });
+const int = (key: string, column: string, type: ColumnType): Column => ({ key, column, type });
+
+/** Envelope fields with a column, in wire order. `id` and `state` are handled apart (never set by a patch). */
+export const ENVELOPE_COLUMNS: readonly Column[] = [
+  env('type'), env('queue'), env('args', 'json'), env('meta', 'json'), env('priority', 'integer'),
+  env('attempt', 'integer'), env('max_attempts', 'integer'), env('created_at'), env('enqueued_at'),
+  env('scheduled_at'), env('expires_at'), env('activated_at'), env('started_at'), env('completed_at'),
+  env('cancelled_at'), env('discarded_at'), env('expired_at'), env('next_attempt_at'),
+  env('retry_delay_ms', 'float8'), env('worker_id'), env('result', 'json'), env('error', 'json'),
+  env('errors', 'json'), env('workflow_id'),
+];
+
+/** Internal fields (JobInternals) with a column. Unknown internals go to `x_rest`. */
+export const INTERNAL_COLUMNS: readonly Column[] = [
+  int('dueAt', 'x_due_at', 'float8'),
+  int('expiresAt', 'x_expires_at', 'float8'),
+  int('visibleUntil', 'x_visible_until', 'float8'),
+  int('timeoutAt', 'x_timeout_at', 'float8'),
+  int('visibilityMs', 'x_visibility_ms', 'float8'),
+  int('claimVisibilityMs', 'x_claim_visibility_ms', 'float8'),
+  int('timeoutMs', 'x_timeout_ms', 'float8'),
+  int('uniqueKey', 'x_unique_key', 'text'),
+  int('uniqueStates', 'x_unique_states', 'text[]'),
+  int('uniqueUntil', 'x_unique_until', 'float8'),
+  int('uniqueOnConflict', 'x_unique_on_conflict', 'text'),
+  int('deadLetter', 'x_dead_letter', 'boolean'),
+  int('finishedAt', 'x_finished_at', 'float8'),
+  int('progress', 'x_progress', 'json'),
+  int('workflowIndex', 'x_workflow_index', 'integer'),
+  int('workflowRole', 'x_workflow_role', 'text'),
+];
+
+export const ENVELOPE_BY_KEY: ReadonlyMap<string, Column> = new Map(ENVELOPE_COLUMNS.map((c) => [c.key, c]));
+export const INTERNAL_BY_KEY: ReadonlyMap<string, Column> = new Map(INTERNAL_COLUMNS.map((c) => [c.key, c]));
+
+/** Every column a job row is read from, in order. */
+const READ_COLUMNS: readonly string[] = [
+  'id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest',
+];
+/** Columns that may be large: left out of a transition's result when only a summary was asked for. */
+const HEAVY: ReadonlySet<string> = new Set([
+  ...[...ENVELOPE_COLUMNS, ...INTERNAL_COLUMNS].filter((c) => c.type === 'json' || c.type === 'text[]').map((c) => c.column),
+  'doc', 'x_rest',
+]);
+const JSON_COLUMNS: ReadonlySet<string> = new Set([...ENVELOPE_COLUMNS, ...INTERNAL_COLUMNS].filter((c) => c.type === 'json').map((c) => c.column));
+
+/**
+ * The select list of a job row. json columns come back as text: the mapper parses them, so JSON null and
+ * SQL NULL (absent) stay apart. With `unlessSummary`, heavy columns are NULL for ops that asked for a summary.
+ */
+function selectList(prefix: string, unlessSummary = false): string {
+  return READ_COLUMNS.map((c) => {
+    const value = JSON_COLUMNS.has(c) ? `${prefix}${c}::text` : `${prefix}${c}`;
+    if (unlessSummary && HEAVY.has(c)) return `CASE WHEN o.summary THEN NULL ELSE ${value} END AS ${c}`;
+    return value === `${prefix}${c}` ? value : `${value} AS ${c}`;
+  }).join(', ');
+}
+
+/** `{ column → value }` as json_to_recordset reads it (json columns as JSON text). */
+function recordDefinition(): string {
+  const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
+  const cols = [
+    'id text', 'state text',
+    ...ENVELOPE_COLUMNS.map((c) => `${c.column} ${sqlType(c)}`),
+    'doc jsonb',
+    ...INTERNAL_COLUMNS.map((c) => `${c.column} ${sqlType(c)}`),
+    'x_rest jsonb',
+  ];
+  return cols.join(', ');
+}
+
+function insertColumns(): string {
+  return ['id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest'].join(', ');
+}
+
+/** The same list, reading each from record `r` (json columns cast from their text). */
+function insertValues(): string {
+  const value = (c: Column) => (c.type === 'json' ? `r.${c.column}::json` : `r.${c.column}`);
+  return ['r.id', 'r.state', ...ENVELOPE_COLUMNS.map(value), 'r.doc', ...INTERNAL_COLUMNS.map(value), 'r.x_rest'].join(', ');
+}
+
+/**
+ * SET assignments applying an op `o` (jobTransitionMany.sql) to row `j`: each column takes the op's value when
+ * the op sets its key (`o.s` envelope, `o.x` internals, values as JSON; json columns as JSON text), becomes
+ * NULL when the op removes it (`o.u` / `o.xu`), and is left alone otherwise.
+ */
+function transitionAssignments(): string {
+  const cast = (c: Column, from: string) => {
+    const text = `(${from}->>'${c.key}')`;
+    switch (c.type) {
+      case 'json': return `${text}::json`;
+      case 'text[]': return `ARRAY(SELECT jsonb_array_elements_text(${from}->'${c.key}'))`;
+      default: return `${text}::${c.type}`;
+    }
+  };
+  const assign = (c: Column, set: string, unset: string) =>
+    `${c.column} = CASE WHEN ${set} ? '${c.key}' THEN ${cast(c, set)} WHEN '${c.key}' = ANY (${unset}) THEN NULL ELSE j.${c.column} END`;
+  return [
+    ...ENVELOPE_COLUMNS.map((c) => assign(c, 'o.s', 'o.u')),
+    ...INTERNAL_COLUMNS.map((c) => assign(c, 'o.x', 'o.xu')),
+  ].join(',\n    ');
+}
+
+/** Template values for the job statements. */
+export function jobTemplateValues(): Record<string, string> {
+  return {
+    job_columns: selectList(''),
+    job_columns_j: selectList('j.'),
+    job_columns_j_light: selectList('j.', true),
+    job_columns_light: READ_COLUMNS.join(', '),
+    job_record: recordDefinition(),
+    job_insert_columns: insertColumns(),
+    job_insert_values: insertValues(),
+    transition_assignments: transitionAssignments(),
+  };
+}

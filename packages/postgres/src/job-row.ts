@@ -1,0 +1,104 @@
+/**
+ * The one mapper between job rows and core's types (the row layout is in job-columns.ts). Envelopes are
+ * rebuilt in wire order; a NULL column is an absent field; json columns arrive as text and are parsed here.
+ */
+import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
+import { ENVELOPE_BY_KEY, ENVELOPE_COLUMNS, INTERNAL_BY_KEY, INTERNAL_COLUMNS, type Column } from './job-columns.js';
+
+/** Envelope keys in the order the protocol documents them; other keys follow in stored order. */
+const ENVELOPE_ORDER = [
+  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
+  'created_at', 'enqueued_at', 'scheduled_at', 'expires_at', 'activated_at', 'started_at', 'completed_at',
+  'cancelled_at', 'discarded_at', 'expired_at', 'next_attempt_at', 'retry_delay_ms', 'worker_id', 'result',
+  'error', 'errors', 'retry', 'unique', 'tags', 'timeout_ms', 'timeout', 'visibility_timeout_ms',
+  'parent_results', 'workflow_id', 'schema',
+] as const;
+const ORDERED: ReadonlySet<string> = new Set(ENVELOPE_ORDER);
+
+/** Keys the row holds apart from any patch: the job's identity and its state. */
+const IDENTITY = new Set(['id', 'state']);
+
+/** A job row as pg returns it (json columns as text). */
+export type JobRow = Record<string, unknown> & { id: string; state: string; doc: Record<string, unknown> | null };
+
+function read(column: Column, value: unknown): unknown {
+  return column.type === 'json' ? JSON.parse(value as string) : value;
+}
+
+/** A job envelope from its row. */
+export function jobFromRow(row: JobRow): Job {
+  const doc = row.doc ?? {};
+  const job: Record<string, unknown> = {};
+  for (const key of ENVELOPE_ORDER) {
+    if (key === 'id' || key === 'state') {
+      job[key] = row[key];
+      continue;
+    }
+    const column = ENVELOPE_BY_KEY.get(key);
+    if (column !== undefined) {
+      const value = row[column.column];
+      if (value !== null && value !== undefined) job[key] = read(column, value);
+    } else if (key in doc) job[key] = doc[key];
+  }
+  for (const key in doc) if (!ORDERED.has(key)) job[key] = doc[key];
+  return job as Job;
+}
+
+/** A job's internals from its row. */
+export function internalsFromRow(row: JobRow): JobInternals {
+  const x: Record<string, unknown> = {};
+  for (const column of INTERNAL_COLUMNS) {
+    const value = row[column.column];
+    if (value !== null && value !== undefined) x[column.key] = read(column, value);
+  }
+  const rest = row['x_rest'] as Record<string, unknown> | null;
+  if (rest) Object.assign(x, rest);
+  return x as unknown as JobInternals;
+}
+
+export function storedFromRow(row: JobRow): StoredJob {
+  return { job: jobFromRow(row), x: internalsFromRow(row) };
+}
+
+/** A summary from the row's light columns. */
+export function summaryFromRow(row: JobRow): JobSummary {
+  return {
+    id: row.id,
+    type: row['type'] as string,
+    queue: row['queue'] as string,
+    state: row.state as JobState,
+    attempt: row['attempt'] as number,
+    ...(row['workflow_id'] ? { workflow_id: row['workflow_id'] as string } : {}),
+  };
+}
+
+function write(column: Column, value: unknown): unknown {
+  return column.type === 'json' ? JSON.stringify(value) : value;
+}
+
+/** The record a job is inserted from (json_to_recordset in jobInsert.sql): one field per column. */
+export function recordOf(stored: StoredJob): Record<string, unknown> {
+  const { job, x } = stored;
+  const record: Record<string, unknown> = { id: job.id, state: job.state };
+  const doc: Record<string, unknown> = {};
+  for (const column of ENVELOPE_COLUMNS) {
+    const value = job[column.key];
+    if (value !== undefined) record[column.column] = write(column, value);
+  }
+  for (const key in job) {
+    if (IDENTITY.has(key) || ENVELOPE_BY_KEY.has(key) || job[key] === undefined) continue;
+    doc[key] = job[key];
+  }
+  record['doc'] = doc;
+  let rest: Record<string, unknown> | undefined;
+  const internals = x as unknown as Record<string, unknown>;
+  for (const key in internals) {
+    const value = internals[key];
+    if (value === undefined) continue;
+    const column = INTERNAL_BY_KEY.get(key);
+    if (column !== undefined) record[column.column] = write(column, value);
+    else (rest ??= {})[key] = value;
+  }
+  if (rest !== undefined) record['x_rest'] = rest;
+  return record;
+}
