@@ -1,45 +1,22 @@
 /**
- * Worker overhead per job, with fetch+ACK batching on and off: on the memory backend by default, or on
- * Redis / PostgreSQL with BACKEND=redis|postgres (REDIS_URL, DATABASE_URL), where batching saves round trips.
+ * Worker overhead per job, with fetch+ACK batching on and off, on the memory backend (so the figure is the
+ * SDK's own cost, not a store's). Redis and PostgreSQL worker benchmarks live in those adapters' bench/
+ * folders: the client cannot depend on its adapters without a package cycle.
  *
  * For each mode it drains a queue of pre-enqueued no-op jobs twice: once with a bare protocol loop
  * (FETCH → ACK straight on the engine, no handler machinery) and once through `Worker`. The worker's
  * overhead is the difference in µs/job. Run: `pnpm --filter @ojskit/client bench` (JOBS=… to resize).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { Engine, type Driver } from '@ojskit/core';
 import { MemoryDriver } from '@ojskit/memory';
-import { migrate, PostgresDriver } from '@ojskit/postgres';
-import { RedisDriver } from '@ojskit/redis';
 import { Client, Worker, type WorkerOptions } from '../src/index.js';
 
 const JOBS = Number(process.env.JOBS ?? 20_000);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 50);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
-const BACKEND = process.env.BACKEND ?? 'memory';
 
-/** A fresh, empty store for one run, and how to remove it afterwards. */
+/** A fresh, empty store for one run. */
 async function freshDriver(): Promise<{ driver: Driver; cleanup: () => Promise<void> }> {
-  const tag = randomBytes(4).toString('hex');
-  if (BACKEND === 'redis') {
-    const driver = new RedisDriver({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `ojsbench:client:${tag}`, checkMemoryPolicy: false });
-    return { driver, cleanup: () => driver.reset() };
-  }
-  if (BACKEND === 'postgres') {
-    const schema = `ojs_bench_${tag}`;
-    const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test', max: 8 });
-    await migrate({ pool, schema });
-    const driver = new PostgresDriver({ pool, schema, events: false });
-    return {
-      driver,
-      cleanup: async () => {
-        await pool.query(`DROP SCHEMA "${schema}" CASCADE`);
-        await pool.end();
-      },
-    };
-  }
-  if (BACKEND !== 'memory') throw new Error(`BACKEND must be memory, redis or postgres, not ${BACKEND}`);
   return { driver: new MemoryDriver(), cleanup: async () => {} };
 }
 
@@ -125,7 +102,7 @@ const perSecond = (ms: number): number => Math.round(JOBS / (ms / 1000));
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  console.log(`worker overhead on ${BACKEND}: ${JOBS} no-op jobs, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds (node ${process.version})`);
+  console.log(`worker overhead on memory: ${JOBS} no-op jobs, concurrency ${CONCURRENCY}, median of ${ROUNDS} rounds (node ${process.version})`);
   console.log('mode          | bare loop µs/job | worker µs/job | worker jobs/s | overhead µs/job | fetch calls | ack calls');
   for (const mode of MODES) {
     const bare: number[] = [];
