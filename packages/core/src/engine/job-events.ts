@@ -1,28 +1,23 @@
 /** Building the OJS events for job transitions: one place decides which events a transition emits. */
-import { makeEvent, type EventType, type OjsEvent } from '../events/event.js';
+import type { EventType, JobEventRecord } from '../events/event.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
 import type { JobSummary } from '../driver/records.js';
 
 /** A job event: common data (job_id, job_type, queue, state, from, attempt) plus `extra`. */
-export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra: Record<string, unknown> = {}): OjsEvent {
-  return makeEvent(
-    type,
-    job.id,
-    { job_id: job.id, job_type: job.type, queue: job.queue, state: job.state, from, attempt: job.attempt, ...extra },
-    time,
-  );
+export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra?: Record<string, unknown>): JobEventRecord {
+  return { kind: 'job', type, jobId: job.id, jobType: job.type, queue: job.queue, state: job.state, from, attempt: job.attempt, time, extra };
 }
 
 /** The event for a job that just entered its first state. */
-export function createdEvent(job: Job, time: string): OjsEvent {
+export function createdEvent(job: Job, time: string): JobEventRecord {
   if (job.state === 'scheduled') return jobEvent('job.scheduled', job, null, time, { scheduled_at: job.scheduled_at });
   if (job.state === 'pending') return jobEvent('job.pending', job, null, time);
   return jobEvent('job.enqueued', job, null, time, { priority: job.priority, ...(job.scheduled_at ? { scheduled_at: job.scheduled_at } : {}) });
 }
 
 /** Events for a job that failed (FAIL, execution timeout, visibility timeout, worker death). */
-export function failureEvents(job: Job, time: string, deadLettered: boolean): OjsEvent[] {
+export function failureEvents(job: Job, time: string, deadLettered: boolean): JobEventRecord[] {
   const error = job.error;
   const events = [
     jobEvent('job.failed', job, 'active', time, {
@@ -39,6 +34,6 @@ export function failureEvents(job: Job, time: string, deadLettered: boolean): Oj
 }
 
 /** Event for a job discarded by expiry. */
-export function expiredEvent(job: Job, from: JobState | null, time: string): OjsEvent {
+export function expiredEvent(job: Job, from: JobState | null, time: string): JobEventRecord {
   return jobEvent('job.expired', job, from, time, { created_at: job.created_at, expired_at: job.expired_at ?? time });
 }

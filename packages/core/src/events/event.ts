@@ -39,3 +39,53 @@ export interface OjsEvent {
 export function makeEvent(type: EventType, subject: string, data: Record<string, unknown>, time: string, source = 'ojs://ojskit/engine'): OjsEvent {
   return { specversion: '1.0', id: newEventId(), type, source, time, subject, datacontenttype: 'application/json', data };
 }
+
+/** Where the engine's events say they come from. */
+export const EVENT_SOURCE = 'ojs://ojskit/engine';
+
+/**
+ * A job event as the engine records it: the transition's facts, without the wire envelope. The hub stores
+ * these compactly and builds the `OjsEvent` (id included) only when something reads it.
+ */
+export interface JobEventRecord {
+  readonly kind: 'job';
+  readonly type: EventType;
+  readonly jobId: string;
+  readonly jobType: string;
+  readonly queue: string;
+  readonly state: JobState;
+  readonly from: JobState | null;
+  readonly attempt: number;
+  readonly time: string;
+  readonly extra: Record<string, unknown> | undefined;
+}
+
+/** What the engine hands the hub: a built event (queue, cron, workflow) or a job event record. */
+export type EventInput = OjsEvent | JobEventRecord;
+
+/** True for a job event record. */
+export function isJobEventRecord(input: EventInput): input is JobEventRecord {
+  return (input as JobEventRecord).kind === 'job';
+}
+
+/** The wire form of a job event record, under the given id. */
+export function jobEventToOjs(record: Omit<JobEventRecord, 'kind'>, id: string): OjsEvent {
+  return {
+    specversion: '1.0',
+    id,
+    type: record.type,
+    source: EVENT_SOURCE,
+    time: record.time,
+    subject: record.jobId,
+    datacontenttype: 'application/json',
+    data: {
+      job_id: record.jobId,
+      job_type: record.jobType,
+      queue: record.queue,
+      state: record.state,
+      from: record.from,
+      attempt: record.attempt,
+      ...record.extra,
+    },
+  };
+}

@@ -1,27 +1,58 @@
 /** The event hub: fans events out to subscribers and keeps a bounded window of recent events for polling and resume. */
 import type { EventTransport } from '../driver/driver.js';
 import type { EventFilter } from '../api/ojs-api.js';
-import type { OjsEvent } from './event.js';
+import { eventIdFor, eventSeqOf } from '../formats/ids.js';
+import { isJobEventRecord, jobEventToOjs, type EventInput, type JobEventRecord, type OjsEvent } from './event.js';
 
 type Listener = (event: OjsEvent) => void;
 
+function typeMatches(type: string, types: readonly string[] | undefined): boolean {
+  return !types?.length || types.some((t) => (t.endsWith('*') ? type.startsWith(t.slice(0, -1)) : type === t));
+}
+
 /** True when an event passes a filter (filters are AND-ed; a type ending in `*` matches by prefix). */
 export function matchesFilter(event: OjsEvent, filter: EventFilter): boolean {
-  if (filter.types?.length && !filter.types.some((t) => (t.endsWith('*') ? event.type.startsWith(t.slice(0, -1)) : event.type === t))) return false;
   const data = event.data as Record<string, unknown>;
-  if (filter.queues?.length && !filter.queues.includes(data.queue as string)) return false;
-  if (filter.jobTypes?.length && !filter.jobTypes.includes(data.job_type as string)) return false;
-  if (filter.jobId && data.job_id !== filter.jobId) return false;
-  return true;
+  return (
+    typeMatches(event.type, filter.types) &&
+    (!filter.queues?.length || filter.queues.includes(data.queue as string)) &&
+    (!filter.jobTypes?.length || filter.jobTypes.includes(data.job_type as string)) &&
+    (!filter.jobId || data.job_id === filter.jobId)
+  );
+}
+
+function recordMatches(record: Omit<JobEventRecord, 'kind'>, filter: EventFilter): boolean {
+  return (
+    typeMatches(record.type, filter.types) &&
+    (!filter.queues?.length || filter.queues.includes(record.queue)) &&
+    (!filter.jobTypes?.length || filter.jobTypes.includes(record.jobType)) &&
+    (!filter.jobId || record.jobId === filter.jobId)
+  );
 }
 
 /**
  * Receives the engine's events (directly, or back through a cross-process transport), keeps the newest
- * `capacity` in a ring buffer and calls subscribers synchronously. A throwing subscriber is isolated.
+ * `capacity` and calls subscribers synchronously. A throwing subscriber is isolated.
+ *
+ * Job events are the bulk (several per job) and are mostly never read, so they are kept as columns of
+ * plain values in preallocated arrays, and their wire form, id included, is built only when read: keeping
+ * ten thousand built events alive cost a third of the memory backend's throughput in garbage collection.
+ * Event ids are derived from the stored time and sequence number (`eventIdFor`), so every read agrees.
  */
 export class EventHub {
-  private readonly ring: OjsEvent[];
-  private start = 0;
+  /** A built event (other kinds, or any event that came through a transport), else undefined. */
+  private readonly built: Array<OjsEvent | undefined>;
+  private readonly type: string[];
+  private readonly time: string[];
+  private readonly jobId: string[];
+  private readonly jobType: string[];
+  private readonly queue: string[];
+  private readonly state: string[];
+  private readonly from: Array<string | null>;
+  private readonly attempt: number[];
+  private readonly extra: Array<Record<string, unknown> | undefined>;
+  /** Sequence number of the oldest kept event; the newest is `first + size - 1`. */
+  private first = 0;
   private size = 0;
   private readonly listeners = new Set<{ filter: EventFilter; listener: Listener }>();
   private readonly unsubscribeTransport: (() => void) | undefined;
@@ -31,37 +62,95 @@ export class EventHub {
     private readonly transport?: EventTransport,
     private readonly onListenerError: (err: unknown) => void = () => {},
   ) {
-    this.ring = new Array<OjsEvent>(capacity);
-    this.unsubscribeTransport = transport?.subscribe((events) => this.deliver(events));
+    const n = Math.max(1, capacity);
+    this.capacity = n;
+    this.built = new Array(n);
+    this.type = new Array(n);
+    this.time = new Array(n);
+    this.jobId = new Array(n);
+    this.jobType = new Array(n);
+    this.queue = new Array(n);
+    this.state = new Array(n);
+    this.from = new Array(n);
+    this.attempt = new Array(n);
+    this.extra = new Array(n);
+    this.unsubscribeTransport = transport?.subscribe((events) => {
+      for (const event of events) this.store(event);
+    });
   }
 
   /** Publishes events that happened in this engine. */
-  emit(events: readonly OjsEvent[]): void | Promise<void> {
+  emit(events: readonly EventInput[]): void | Promise<void> {
     if (events.length === 0) return;
-    if (this.transport) return this.transport.publish(events);
-    this.deliver(events);
-  }
-
-  /** Whether anyone listens (lets hot paths skip building events nobody reads — polling always reads). */
-  get hasTransport(): boolean {
-    return this.transport !== undefined;
-  }
-
-  private deliver(events: readonly OjsEvent[]): void {
-    for (const event of events) {
-      const index = (this.start + this.size) % this.capacity;
-      this.ring[index] = event;
-      if (this.size < this.capacity) this.size++;
-      else this.start = (this.start + 1) % this.capacity;
-      for (const sub of this.listeners) {
-        if (!matchesFilter(event, sub.filter)) continue;
-        try {
-          sub.listener(event);
-        } catch (err) {
-          this.onListenerError(err);
-        }
-      }
+    if (!this.transport) {
+      for (const event of events) this.store(event);
+      return;
     }
+    // Other processes need the wire form: build it now, under an id that is ours.
+    const built = events.map((e) => (isJobEventRecord(e) ? jobEventToOjs(e, eventIdFor(Date.parse(e.time), this.nextSeq++)) : e));
+    return this.transport.publish(built);
+  }
+
+  /** Ids for events this engine builds for a transport (their own sequence, not the ring's). */
+  private nextSeq = 0x80000000;
+
+  private store(event: EventInput): void {
+    const seq = this.first + this.size;
+    const i = seq % this.capacity;
+    if (this.size < this.capacity) this.size++;
+    else this.first++;
+    if (isJobEventRecord(event)) {
+      this.built[i] = undefined;
+      this.type[i] = event.type;
+      this.time[i] = event.time;
+      this.jobId[i] = event.jobId;
+      this.jobType[i] = event.jobType;
+      this.queue[i] = event.queue;
+      this.state[i] = event.state;
+      this.from[i] = event.from;
+      this.attempt[i] = event.attempt;
+      this.extra[i] = event.extra;
+      if (this.listeners.size === 0) return;
+      let built: OjsEvent | undefined;
+      for (const sub of this.listeners) {
+        if (!recordMatches(event, sub.filter)) continue;
+        built ??= this.read(seq);
+        this.deliver(sub.listener, built);
+      }
+      return;
+    }
+    this.built[i] = event;
+    this.extra[i] = undefined;
+    for (const sub of this.listeners) if (matchesFilter(event, sub.filter)) this.deliver(sub.listener, event);
+  }
+
+  private deliver(listener: Listener, event: OjsEvent): void {
+    try {
+      listener(event);
+    } catch (err) {
+      this.onListenerError(err);
+    }
+  }
+
+  /** The wire form of the kept event with sequence number `seq`. */
+  private read(seq: number): OjsEvent {
+    const i = seq % this.capacity;
+    const built = this.built[i];
+    if (built) return built;
+    return jobEventToOjs(
+      {
+        type: this.type[i] as JobEventRecord['type'],
+        jobId: this.jobId[i]!,
+        jobType: this.jobType[i]!,
+        queue: this.queue[i]!,
+        state: this.state[i] as JobEventRecord['state'],
+        from: this.from[i] as JobEventRecord['from'],
+        attempt: this.attempt[i]!,
+        time: this.time[i]!,
+        extra: this.extra[i],
+      },
+      eventIdFor(Date.parse(this.time[i]!), seq),
+    );
   }
 
   subscribe(filter: EventFilter, listener: Listener): () => void {
@@ -70,23 +159,37 @@ export class EventHub {
     return () => this.listeners.delete(entry);
   }
 
+  /** Sequence number just after the event `after`, or the oldest kept when absent or no longer kept. */
+  private startAfter(after: string | undefined): number {
+    if (!after) return this.first;
+    const end = this.first + this.size;
+    const low = eventSeqOf(after);
+    if (low !== undefined && this.size > 0) {
+      // Ids carry the sequence's low 32 bits: the kept event with those bits is the newest such one.
+      const newest = end - 1;
+      const seq = newest - ((newest % 2 ** 32) - low + 2 ** 32) % 2 ** 32;
+      if (seq >= this.first && !this.built[seq % this.capacity]) return seq + 1;
+    }
+    for (let seq = end - 1; seq >= this.first; seq--) if (this.built[seq % this.capacity]?.id === after) return seq + 1;
+    return this.first;
+  }
+
   /** Events after `after` (exclusive; from the oldest kept when absent or no longer kept), oldest first. */
   poll(filter: EventFilter & { after?: string; limit: number }): { events: OjsEvent[]; hasMore: boolean } {
-    let i = 0;
-    if (filter.after) {
-      for (let k = this.size - 1; k >= 0; k--) {
-        if (this.ring[(this.start + k) % this.capacity]!.id === filter.after) {
-          i = k + 1;
-          break;
-        }
-      }
-    }
     const events: OjsEvent[] = [];
-    for (; i < this.size; i++) {
-      const event = this.ring[(this.start + i) % this.capacity]!;
-      if (!matchesFilter(event, filter)) continue;
+    const end = this.first + this.size;
+    for (let seq = this.startAfter(filter.after); seq < end; seq++) {
+      const i = seq % this.capacity;
+      const built = this.built[i];
+      const matches = built
+        ? matchesFilter(built, filter)
+        : recordMatches(
+            { type: this.type[i] as JobEventRecord['type'], jobId: this.jobId[i]!, jobType: this.jobType[i]!, queue: this.queue[i]!, state: this.state[i] as JobEventRecord['state'], from: null, attempt: 0, time: '', extra: undefined },
+            filter,
+          );
+      if (!matches) continue;
       if (events.length === filter.limit) return { events, hasMore: true };
-      events.push(event);
+      events.push(built ?? this.read(seq));
     }
     return { events, hasMore: false };
   }

@@ -66,3 +66,34 @@ export function newRequestId(): string {
 export function newEventId(): string {
   return format(EVENT_PREFIX);
 }
+
+// Event ids are derived, not drawn: a job event is stored compactly and gets its id only when someone reads it,
+// so the id must be a pure function of what is stored. It is a valid UUIDv7 whose 74 random bits are a
+// per-process random tag (42 bits) and the event's sequence number in this process (32 bits): ids from one
+// process sort by time then sequence, and two processes collide only if their tags do (1 in 2^42).
+const TAG_HI = crypto.getRandomValues(new Uint32Array(1))[0]! & 0xfff; // 12 bits → rand_a
+const TAG_LO = crypto.getRandomValues(new Uint32Array(1))[0]! & 0x3fffffff; // 30 bits → top of rand_b
+function hex(value: number, width: number): string {
+  return value.toString(16).padStart(width, '0');
+}
+
+/** `rand_a` and the variant group: `xxx-yyyy` with y's top bits `10`. */
+const TAG_TEXT = `${hex(TAG_HI, 3)}-${hex(0x8000 | (TAG_LO >>> 16), 4)}`;
+
+/**
+ * The id of this process's event number `seq` that happened at `ms`: `evt_<uuidv7>`.
+ * @example eventIdFor(Date.now(), 42)
+ */
+export function eventIdFor(ms: number, seq: number): string {
+  const t = hex(Math.max(0, Math.floor(ms)), 12);
+  // rand_b = variant(2) | TAG_LO(30) | seq(32): the first 4 hex digits hold variant + 14 tag bits, the rest 16 tag bits + seq.
+  const tail = hex(TAG_LO & 0xffff, 4) + hex(seq >>> 0, 8);
+  return `evt_${t.slice(0, 8)}-${t.slice(8)}-7${TAG_TEXT}-${tail}`;
+}
+
+/** The sequence number inside an id made by `eventIdFor` in this process, else undefined. */
+export function eventSeqOf(id: string): number | undefined {
+  if (id.length !== 40 || !id.startsWith('evt_') || id.slice(18, 27) !== `7${TAG_TEXT}` || id.slice(28, 32) !== hex(TAG_LO & 0xffff, 4)) return undefined;
+  const seq = Number.parseInt(id.slice(32), 16);
+  return Number.isNaN(seq) ? undefined : seq;
+}

@@ -6,7 +6,7 @@ import { toTimestamp } from '../../formats/timestamps.js';
 import { parseEnqueue, type ParsedEnqueue } from '../../schemas/enqueue.js';
 import { invalidField, requireObject } from '../../schemas/fields.js';
 import type { BatchEnqueueResponse, EnqueueResponse } from '../../api/responses.js';
-import type { OjsEvent } from '../../events/event.js';
+import type { EventInput } from '../../events/event.js';
 import { instant, type EngineContext } from '../context.js';
 import { createdEvent, jobEvent } from '../job-events.js';
 
@@ -61,7 +61,7 @@ async function store(ctx: EngineContext, parsed: ParsedEnqueue[], batch: boolean
   const result = await ctx.driver.jobInsert({ jobs, now, nowIso, ...(tx !== undefined ? { tx } : {}) });
   if (!result.ok) throw insertError(result, batch, parsed[result.index]?.unique?.key);
   const time = toTimestamp(now);
-  const events: OjsEvent[] = [];
+  const events: EventInput[] = [];
   for (const outcome of result.outcomes) {
     if (outcome.status !== 'inserted') continue;
     if (outcome.replaced) events.push(jobEvent('job.cancelled', outcome.replaced, null, time, { reason: 'unique_replace', replaced_by: outcome.job.id }));

@@ -1,7 +1,7 @@
 /** The worker operations: FETCH, ACK (single and batched), FAIL and BEAT. */
 import type { TransitionOp, TransitionResult } from '../../driver/driver.js';
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
-import type { OjsEvent } from '../../events/event.js';
+import type { EventInput } from '../../events/event.js';
 import { allowedFrom } from '../../lifecycle/transitions.js';
 import { isUuidV7 } from '../../formats/ids.js';
 import type { Job } from '../../schemas/job.js';
@@ -43,7 +43,7 @@ async function claimOnce(ctx: EngineContext, queues: string[], limit: number, wo
     nowIso,
     ...(visibilityMs !== undefined ? { visibilityMs } : {}),
   });
-  const events: OjsEvent[] = [];
+  const events: EventInput[] = [];
   for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, { promoted: true }));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
   for (const job of result.jobs) events.push(jobEvent('job.started', job, 'available', nowIso, { worker_id: job.worker_id }));
@@ -96,7 +96,7 @@ async function explainRejection(
   return transitionError(result, jobId, operation, 'active');
 }
 
-function completedEvent(job: Job, time: string, startedAt?: string): OjsEvent {
+function completedEvent(job: Job, time: string, startedAt?: string): EventInput {
   const started = startedAt ?? job.started_at;
   const duration = started ? Date.parse(job.completed_at ?? time) - Date.parse(started) : undefined;
   return jobEvent('job.completed', job, 'active', time, {
@@ -130,7 +130,7 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
   const stored = await ctx.driver.jobTransitionMany(wellFormed.map((r) => ackOp(r, now, nowIso, needJobs ? 'job' : 'summary')));
   let next = 0;
   const results: TransitionResult[] = requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null }));
-  const events: OjsEvent[] = [];
+  const events: EventInput[] = [];
   const out: AckManyResult[] = [];
   const terminal: Job[] = [];
   for (let i = 0; i < results.length; i++) {

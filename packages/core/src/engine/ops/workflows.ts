@@ -7,7 +7,7 @@ import type { WorkflowMemberView, WorkflowDescription, WorkflowResponse, Workflo
 import type { WorkflowRecord } from '../../driver/driver.js';
 import type { StoredJob } from '../../driver/records.js';
 import { OjsError } from '../../errors/ojs-error.js';
-import type { OjsEvent } from '../../events/event.js';
+import type { EventInput } from '../../events/event.js';
 import { makeEvent } from '../../events/event.js';
 import { newId } from '../../formats/ids.js';
 import { isTerminal, type JobState } from '../../lifecycle/states.js';
@@ -196,7 +196,7 @@ export async function onMemberTerminal(ctx: EngineContext, job: Job): Promise<vo
     };
     if (!(await ctx.driver.workflowSave({ workflow: next, expectVersion: wf.version, insert, now, nowIso }))) continue;
     const counts = memberCounts(next);
-    const events: OjsEvent[] = [];
+    const events: EventInput[] = [];
     const base = { workflow_id: wf.id, workflow_name: wf.name, ...counts };
     if (job.state === 'completed') events.push(makeEvent('workflow.step_completed', wf.id, { ...base, job_id: job.id, step_index: index }, nowIso));
     events.push(...insert.map((s) => createdEvent(s.job, nowIso)));
