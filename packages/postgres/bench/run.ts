@@ -3,8 +3,10 @@
  *   1. enqueue N in bulk (batches of 1 000)              4. latency with an idle worker, one job at a time:
  *   2. enqueue N one by one from 50 producers               enqueue→start and enqueue→completed (p50/p95/p99)
  *   3. process N already-queued no-op jobs at concurrency 50
- * ojskit runs its Engine over PostgresDriver (in process) with the worker loop of ojskit-worker.ts: fetch
- * count 500 into a local buffer feeding 50 handlers, completions batched with ackMany. pg-boss runs with LISTEN/NOTIFY on, fetching in
+ * ojskit runs its Engine over PostgresDriver (in process), twice: with the worker loop of ojskit-worker.ts
+ * (fetch count 500 into a local buffer feeding 50 handlers, completions batched with ackMany: the same
+ * footing as graphile-worker's local queue of 500), and with the SDK's Worker (fetches sized to its 50 free
+ * slots, ACKs batched per event-loop turn). pg-boss runs with LISTEN/NOTIFY on, fetching in
  * batches; graphile-worker runs twice, with its defaults and with its documented batching (local queue of
  * 500, completions batched over 25 ms).
  *
@@ -16,6 +18,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Engine } from '@ojskit/core';
+import { Worker } from '@ojskit/client';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
@@ -70,10 +73,13 @@ interface System {
 
 // ---------------------------------------------------------------- ojskit
 
+let ojskitBase: { engine: Engine; schema: string } | undefined;
+
 async function ojskit(): Promise<System> {
   const schema = `ojs_bench_${tag}`;
   const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, onError: (e) => console.error(e.message) });
   const engine = new Engine({ driver, maxBatchSize: CHUNK }).start();
+  ojskitBase = { engine, schema };
   const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
   return {
     name: 'ojskit',
@@ -115,6 +121,54 @@ async function ojskit(): Promise<System> {
       await engine.close();
       await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
     },
+  };
+}
+
+/**
+ * ojskit through its SDK Worker (`@ojskit/client`), on the same engine and schema: handlers fed by fetches
+ * sized to the free slots (at most the concurrency) and ACKs sent together once per event-loop turn.
+ */
+async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<System> {
+  const { engine, schema } = base;
+  const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
+  const options = { concurrency: CONCURRENCY, ackBatch: { maxSize: PREFETCH, maxDelayMs: 0 } };
+  const unsupported = () => Promise.reject(new Error('enqueue rows come from the ojskit system'));
+  return {
+    name: 'ojskit (SDK Worker)',
+    enqueues: false,
+    bulk: async (count, queue) => {
+      for (let i = 0; i < count; i += CHUNK) {
+        await engine.enqueueBatch({ jobs: Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ type: 'bench.noop', queue, args: [i + k] })) });
+      }
+    },
+    oneByOne: unsupported,
+    analyze: async () => void (await admin.query(`ANALYZE "${schema}".jobs`)),
+    async process(count, queue) {
+      const worker = new Worker(engine, { queues: [queue], ...options });
+      worker.register('bench.noop', async () => undefined);
+      worker.start();
+      await until(`SELECT count(*)::int AS n FROM "${schema}".jobs WHERE queue = $1 AND state = 'completed'`, [queue], count);
+      await worker.close();
+    },
+    async latency(samples, queue) {
+      const start: number[] = [];
+      const done: number[] = [];
+      let t0 = 0;
+      const worker = new Worker(engine, { queues: [queue], ...options });
+      worker.register('bench.noop', async () => void start.push(performance.now() - t0));
+      worker.start();
+      await sleep(300);
+      for (let i = 0; i < samples; i++) {
+        t0 = performance.now();
+        const { job } = await engine.enqueue({ type: 'bench.noop', queue, args: [i] });
+        await completion(doneSql, job.id);
+        done.push(performance.now() - t0);
+        await sleep(5);
+      }
+      await worker.close();
+      return { start, done };
+    },
+    close: async () => {},
   };
 }
 
@@ -266,7 +320,10 @@ function makeQuietLogger(): Logger {
 
 const systems: System[] = [];
 const include = (name: string) => !ONLY || ONLY.some((o) => name.toLowerCase().startsWith(o.toLowerCase()));
-if (include('ojskit')) systems.push(await ojskit());
+if (include('ojskit')) {
+  systems.push(await ojskit());
+  systems.push(await ojskitSdk(ojskitBase!));
+}
 if (include('pg-boss')) systems.push(await pgBoss());
 if (include('graphile')) {
   const plain = await graphile(false);
@@ -327,7 +384,7 @@ console.log(`\n${table(['scenario', ...names], rows)}\n`);
 
 if (names.includes('ojskit')) {
   const ratios: Array<Array<string | number>> = [];
-  for (const other of names.filter((n) => n !== 'ojskit')) {
+  for (const other of names.filter((n) => !n.startsWith('ojskit'))) {
     for (const [key, label] of scenarios) {
       const a = rate(results['ojskit']?.[key]);
       const b = rate(results[other]?.[key]);

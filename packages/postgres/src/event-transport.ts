@@ -24,11 +24,31 @@ interface OverflowRef {
   $overflow: string;
 }
 
+/** An event in a payload: positional (the common shape, a quarter smaller), or as is when it has other fields. */
+type PackedEvent = [id: string, type: OjsEvent['type'], source: string, time: string, subject: string, data: Record<string, unknown>];
+
 /** A NOTIFY payload. */
 interface Envelope {
   /** The publishing transport, when it delivered the events locally already (it skips them). */
   p?: string;
-  e: Array<OjsEvent | OverflowRef>;
+  e: Array<PackedEvent | OjsEvent | OverflowRef>;
+}
+
+const EVENT_KEYS = 'specversion,id,type,source,time,subject,datacontenttype,data';
+
+/** Serialises an event for a payload, positionally when it has exactly the CloudEvents fields ojskit emits. */
+export function packEvent(event: OjsEvent): string {
+  if (event.specversion === '1.0' && event.datacontenttype === 'application/json' && Object.keys(event).join(',') === EVENT_KEYS) {
+    return JSON.stringify([event.id, event.type, event.source, event.time, event.subject, event.data] satisfies PackedEvent);
+  }
+  return JSON.stringify(event);
+}
+
+/** The event a payload item stands for (`packEvent`'s inverse). */
+export function unpackEvent(item: PackedEvent | OjsEvent): OjsEvent {
+  if (!Array.isArray(item)) return item;
+  const [id, type, source, time, subject, data] = item;
+  return { specversion: '1.0', id, type, source, time, subject, datacontenttype: 'application/json', data };
 }
 
 export interface PgEventTransportOptions {
@@ -155,7 +175,7 @@ export class PgEventTransport implements EventTransport {
 
   private async send(on: Queryable, events: readonly OjsEvent[], oneOff: boolean, publisherId: string | undefined): Promise<void> {
     const { sql } = this.options;
-    const items = events.map((e) => JSON.stringify(e));
+    const items = events.map(packEvent);
     const large = items.flatMap((item, index) => (Buffer.byteLength(item) + ENVELOPE_BYTES > MAX_PAYLOAD_BYTES ? [index] : []));
     if (large.length > 0) {
       const rows = await sql.run<{ id: string }>(
@@ -228,18 +248,19 @@ export class PgEventTransport implements EventTransport {
     }
     if (envelope.p === this.publisherId || !Array.isArray(envelope.e)) return;
     const items = envelope.e;
-    const refs = items.flatMap((item) => ('$overflow' in item ? [item.$overflow] : []));
+    const refs = items.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));
     if (refs.length === 0) {
       // The common case: deliver now unless an earlier batch is still reading its overflow.
-      this.delivery = this.delivery.then(() => this.deliver(items as OjsEvent[]));
+      const events = (items as Array<PackedEvent | OjsEvent>).map(unpackEvent);
+      this.delivery = this.delivery.then(() => this.deliver(events));
       return;
     }
     this.delivery = this.delivery.then(async () => {
       try {
         const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
-        const byId = new Map(rows.map((r) => [r.id, JSON.parse(r.payload) as OjsEvent]));
+        const byId = new Map(rows.map((r) => [r.id, unpackEvent(JSON.parse(r.payload) as PackedEvent | OjsEvent)]));
         const events = items.flatMap((item) => {
-          if (!('$overflow' in item)) return [item];
+          if (Array.isArray(item) || !('$overflow' in item)) return [unpackEvent(item)];
           const event = byId.get(item.$overflow);
           return event === undefined ? [] : [event];
         });

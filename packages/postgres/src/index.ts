@@ -2,4 +2,4 @@
 export { PostgresDriver, type PostgresDriverOptions } from './postgres-driver.js';
 export { createPostgresDriver, parsePostgresUrl, type CreatePostgresDriverOptions } from './factory.js';
 export { migrate, DEFAULT_SCHEMA, type MigrateOptions, type MigrateResult } from './migrate.js';
-export { PgEventTransport, packPayloads, MAX_PAYLOAD_BYTES } from './event-transport.js';
+export { PgEventTransport, packPayloads, packEvent, unpackEvent, MAX_PAYLOAD_BYTES } from './event-transport.js';

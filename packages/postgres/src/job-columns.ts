@@ -61,23 +61,23 @@ export const INTERNAL_BY_KEY: ReadonlyMap<string, Column> = new Map(INTERNAL_COL
 const READ_COLUMNS: readonly string[] = [
   'id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest',
 ];
-/** Columns that may be large: left out of a transition's result when only a summary was asked for. */
-const HEAVY: ReadonlySet<string> = new Set([
-  ...[...ENVELOPE_COLUMNS, ...INTERNAL_COLUMNS].filter((c) => c.type === 'json' || c.type === 'text[]').map((c) => c.column),
-  'doc', 'x_rest',
-]);
 const JSON_COLUMNS: ReadonlySet<string> = new Set([...ENVELOPE_COLUMNS, ...INTERNAL_COLUMNS].filter((c) => c.type === 'json').map((c) => c.column));
+
+/** The columns of the envelope alone (what a claim or a transition hands back: no internals). */
+const ENVELOPE_READ_COLUMNS: readonly string[] = ['id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc'];
+/** The columns a summary is built from. */
+const SUMMARY_COLUMNS: readonly string[] = ['id', 'type', 'queue', 'state', 'attempt', 'workflow_id'];
+
+function listOf(columns: readonly string[], prefix: string): string {
+  return columns.map((c) => (JSON_COLUMNS.has(c) ? `${prefix}${c}::text AS ${c}` : `${prefix}${c}`)).join(', ');
+}
 
 /**
  * The select list of a job row. json columns come back as text: the mapper parses them, so JSON null and
- * SQL NULL (absent) stay apart. With `unlessSummary`, heavy columns are NULL for ops that asked for a summary.
+ * SQL NULL (absent) stay apart.
  */
-function selectList(prefix: string, unlessSummary = false): string {
-  return READ_COLUMNS.map((c) => {
-    const value = JSON_COLUMNS.has(c) ? `${prefix}${c}::text` : `${prefix}${c}`;
-    if (unlessSummary && HEAVY.has(c)) return `CASE WHEN o.summary THEN NULL ELSE ${value} END AS ${c}`;
-    return value === `${prefix}${c}` ? value : `${value} AS ${c}`;
-  }).join(', ');
+function selectList(prefix: string): string {
+  return listOf(READ_COLUMNS, prefix);
 }
 
 /** `{ column → value }` as json_to_recordset reads it (json columns as JSON text). */
@@ -130,8 +130,9 @@ export function jobTemplateValues(): Record<string, string> {
   return {
     job_columns: selectList(''),
     job_columns_j: selectList('j.'),
-    job_columns_j_light: selectList('j.', true),
-    job_columns_light: READ_COLUMNS.join(', '),
+    job_envelope_columns: listOf(ENVELOPE_READ_COLUMNS, ''),
+    job_envelope_columns_j: listOf(ENVELOPE_READ_COLUMNS, 'j.'),
+    job_summary_columns_j: listOf(SUMMARY_COLUMNS, 'j.'),
     job_record: recordDefinition(),
     job_insert_columns: insertColumns(),
     job_insert_values: insertValues(),

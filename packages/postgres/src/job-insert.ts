@@ -87,10 +87,10 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
       : [],
   );
   if (ops.length > 0) {
-    const rows = await ctx.sql.run<TransitionRow>(on, 'jobTransitionMany', [JSON.stringify(ops.map(opJson))], { oneOff });
+    const rows = await ctx.sql.run<TransitionRow>(on, 'jobTransitionMany#job', [JSON.stringify(ops.map(opJson))], { oneOff });
     if (rows.length < ops.length) throw new Replan();
     for (const row of rows) {
-      const result = wonResult(row) as { job: Job };
+      const result = wonResult(ops[row.i]!, row) as { job: Job };
       replaced.set(result.job.id, result.job);
     }
   }

@@ -30,7 +30,7 @@ import { toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
-import { lostResult, opJson, roundsByDistinctId, wonResult, type TransitionRow } from './transition-ops.js';
+import { lostResult, opJson, roundsByDistinctId, transitionStatement, wonResult, type TransitionRow } from './transition-ops.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: true,
@@ -64,8 +64,8 @@ export interface PostgresDriverOptions {
 type ClaimRow = JobRow & {
   kind: 'claimed' | 'promoted';
   ord: string | null;
+  claim_seq: string | null;
   priority: number;
-  seq: string;
   from_state: JobState | null;
 };
 
@@ -158,7 +158,8 @@ export class PostgresDriver implements Driver {
           moved++;
         }
       }
-      claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority - a.priority || Number(a.seq) - Number(b.seq));
+      // Claim order: queue position, then priority (higher first), then FIFO. seq is a bigint (string).
+      claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority - a.priority || compareSeq(a.claim_seq!, b.claim_seq!));
       for (const row of claimed) result.jobs.push(jobFromRow(row));
       if (moved === 0 || claimed.length >= wanted) return result;
     }
@@ -172,9 +173,10 @@ export class PostgresDriver implements Driver {
   async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     const results = new Array<TransitionResult>(ops.length);
     for (const round of roundsByDistinctId(ops)) {
+      const batch = round.map((index) => ops[index]!);
       const payload = JSON.stringify(round.map((index) => opJson(ops[index]!, index)));
-      const rows = await this.sql.run<TransitionRow>(this.pool, 'jobTransitionMany', [payload]);
-      for (const row of rows) results[row.i] = wonResult(row);
+      const rows = await this.sql.run<TransitionRow>(this.pool, transitionStatement(batch), [payload]);
+      for (const row of rows) results[row.i] = wonResult(ops[row.i]!, row);
       if (rows.length === round.length) continue;
       const losers = round.filter((index) => results[index] === undefined);
       const current = await this.sql.run<JobRow>(this.pool, 'jobTransitionMany.losers', [losers.map((index) => ops[index]!.id)]);
@@ -441,6 +443,11 @@ export class PostgresDriver implements Driver {
         this.analyzing = undefined;
       });
   }
+}
+
+/** Orders two bigint sequence numbers given as decimal strings. */
+function compareSeq(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** The summary of a promoted job, with the state it left. */

@@ -14,6 +14,12 @@ export function isQueryable(value: unknown): value is Queryable {
   return typeof (value as { query?: unknown } | null)?.query === 'function';
 }
 
+/** Statements rendered twice from one file: the values that differ. */
+const VARIANTS: Record<string, (values: Record<string, string>) => Record<string, string>> = {
+  'jobTransitionMany#job': (v) => ({ transition_returning: v['job_envelope_columns_j']! }),
+  'jobTransitionMany#summary': (v) => ({ transition_returning: v['job_summary_columns_j']! }),
+};
+
 export class Statements {
   private readonly values: Record<string, string>;
   private readonly texts = new Map<string, string>();
@@ -22,11 +28,18 @@ export class Statements {
     this.values = templateValues(schema);
   }
 
-  /** The rendered text of `src/sql/<name>.sql`. */
+  /**
+   * The rendered text of `src/sql/<name>.sql`. A `variant` (`name#variant`) renders the same file with
+   * the extra template values registered for it (see VARIANTS).
+   */
   text(name: string): string {
     let text = this.texts.get(name);
     if (text === undefined) {
-      text = renderSql(sqlFile(name), this.values);
+      const [file, variant] = name.split('#') as [string, string | undefined];
+      const extra = VARIANTS[name];
+      if (variant !== undefined && extra === undefined) throw new Error(`unknown statement variant ${name}`);
+      const values = extra === undefined ? this.values : { ...this.values, ...extra(this.values) };
+      text = renderSql(sqlFile(file), values);
       this.texts.set(name, text);
     }
     return text;

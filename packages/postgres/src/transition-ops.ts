@@ -28,7 +28,6 @@ export interface OpJson {
   /** Other internals (x_rest) to set / remove. */
   xs?: Record<string, unknown>;
   xsu?: string[];
-  summary: boolean;
 }
 
 /**
@@ -36,7 +35,7 @@ export interface OpJson {
  * `null` remove the field and `undefined` ones are ignored. A key both set and unset ends up removed.
  */
 export function opJson(op: TransitionOp, i: number): OpJson {
-  const out: OpJson = { i, id: op.id, from: op.from, to: op.to, summary: op.returning === 'summary' };
+  const out: OpJson = { i, id: op.id, from: op.from, to: op.to };
   const removed = new Set<string>();
   for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) removed.add(key);
   for (const [key, value] of Object.entries(op.set ?? {})) {
@@ -68,13 +67,18 @@ export function opJson(op: TransitionOp, i: number): OpJson {
   return out;
 }
 
-/** A row of jobTransitionMany.sql. */
-export type TransitionRow = JobRow & { i: number; summary: boolean; from_state: string | null };
+/** A row of jobTransitionMany.sql: the envelope columns, or only the summary ones (`#summary` rendering). */
+export type TransitionRow = JobRow & { i: number; from_state: string | null };
+
+/** The statement rendering for a batch: summary columns only when no op wants the job back. */
+export function transitionStatement(ops: readonly TransitionOp[]): 'jobTransitionMany#summary' | 'jobTransitionMany#job' {
+  return ops.every((op) => op.returning === 'summary') ? 'jobTransitionMany#summary' : 'jobTransitionMany#job';
+}
 
 /** The result of a winning op from its row. */
-export function wonResult(row: TransitionRow): TransitionResult {
+export function wonResult(op: TransitionOp, row: TransitionRow): TransitionResult {
   const from = row.from_state as JobState;
-  return row.summary ? { ok: true, from, summary: summaryFromRow(row) } : { ok: true, from, job: jobFromRow(row) };
+  return op.returning === 'summary' ? { ok: true, from, summary: summaryFromRow(row) } : { ok: true, from, job: jobFromRow(row) };
 }
 
 /** The result of a losing op from the job's current row (undefined: no such job). */

@@ -51,6 +51,26 @@ describe.runIf(HAVE_PG)('PostgresDriver primitives', () => {
     expect((await claim(['a', 'b'], 10)).jobs).toEqual([]);
   });
 
+  it('returns a large claim in FIFO order within a priority', async () => {
+    const jobs = Array.from({ length: 60 }, (_, i) => storedJob('fifo', { priority: i % 3 === 0 ? 1 : 0 }));
+    await db.driver.jobInsert({ jobs, now: T0, nowIso: iso(T0) });
+    // Rewrite the first half in place (same state, same seq): their rows move behind the others on disk,
+    // so physical order no longer matches FIFO order.
+    await db.driver.jobTransitionMany(jobs.slice(0, 30).map((j) => ({ id: j.job.id, from: ['available'], to: 'available', set: { tags: ['moved'] } })));
+    const { jobs: claimed } = await claim(['fifo'], 60);
+    const expected = [...jobs.filter((j) => j.job.priority === 1), ...jobs.filter((j) => j.job.priority === 0)].map((j) => j.job.id);
+    expect(claimed.map((j) => j.id)).toEqual(expected);
+  });
+
+  it('keeps FIFO order across claims and later inserts', async () => {
+    const [a, b] = [storedJob('fifo2'), storedJob('fifo2')];
+    await db.driver.jobInsert({ jobs: [a!, b!], now: T0, nowIso: iso(T0) });
+    expect((await claim(['fifo2'], 1)).jobs.map((j) => j.id)).toEqual([a!.job.id]);
+    const c = storedJob('fifo2');
+    await db.driver.jobInsert({ jobs: [c], now: T0, nowIso: iso(T0) });
+    expect((await claim(['fifo2'], 2)).jobs.map((j) => j.id)).toEqual([b!.job.id, c.job.id]);
+  });
+
   it('hands each job to exactly one of many concurrent claimers (SKIP LOCKED)', async () => {
     const jobs = Array.from({ length: 200 }, () => storedJob('race'));
     await db.driver.jobInsert({ jobs, now: T0, nowIso: iso(T0) });

@@ -1,7 +1,7 @@
 /** LISTEN/NOTIFY events: across processes, split under the 8000-byte limit, oversized ones by reference, transactional. */
 import { Engine, makeEvent, ManualClock, type OjsEvent } from '@ojskit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_PAYLOAD_BYTES, packPayloads } from '../src/event-transport.js';
+import { MAX_PAYLOAD_BYTES, packEvent, packPayloads, unpackEvent } from '../src/event-transport.js';
 import type { PostgresDriver } from '../src/postgres-driver.js';
 import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';
 import { settle, waitFor } from './support/wait.js';
@@ -14,6 +14,22 @@ function collect(driver: PostgresDriver): OjsEvent[] {
   driver.events!.subscribe((events) => seen.push(...events));
   return seen;
 }
+
+describe('packEvent', () => {
+  it('sends the usual event positionally and gets it back equal, key order included', () => {
+    const e = event(1, 10);
+    const packed = packEvent(e);
+    expect(packed.length).toBeLessThan(JSON.stringify(e).length);
+    const back = unpackEvent(JSON.parse(packed));
+    expect(back).toEqual(e);
+    expect(Object.keys(back)).toEqual(Object.keys(e));
+  });
+
+  it('sends an event with other fields as it is', () => {
+    const e = { ...event(2), traceparent: '00-abc' } as OjsEvent;
+    expect(unpackEvent(JSON.parse(packEvent(e)))).toEqual(e);
+  });
+});
 
 describe('packPayloads', () => {
   it('keeps every payload under the NOTIFY limit and the items in order', () => {

@@ -1,8 +1,8 @@
 -- jobClaim: promotes due jobs of the requested queues, then claims up to $2 available jobs, in ONE statement.
 -- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now float8 (epoch ms),
 --           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
--- Returns:  one row per moved job: kind ('claimed' | 'promoted'), ord (queue position), from_state, and the
---           job's columns after the move ({{job_columns}}).
+-- Returns:  one row per moved job: kind ('claimed' | 'promoted'), ord (queue position) and claim_seq (FIFO
+--           number) of claimed jobs, from_state of promoted ones, and the job's envelope columns after the move.
 -- Transitions: available → active (claimed: attempt + 1, started_at, worker_id, visibility and timeout deadlines)
 --              available → discarded (claimed but past x.expiresAt: never handed out)
 --              scheduled | retryable → available (promoted: due, enqueued_at = now, new FIFO seq)
@@ -36,7 +36,7 @@ promoted AS (
     prev_state = j.state
   FROM due d
   WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND j.ctid = d.ctid AND j.state IN ('scheduled', 'retryable')
-  RETURNING {{job_columns_j}}, j.prev_state AS from_state
+  RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
 picked AS (
   SELECT c.ctid, c.id, c.ord, c.priority, c.seq, c.expired
@@ -71,8 +71,8 @@ claimed AS (
   -- The rows are locked by `picked`, so their ctids are stable: fetch them directly (a TID scan; joined on id
   -- the planner may prefer scanning the whole table).
   WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked)) AND j.ctid = p.ctid AND j.state = 'available'
-  RETURNING p.ord, {{job_columns_j}}
+  RETURNING p.ord, p.seq AS claim_seq, {{job_envelope_columns_j}}
 )
-SELECT 'claimed' AS kind, ord, NULL AS from_state, {{job_columns}} FROM claimed
+SELECT 'claimed' AS kind, ord, claim_seq, NULL AS from_state, {{job_envelope_columns}} FROM claimed
 UNION ALL
-SELECT 'promoted', NULL, from_state, {{job_columns}} FROM promoted
+SELECT 'promoted', NULL, NULL, from_state, {{job_envelope_columns}} FROM promoted

@@ -17,4 +17,4 @@ UPDATE {{schema}}.jobs j SET
   prev_state = j.state
 FROM gone g
 WHERE j.id = g.id AND j.state IN ('scheduled', 'available', 'retryable')
-RETURNING {{job_columns_j}}
+RETURNING {{job_envelope_columns_j}}

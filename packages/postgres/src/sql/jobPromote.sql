@@ -21,4 +21,4 @@ UPDATE {{schema}}.jobs j SET
   prev_state = j.state
 FROM due d
 WHERE j.id = d.id AND j.state IN ('scheduled', 'retryable')
-RETURNING j.prev_state AS from_state, {{job_columns_j}}
+RETURNING j.prev_state AS from_state, {{job_envelope_columns_j}}

@@ -1,10 +1,11 @@
 -- jobTransitionMany: independent guarded compare-and-sets on many jobs, in ONE statement.
 -- Params:   $1 ops json: [{ i, id, from text[], to, attempt?, worker?, vu?, dl?, s?, u?, x?, xu?, ds?, du?, xs?,
---           xsu?, summary }] built by transition-ops.ts (ids distinct): s/u set/remove envelope columns, x/xu
+--           xsu? }] built by transition-ops.ts (ids distinct): s/u set/remove envelope columns, x/xu
 --           internal columns, ds/du the other envelope fields (doc), xs/xsu the other internals (x_rest).
--- Returns:  one row per op that won: i, from_state (the state before) and the job's columns ({{job_columns}};
---           the heavy ones null for a 'summary' op). The driver reads the current state of the others with
---           jobTransitionMany.losers.sql, a new statement whose snapshot includes whatever beat them (this
+-- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
+--           the summary columns when every op asked for a summary (the file is rendered twice, as
+--           jobTransitionMany#job and #summary, see statements.ts). The driver reads the current state of the
+--           others with jobTransitionMany.losers.sql, a new statement whose snapshot includes whatever beat them (this
 --           statement's snapshot may predate it: the UPDATE waited for the winner's lock, then re-checked).
 -- Transition: any `from → to` edge of core's transition table, or an in-place update when `to` equals the
 --           current state; only while the job is in `from` and every given guard holds: attempt, worker (only
@@ -13,7 +14,7 @@ WITH ops AS (
   SELECT *
   FROM json_to_recordset($1::json) AS o(
     i int, id text, "from" text[], "to" text, attempt int, worker text, vu float8, dl boolean,
-    s jsonb, u text[], x jsonb, xu text[], ds jsonb, du text[], xs jsonb, xsu text[], summary boolean)
+    s jsonb, u text[], x jsonb, xu text[], ds jsonb, du text[], xs jsonb, xsu text[])
 ),
 moved AS (
   UPDATE {{schema}}.jobs j SET
@@ -35,6 +36,6 @@ moved AS (
     AND (o.worker IS NULL OR j.worker_id IS NULL OR j.worker_id = o.worker)
     AND (o.vu IS NULL OR j.x_visible_until = o.vu)
     AND (o.dl IS NULL OR COALESCE(j.x_dead_letter, false) = o.dl)
-  RETURNING o.i, o.summary, j.prev_state AS from_state, {{job_columns_j_light}}
+  RETURNING o.i, j.prev_state AS from_state, {{transition_returning}}
 )
-SELECT i, summary, from_state, {{job_columns_light}} FROM moved
+SELECT * FROM moved
