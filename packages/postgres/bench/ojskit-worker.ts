@@ -49,8 +49,9 @@ export class EngineWorker {
 
   private refill(): void {
     if (this.fetching || this.stopped) return;
+    // Refill once the buffer is half empty, so each claim brings a large batch (as a local queue does).
     const room = this.options.prefetch - this.buffer.length;
-    if (room < Math.min(this.options.concurrency, this.options.prefetch / 2)) return;
+    if (room < this.options.prefetch / 2) return;
     const idle = this.buffer.length === 0 && this.running === 0;
     this.fetching = this.engine
       .fetch({ queues: [this.options.queue], count: room, worker_id: this.options.workerId, ...(idle ? { wait_ms: 1_000 } : {}) })

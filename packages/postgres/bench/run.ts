@@ -77,7 +77,7 @@ let ojskitBase: { engine: Engine; schema: string } | undefined;
 
 async function ojskit(): Promise<System> {
   const schema = `ojs_bench_${tag}`;
-  const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, onError: (e) => console.error(e.message) });
+  const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, events: process.env['BENCH_EVENTS'] !== '0', onError: (e) => console.error(e.message) });
   const engine = new Engine({ driver, maxBatchSize: CHUNK }).start();
   ojskitBase = { engine, schema };
   const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;

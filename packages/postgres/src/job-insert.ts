@@ -6,7 +6,7 @@ import { isDuplicateJobId } from './pg-errors.js';
 import { planInsert, type ConflictMode, type StoredConflicts } from './insert-plan.js';
 import type { Queryable, Statements } from './statements.js';
 import { atomically } from './transactions.js';
-import { opJson, wonResult, type TransitionRow } from './transition-ops.js';
+import { transitionJobs } from './job-transitions.js';
 
 export interface InsertContext {
   pool: Pool;
@@ -87,10 +87,9 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
       : [],
   );
   if (ops.length > 0) {
-    const rows = await ctx.sql.run<TransitionRow>(on, 'jobTransitionMany#job', [JSON.stringify(ops.map(opJson))], { oneOff });
-    if (rows.length < ops.length) throw new Replan();
-    for (const row of rows) {
-      const result = wonResult(ops[row.i]!, row) as { job: Job };
+    const results = await transitionJobs(ctx.sql, on, ops, oneOff);
+    for (const result of results) {
+      if (!result.ok || !('job' in result)) throw new Replan();
       replaced.set(result.job.id, result.job);
     }
   }

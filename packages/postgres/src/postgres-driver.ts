@@ -30,7 +30,7 @@ import { toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
-import { lostResult, opJson, roundsByDistinctId, transitionStatement, wonResult, type TransitionRow } from './transition-ops.js';
+import { transitionJobs } from './job-transitions.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: true,
@@ -171,19 +171,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
-    const results = new Array<TransitionResult>(ops.length);
-    for (const round of roundsByDistinctId(ops)) {
-      const batch = round.map((index) => ops[index]!);
-      const payload = JSON.stringify(round.map((index) => opJson(ops[index]!, index)));
-      const rows = await this.sql.run<TransitionRow>(this.pool, transitionStatement(batch), [payload]);
-      for (const row of rows) results[row.i] = wonResult(ops[row.i]!, row);
-      if (rows.length === round.length) continue;
-      const losers = round.filter((index) => results[index] === undefined);
-      const current = await this.sql.run<JobRow>(this.pool, 'jobTransitionMany.losers', [losers.map((index) => ops[index]!.id)]);
-      const byId = new Map(current.map((r) => [r.id, r]));
-      for (const index of losers) results[index] = lostResult(byId.get(ops[index]!.id));
-    }
-    return results;
+    return transitionJobs(this.sql, this.pool, ops);
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {

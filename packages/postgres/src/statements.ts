@@ -14,12 +14,6 @@ export function isQueryable(value: unknown): value is Queryable {
   return typeof (value as { query?: unknown } | null)?.query === 'function';
 }
 
-/** Statements rendered twice from one file: the values that differ. */
-const VARIANTS: Record<string, (values: Record<string, string>) => Record<string, string>> = {
-  'jobTransitionMany#job': (v) => ({ transition_returning: v['job_envelope_columns_j']! }),
-  'jobTransitionMany#summary': (v) => ({ transition_returning: v['job_summary_columns_j']! }),
-};
-
 export class Statements {
   private readonly values: Record<string, string>;
   private readonly texts = new Map<string, string>();
@@ -29,20 +23,27 @@ export class Statements {
   }
 
   /**
-   * The rendered text of `src/sql/<name>.sql`. A `variant` (`name#variant`) renders the same file with
-   * the extra template values registered for it (see VARIANTS).
+   * The rendered text of `src/sql/<name>.sql`. A variant (`<file>#<key>`) renders the same file with extra
+   * template values (a statement whose column lists depend on its input's shape); they are given the first
+   * time the variant is asked for and cached under its name.
    */
-  text(name: string): string {
+  text(name: string, variantValues?: () => Record<string, string>): string {
     let text = this.texts.get(name);
     if (text === undefined) {
       const [file, variant] = name.split('#') as [string, string | undefined];
-      const extra = VARIANTS[name];
-      if (variant !== undefined && extra === undefined) throw new Error(`unknown statement variant ${name}`);
-      const values = extra === undefined ? this.values : { ...this.values, ...extra(this.values) };
+      if (variant !== undefined && variantValues === undefined) throw new Error(`statement variant ${name} needs its values`);
+      const values = variantValues === undefined ? this.values : { ...this.values, ...variantValues() };
       text = renderSql(sqlFile(file), values);
       this.texts.set(name, text);
     }
     return text;
+  }
+
+  /** The template values every statement can use (the job column lists, the lifecycle lists). */
+  value(name: string): string {
+    const value = this.values[name];
+    if (value === undefined) throw new Error(`unknown template value ${name}`);
+    return value;
   }
 
   /**
@@ -53,9 +54,9 @@ export class Statements {
     on: Queryable,
     name: string,
     values: unknown[],
-    options: { oneOff?: boolean } = {},
+    options: { oneOff?: boolean; variantValues?: () => Record<string, string> } = {},
   ): Promise<R[]> {
-    const config: QueryConfig = { text: this.text(name), values };
+    const config: QueryConfig = { text: this.text(name, options.variantValues), values };
     if (options.oneOff !== true) config.name = `ojskit:${this.schema}:${name}`;
     try {
       const result = await on.query<R>(config);

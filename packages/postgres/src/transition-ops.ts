@@ -1,79 +1,135 @@
-/** TransitionOp ↔ the JSON records jobTransitionMany.sql reads, and its result rows ↔ TransitionResult. */
+/**
+ * TransitionOp ↔ what jobTransitionMany.sql reads, and its result rows ↔ TransitionResult.
+ *
+ * An op becomes a flat record plus a *shape*: which columns it sets and clears, whether it touches `doc` or
+ * `x_rest`, which guards it carries, and what it returns. Ops of one shape run as one statement rendered for
+ * that shape (a plain assignment list, cached and prepared once per connection); the engine's batches (ACKs,
+ * FAILs of one kind) have one or two shapes.
+ */
+import { createHash } from 'node:crypto';
 import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
-import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY } from './job-columns.js';
+import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, type Column } from './job-columns.js';
 import { jobFromRow, summaryFromRow, type JobRow } from './job-row.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
-/** One op as jobTransitionMany.sql's `json_to_recordset` reads it; empty parts are left out. */
-export interface OpJson {
-  i: number;
-  id: string;
-  from: readonly JobState[];
-  to: JobState;
-  attempt?: number;
-  worker?: string;
-  vu?: number;
-  dl?: boolean;
-  /** Envelope columns to set (json columns as JSON text) / to clear. */
-  s?: Record<string, unknown>;
-  u?: string[];
-  /** Internal columns to set / to clear. */
-  x?: Record<string, unknown>;
-  xu?: string[];
-  /** Other envelope fields (doc) to set / remove. */
-  ds?: Record<string, unknown>;
-  du?: string[];
-  /** Other internals (x_rest) to set / remove. */
-  xs?: Record<string, unknown>;
-  xsu?: string[];
+/** What an op's statement looks like, as data. */
+export interface OpShape {
+  set: Column[];
+  clear: Column[];
+  doc: boolean;
+  rest: boolean;
+  guards: Array<'attempt' | 'worker' | 'vu' | 'dl'>;
+  returning: 'job' | 'summary';
+}
+
+export interface EncodedOp {
+  record: Record<string, unknown>;
+  shape: OpShape;
+  /** Identifies the shape (ops with equal keys share a statement). */
+  key: string;
 }
 
 /**
  * Encodes an op. `set` values that are `undefined` remove the key (as `unset` does); `x` values that are
  * `null` remove the field and `undefined` ones are ignored. A key both set and unset ends up removed.
  */
-export function opJson(op: TransitionOp, i: number): OpJson {
-  const out: OpJson = { i, id: op.id, from: op.from, to: op.to };
+export function encodeOp(op: TransitionOp, i: number): EncodedOp {
+  const record: Record<string, unknown> = { i, id: op.id, from: op.from, to: op.to };
+  const set: Column[] = [];
+  const clear: Column[] = [];
+  let ds: Record<string, unknown> | undefined;
+  let du: string[] | undefined;
+  let xs: Record<string, unknown> | undefined;
+  let xsu: string[] | undefined;
+
   const removed = new Set<string>();
   for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) removed.add(key);
+  for (const [key, value] of Object.entries(op.set ?? {})) if (value === undefined && !PROTECTED_KEYS.has(key)) removed.add(key);
   for (const [key, value] of Object.entries(op.set ?? {})) {
-    if (PROTECTED_KEYS.has(key)) continue;
-    if (value === undefined) removed.add(key);
-    if (value === undefined || removed.has(key)) continue;
+    if (PROTECTED_KEYS.has(key) || removed.has(key)) continue;
     const column = ENVELOPE_BY_KEY.get(key);
-    if (column !== undefined) (out.s ??= {})[key] = column.type === 'json' ? JSON.stringify(value) : value;
-    else (out.ds ??= {})[key] = value;
+    if (column === undefined) (ds ??= {})[key] = value;
+    else {
+      set.push(column);
+      record[`s_${column.column}`] = column.type === 'json' ? JSON.stringify(value) : value;
+    }
   }
   for (const key of removed) {
-    if (ENVELOPE_BY_KEY.has(key)) (out.u ??= []).push(key);
-    else (out.du ??= []).push(key);
+    const column = ENVELOPE_BY_KEY.get(key);
+    if (column === undefined) (du ??= []).push(key);
+    else clear.push(column);
   }
   for (const [key, value] of Object.entries(op.x ?? {})) {
     if (value === undefined) continue;
     const column = INTERNAL_BY_KEY.get(key);
     if (value === null) {
-      if (column !== undefined) (out.xu ??= []).push(key);
-      else (out.xsu ??= []).push(key);
-    } else if (column !== undefined) (out.x ??= {})[key] = column.type === 'json' ? JSON.stringify(value) : value;
-    else (out.xs ??= {})[key] = value;
+      if (column === undefined) (xsu ??= []).push(key);
+      else clear.push(column);
+    } else if (column === undefined) (xs ??= {})[key] = value;
+    else {
+      set.push(column);
+      record[`s_${column.column}`] = column.type === 'json' ? JSON.stringify(value) : value;
+    }
   }
+  const doc = ds !== undefined || du !== undefined;
+  const rest = xs !== undefined || xsu !== undefined;
+  if (doc) Object.assign(record, { ds: ds ?? {}, du: du ?? [] });
+  if (rest) Object.assign(record, { xs: xs ?? {}, xsu: xsu ?? [] });
+
+  const guards: OpShape['guards'] = [];
   const expect = op.expect;
-  if (expect?.attempt !== undefined) out.attempt = expect.attempt;
-  if (expect?.workerId !== undefined) out.worker = expect.workerId;
-  if (expect?.visibleUntil !== undefined) out.vu = expect.visibleUntil;
-  if (expect?.deadLetter !== undefined) out.dl = expect.deadLetter;
-  return out;
+  if (expect?.attempt !== undefined) (guards.push('attempt'), (record['attempt'] = expect.attempt));
+  if (expect?.workerId !== undefined) (guards.push('worker'), (record['worker'] = expect.workerId));
+  if (expect?.visibleUntil !== undefined) (guards.push('vu'), (record['vu'] = expect.visibleUntil));
+  if (expect?.deadLetter !== undefined) (guards.push('dl'), (record['dl'] = expect.deadLetter));
+
+  const byName = (a: Column, b: Column) => (a.column < b.column ? -1 : 1);
+  set.sort(byName);
+  clear.sort(byName);
+  const shape: OpShape = { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' };
+  const key = [set.map((c) => c.column).join(','), clear.map((c) => c.column).join(','), doc ? 'd' : '', rest ? 'r' : '', guards.join(','), shape.returning].join('|');
+  return { record, shape, key };
 }
 
-/** A row of jobTransitionMany.sql: the envelope columns, or only the summary ones (`#summary` rendering). */
+const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition: string }> = {
+  attempt: { field: 'attempt int', condition: 'AND j.attempt = o.attempt' },
+  worker: { field: 'worker text', condition: 'AND (j.worker_id IS NULL OR j.worker_id = o.worker)' },
+  vu: { field: 'vu float8', condition: 'AND j.x_visible_until = o.vu' },
+  dl: { field: 'dl boolean', condition: 'AND COALESCE(j.x_dead_letter, false) = o.dl' },
+};
+
+/** The statement (name and template values) for ops of one shape. */
+export function shapeStatement(shape: OpShape, key: string, returning: { job: string; summary: string }): { name: string; values: () => Record<string, string> } {
+  const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
+  const values = (): Record<string, string> => {
+    const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
+    const record = [
+      'i int', 'id text', '"from" text[]', '"to" text',
+      ...shape.guards.map((g) => GUARD_FIELDS[g].field),
+      ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
+      ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),
+      ...(shape.rest ? ['xs jsonb', 'xsu text[]'] : []),
+    ];
+    const assignments = [
+      ...shape.set.map((c) => `${c.column} = o.s_${c.column}${c.type === 'json' ? '::json' : ''}`),
+      ...shape.clear.map((c) => `${c.column} = NULL`),
+      ...(shape.doc ? ['doc = (j.doc - o.du) || o.ds'] : []),
+      ...(shape.rest ? ["x_rest = NULLIF((COALESCE(j.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)"] : []),
+    ];
+    return {
+      op_record: record.join(', '),
+      assignments: assignments.map((a) => `${a},\n    `).join(''),
+      guards: shape.guards.map((g) => GUARD_FIELDS[g].condition).join('\n    '),
+      transition_returning: shape.returning === 'summary' ? returning.summary : returning.job,
+    };
+  };
+  return { name, values };
+}
+
+/** A row of jobTransitionMany.sql: the envelope columns, or only the summary ones. */
 export type TransitionRow = JobRow & { i: number; from_state: string | null };
-
-/** The statement rendering for a batch: summary columns only when no op wants the job back. */
-export function transitionStatement(ops: readonly TransitionOp[]): 'jobTransitionMany#summary' | 'jobTransitionMany#job' {
-  return ops.every((op) => op.returning === 'summary') ? 'jobTransitionMany#summary' : 'jobTransitionMany#job';
-}
 
 /** The result of a winning op from its row. */
 export function wonResult(op: TransitionOp, row: TransitionRow): TransitionResult {

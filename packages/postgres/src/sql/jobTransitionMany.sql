@@ -1,29 +1,25 @@
 -- jobTransitionMany: independent guarded compare-and-sets on many jobs, in ONE statement.
--- Params:   $1 ops json: [{ i, id, from text[], to, attempt?, worker?, vu?, dl?, s?, u?, x?, xu?, ds?, du?, xs?,
---           xsu? }] built by transition-ops.ts (ids distinct): s/u set/remove envelope columns, x/xu
---           internal columns, ds/du the other envelope fields (doc), xs/xsu the other internals (x_rest).
+-- Rendered once per op *shape* (which fields the ops set, clear and guard on: see transition-ops.ts), so
+-- each row's update is a plain list of assignments, with no per-column test of what the op carries.
+-- Params:   $1 ops json: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
+--           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
+--           kept in `doc` and the internals kept in `x_rest` to set / remove.
 -- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
---           the summary columns when every op asked for a summary (the file is rendered twice, as
---           jobTransitionMany#job and #summary, see statements.ts). The driver reads the current state of the
---           others with jobTransitionMany.losers.sql, a new statement whose snapshot includes whatever beat them (this
---           statement's snapshot may predate it: the UPDATE waited for the winner's lock, then re-checked).
+--           the summary columns when every op of the batch asked for a summary.
+--           The driver reads the current state of the others with jobTransitionMany.losers.sql, a new
+--           statement whose snapshot includes whatever beat them (this one's snapshot may predate it: the
+--           UPDATE waited for the winner's lock, then re-checked the row).
 -- Transition: any `from → to` edge of core's transition table, or an in-place update when `to` equals the
---           current state; only while the job is in `from` and every given guard holds: attempt, worker (only
---           when the job has a worker_id), visibleUntil, deadLetter. Entering `available` draws a new FIFO seq.
+--           current state; only while the job is in `from` and every guard of the shape holds: attempt,
+--           worker (only when the job has a worker_id), visibleUntil, deadLetter. Entering `available` draws
+--           a new FIFO seq.
 WITH ops AS (
-  SELECT *
-  FROM json_to_recordset($1::json) AS o(
-    i int, id text, "from" text[], "to" text, attempt int, worker text, vu float8, dl boolean,
-    s jsonb, u text[], x jsonb, xu text[], ds jsonb, du text[], xs jsonb, xsu text[])
+  SELECT * FROM json_to_recordset($1::json) AS o({{op_record}})
 ),
 moved AS (
   UPDATE {{schema}}.jobs j SET
     state = o."to",
-    {{transition_assignments}},
-    doc = CASE WHEN o.ds IS NULL AND o.du IS NULL THEN j.doc
-               ELSE (j.doc - COALESCE(o.du, '{}'::text[])) || COALESCE(o.ds, '{}'::jsonb) END,
-    x_rest = CASE WHEN o.xs IS NULL AND o.xsu IS NULL THEN j.x_rest
-                  ELSE NULLIF((COALESCE(j.x_rest, '{}'::jsonb) - COALESCE(o.xsu, '{}'::text[])) || COALESCE(o.xs, '{}'::jsonb), '{}'::jsonb) END,
+    {{assignments}}
     seq = CASE WHEN o."to" = 'available' AND j.state <> 'available' THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
     prev_state = j.state
   FROM ops o
@@ -32,10 +28,7 @@ moved AS (
   WHERE j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
     AND j.state = ANY (o."from")
     AND (j.state = o."to" OR (j.state || '>' || o."to") = ANY ({{legal_pairs}}))
-    AND (o.attempt IS NULL OR j.attempt = o.attempt)
-    AND (o.worker IS NULL OR j.worker_id IS NULL OR j.worker_id = o.worker)
-    AND (o.vu IS NULL OR j.x_visible_until = o.vu)
-    AND (o.dl IS NULL OR COALESCE(j.x_dead_letter, false) = o.dl)
+    {{guards}}
   RETURNING o.i, j.prev_state AS from_state, {{transition_returning}}
 )
 SELECT * FROM moved

@@ -1,0 +1,37 @@
+/** Runs guarded transitions: one statement per op shape and round, then one read for the ops that lost. */
+import type { TransitionOp, TransitionResult } from '@ojskit/core';
+import type { JobRow } from './job-row.js';
+import type { Queryable, Statements } from './statements.js';
+import { encodeOp, lostResult, roundsByDistinctId, shapeStatement, wonResult, type OpShape, type TransitionRow } from './transition-ops.js';
+
+/**
+ * Applies `ops` (results in op order). Ops of a round have distinct ids and are grouped by shape; each group
+ * is one UPDATE statement. Ops that lost are read afresh by one more statement, so each reports the state
+ * that beat it.
+ */
+export async function transitionJobs(sql: Statements, on: Queryable, ops: readonly TransitionOp[], oneOff = false): Promise<TransitionResult[]> {
+  const results = new Array<TransitionResult>(ops.length);
+  const returning = { job: sql.value('job_envelope_columns_j'), summary: sql.value('job_summary_columns_j') };
+  for (const round of roundsByDistinctId(ops)) {
+    const groups = new Map<string, { shape: OpShape; records: Array<Record<string, unknown>> }>();
+    for (const index of round) {
+      const { record, shape, key } = encodeOp(ops[index]!, index);
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { shape, records: [record] });
+      else group.records.push(record);
+    }
+    await Promise.all(
+      [...groups].map(async ([key, { shape, records }]) => {
+        const statement = shapeStatement(shape, key, returning);
+        const rows = await sql.run<TransitionRow>(on, statement.name, [JSON.stringify(records)], { oneOff, variantValues: statement.values });
+        for (const row of rows) results[row.i] = wonResult(ops[row.i]!, row);
+      }),
+    );
+    const losers = round.filter((index) => results[index] === undefined);
+    if (losers.length === 0) continue;
+    const current = await sql.run<JobRow>(on, 'jobTransitionMany.losers', [losers.map((index) => ops[index]!.id)], { oneOff });
+    const byId = new Map(current.map((r) => [r.id, r]));
+    for (const index of losers) results[index] = lostResult(byId.get(ops[index]!.id));
+  }
+  return results;
+}
