@@ -4,7 +4,7 @@
  *   2. enqueue N one by one from 50 producers           enqueue→completed (p50/p95/p99)
  *   3. process N already-queued no-op jobs at concurrency 50
  * ojskit runs through its SDK (`@ojskit/client` Client and Worker, in-process Engine over RedisDriver):
- * batched claims (fetch sized to free slots) and batched acks. BullMQ 6 runs its Queue and Worker.
+ * batched claims (fetch sized to free slots, two in flight while there is a backlog) and batched acks. BullMQ 6 runs its Queue and Worker.
  *
  * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=500)
  */
@@ -23,9 +23,8 @@ const CONCURRENCY = 50;
 const PRODUCERS = 50;
 const CHUNK = 1_000;
 const run = randomUUID().slice(0, 8);
-// Completions are flushed once per event-loop turn: every handler that finished in that turn shares one
-// ackMany, and an idle worker's lone ACK is not held back (the SDK default waits up to 5 ms to fill a batch).
-const WORKER_OPTIONS = { ackBatch: { maxSize: 100, maxDelayMs: 0 } };
+// The SDK defaults: ACKs go out at the end of each event-loop turn, or as soon as the previous batch is answered.
+const WORKER_OPTIONS = {};
 
 const parsed = new URL(url);
 const connection: ConnectionOptions = { host: parsed.hostname, port: Number(parsed.port || 6379), maxRetriesPerRequest: null };

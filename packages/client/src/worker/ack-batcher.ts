@@ -1,7 +1,9 @@
 /**
- * Batched ACKs, the worker's throughput lever: completions wait up to `maxDelayMs` (or until `maxSize` are
- * waiting) and go out in one `ackMany` call. Without `ackMany` on the transport, the batch goes out as
- * concurrent single ACKs.
+ * Batched ACKs, the worker's throughput lever. A completion never waits on a fixed timer: with no batch in
+ * flight, what is waiting goes out at the end of the current event-loop turn (every handler that finished in
+ * that turn shares one `ackMany`); while a batch is in flight, completions accumulate and go out the moment
+ * it is answered, or once `maxSize` are waiting, or after `maxDelayMs` behind a slow batch. Without `ackMany`
+ * on the transport, a batch goes out as concurrent single ACKs.
  */
 import { OjsError } from '@ojskit/core';
 import { ackRequest } from '../mapping/worker-protocol.js';
@@ -23,9 +25,16 @@ export interface AckStats {
   acked: number;
 }
 
+/** Runs `fn` once the current event-loop turn's I/O callbacks have run (`setImmediate` where there is one). */
+const atEndOfTurn: (fn: () => void) => void =
+  typeof globalThis.setImmediate === 'function' ? (fn) => void globalThis.setImmediate(fn) : (fn) => void setTimeout(fn, 0);
+
 export class AckBatcher {
   private pending: PendingAck[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A send is queued for the end of this turn. */
+  private queued = false;
+  /** Bounds how long completions wait behind an in-flight batch. */
+  private lingerTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   readonly stats: AckStats = { calls: 0, acked: 0 };
 
@@ -46,8 +55,10 @@ export class AckBatcher {
     const { maxSize, maxDelayMs } = this.batch;
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ jobId, attempt, result, resolve, reject });
-      if (this.pending.length >= maxSize) void this.flush();
-      else this.timer ??= setTimeout(() => void this.flush(), maxDelayMs);
+      if (this.pending.length >= maxSize) this.sendPending();
+      else if (this.inFlight.size === 0) this.queueSend();
+      // Behind an in-flight batch: its answer sends these; the timer only bounds the wait if it is slow.
+      else this.lingerTimer ??= setTimeout(() => this.sendPending(), maxDelayMs);
     });
   }
 
@@ -63,20 +74,40 @@ export class AckBatcher {
     return true;
   }
 
-  /** Sends whatever is waiting now; resolves when every batch sent so far has been answered. */
+  /** Sends whatever is waiting now; resolves when every batch sent so far (and any it chained) has been answered. */
   async flush(): Promise<void> {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+    this.sendPending();
+    while (this.inFlight.size > 0) {
+      await Promise.all([...this.inFlight]);
+      this.sendPending();
     }
-    if (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      const sending = this.send(batch);
-      this.inFlight.add(sending);
-      void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  private queueSend(): void {
+    if (this.queued) return;
+    this.queued = true;
+    atEndOfTurn(() => {
+      this.queued = false;
+      // A batch that went out meanwhile (full, or flushed) carries on the chain: only send if none is in flight.
+      if (this.inFlight.size === 0) this.sendPending();
+    });
+  }
+
+  private sendPending(): void {
+    if (this.lingerTimer !== undefined) {
+      clearTimeout(this.lingerTimer);
+      this.lingerTimer = undefined;
     }
-    await Promise.all([...this.inFlight]);
+    if (this.pending.length === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    const sending = this.send(batch);
+    this.inFlight.add(sending);
+    void sending.finally(() => {
+      this.inFlight.delete(sending);
+      // What accumulated while this batch was out goes now: one round trip of waiting, never a timer tick.
+      if (this.pending.length > 0 && this.inFlight.size === 0) this.sendPending();
+    });
   }
 
   private async send(batch: PendingAck[]): Promise<void> {

@@ -18,8 +18,10 @@ export const WorkerOptionsSchema = z
     /** Most jobs asked for per fetch (default: the concurrency; 1 turns fetch batching off). */
     fetchBatchSize: positiveInt.optional(),
     /**
-     * Batch completions: ACKs are sent together when `maxSize` are waiting or `maxDelayMs` after the first
-     * (default `{ maxSize: 100, maxDelayMs: 5 }`); `false` sends each ACK on its own.
+     * Batch completions (default `{ maxSize: 100, maxDelayMs: 5 }`): with no batch in flight, the ACKs of
+     * one event-loop turn go out together at its end (no timer); while a batch is in flight they accumulate
+     * and go out when it is answered, when `maxSize` are waiting, or after `maxDelayMs` (the longest an ACK
+     * waits behind a slow batch). `false` sends each ACK on its own.
      */
     ackBatch: z
       .union([

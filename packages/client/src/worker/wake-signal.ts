@@ -10,6 +10,19 @@ export class WakeSignal {
     else this.pending = true;
   }
 
+  /**
+   * Wakes the waiter if there is one, and is forgotten otherwise: for a change the waiter re-checks
+   * synchronously before it sleeps, where a remembered notify would cut the next (backoff) sleep short.
+   */
+  notifyWaiting(): void {
+    this.waiter?.();
+  }
+
+  /** Stops waiting without resolving (the waiter raced this signal against something else, which won). */
+  abandon(): void {
+    this.waiter = undefined;
+  }
+
   /** Resolves on the next notify, or after `ms` when given. */
   wait(ms?: number): Promise<void> {
     if (this.pending) {

@@ -63,6 +63,13 @@ export interface WorkerStats {
   heartbeatCalls: number;
 }
 
+/** How a FETCH ended, for the loop's backoff. */
+type FetchOutcome = 'jobs' | 'held-empty' | 'short-empty' | 'error' | 'closing';
+
+/** Resolves after the current event-loop turn's I/O callbacks (`setImmediate` where there is one). */
+const nextTurn = (): Promise<void> =>
+  new Promise((resolve) => (typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate(resolve) : setTimeout(resolve, 0)));
+
 type Outcome = { kind: 'ok'; result: unknown } | { kind: 'error'; error: unknown } | { kind: 'aborted'; reason: unknown };
 
 /**
@@ -88,6 +95,13 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private status: 'idle' | 'running' | 'closing' | 'closed' = 'idle';
   private quiet = false;
   private running = 0;
+  /** Jobs asked for by fetches still in flight: their slots are taken until they answer. */
+  private requested = 0;
+  private readonly fetches = new Set<Promise<FetchOutcome>>();
+  /** The last fetch came back full (a backlog): keep a second fetch in flight. */
+  private pipelining = false;
+  /** A job.enqueued event arrived since the idle fetch went out. */
+  private enqueuedSeen = false;
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
@@ -190,15 +204,71 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   // ---- fetching ------------------------------------------------------------------------------------
 
+  /**
+   * Keeps jobs coming. While the queue has a backlog (the last fetch came back full), slots that free up
+   * while a fetch is out are asked for by a second fetch at once instead of after it answers, so the server
+   * claims jobs while this process runs and acknowledges others. Slots asked for by in-flight fetches count
+   * as taken: running plus requested jobs never exceed the concurrency. Fetches are not split to force
+   * overlap: measured on Redis, two half-size fetches cost more CPU per job (Node and Redis) than they save.
+   * Once a fetch comes back short the queue is drained, and the loop goes back to one (long-polling, backing
+   * off) fetch at a time.
+   */
   private async fetchLoop(): Promise<void> {
-    const { idleBackoff, pollWaitMs } = this.options;
+    const { idleBackoff, concurrency, fetchBatchSize } = this.options;
     let idleMs = idleBackoff.minMs;
     while (this.status === 'running') {
-      const free = this.options.concurrency - this.running;
-      if (free <= 0 || this.quiet) {
+      // Let every handler that finishes in this turn free its slot first, so fetches are not cut into slivers.
+      if (this.pipelining) await nextTurn();
+      const free = concurrency - this.running - this.requested;
+      if (this.status !== 'running') break;
+      if (free <= 0 || this.quiet || this.fetches.size >= (this.pipelining ? 2 : 1)) {
         await this.wake.wait();
         continue;
       }
+      const fetching = this.fetchBatch(Math.min(free, fetchBatchSize));
+      if (this.pipelining) {
+        idleMs = idleBackoff.minMs;
+        continue;
+      }
+      const outcome = await this.whileFetchOut(fetching);
+      if (outcome === 'jobs' || outcome === 'closing') idleMs = idleBackoff.minMs;
+      else if (outcome === 'error' || outcome === 'short-empty') {
+        // A failed fetch, or an empty answer the server did not hold (no long-poll support, or capped): back
+        // off instead of spinning. A wake-up (new job event, freed slot, shutdown) cuts the sleep short.
+        await this.wake.wait(idleMs);
+        idleMs = Math.min(idleMs * 2, idleBackoff.maxMs);
+      }
+    }
+    // Jobs claimed by a fetch still out are released by it: wait, so nothing is handed back after close.
+    while (this.fetches.size > 0) await Promise.all([...this.fetches]);
+  }
+
+  /**
+   * Waits for an idle (long-polling) fetch. A job enqueued meanwhile may escape it (the server can miss a
+   * wake-up between its empty claim and its wait): when such an event arrives and slots the fetch did not
+   * ask for are free, a short fetch for those slots takes the job at once.
+   */
+  private async whileFetchOut(fetching: Promise<FetchOutcome>): Promise<FetchOutcome> {
+    this.enqueuedSeen = false;
+    let outcome: FetchOutcome | undefined;
+    void fetching.then((o) => (outcome = o));
+    for (;;) {
+      await Promise.race([fetching, this.wake.wait()]);
+      if (outcome !== undefined) break;
+      const free = this.options.concurrency - this.running - this.requested;
+      if (this.status === 'running' && this.enqueuedSeen && free > 0 && !this.quiet) {
+        this.enqueuedSeen = false;
+        void this.fetchBatch(Math.min(free, this.options.fetchBatchSize), 0);
+      }
+    }
+    this.wake.abandon();
+    return outcome;
+  }
+
+  /** One FETCH of up to `count` jobs, its slots reserved until it answers; starts the jobs it returns. */
+  private fetchBatch(count: number, pollWaitMs = this.options.pollWaitMs): Promise<FetchOutcome> {
+    this.requested += count;
+    const fetching = (async (): Promise<FetchOutcome> => {
       const startedAt = performance.now();
       let jobs: WireJob[];
       try {
@@ -206,7 +276,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         const response = await this.api.fetch(
           fetchRequest({
             queues: this.options.queues,
-            count: Math.min(free, this.options.fetchBatchSize),
+            count,
             workerId: this.workerId,
             visibilityTimeoutMs: this.options.visibilityTimeoutMs,
             waitMs: pollWaitMs,
@@ -214,16 +284,18 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         );
         jobs = response.jobs ?? [];
       } catch (error) {
+        this.pipelining = false;
         this.emitError(error);
-        await this.wake.wait(idleMs);
-        idleMs = Math.min(idleMs * 2, idleBackoff.maxMs);
-        continue;
+        return 'error';
+      } finally {
+        this.requested -= count;
       }
       this.counters.jobsFetched += jobs.length;
+      this.pipelining = jobs.length === count && this.options.concurrency > 1;
       if (this.status !== 'running') {
         // Shutdown began while the fetch was out: give these back untouched.
         await Promise.all(jobs.map((job) => this.release(jobFromWire(job))));
-        break;
+        return 'closing';
       }
       for (const job of jobs) {
         // Our own earlier attempt of this job lost its reservation and came back to us: that attempt's handler
@@ -234,24 +306,26 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         this.unsettled += 1;
         void this.execute(job);
       }
-      if (jobs.length > 0) {
-        idleMs = idleBackoff.minMs;
-        continue;
-      }
-      // An empty answer the server did not hold (no long-poll support, or capped): back off instead of spinning.
-      // A wake-up (new job event, freed slot, shutdown) cuts the sleep short.
+      if (jobs.length > 0) return 'jobs';
       const held = performance.now() - startedAt;
-      if (pollWaitMs === 0 || held < pollWaitMs / 2) {
-        await this.wake.wait(idleMs);
-        idleMs = Math.min(idleMs * 2, idleBackoff.maxMs);
-      }
-    }
+      return pollWaitMs === 0 || held < pollWaitMs / 2 ? 'short-empty' : 'held-empty';
+    })();
+    this.fetches.add(fetching);
+    void fetching.finally(() => {
+      this.fetches.delete(fetching);
+      // Only a loop asleep on its fetch limit needs this; an idle loop awaits the fetch itself and must keep its backoff.
+      this.wake.notifyWaiting();
+    });
+    return fetching;
   }
 
   private listen(): void {
     try {
       this.unsubscribe = this.api.subscribe({ types: ['job.enqueued', 'job.cancelled'], queues: [...this.options.queues] }, (event: OjsEvent) => {
-        if (event.type === 'job.enqueued') this.wake.notify();
+        if (event.type === 'job.enqueued') {
+          this.enqueuedSeen = true;
+          this.wake.notify();
+        }
         else {
           const run = this.runs.get(String(event.data.job_id ?? event.subject));
           run?.abort(new JobCancelledError(run.id));
