@@ -52,6 +52,29 @@ describe.runIf(HAVE_PG)('transactional enqueue', () => {
     expect((await engine.fetch({ queues: ['tx'], worker_id: 'w' })).jobs).toEqual([]);
   });
 
+  it('events follow the transaction: a rolled-back enqueue emits nothing, a committed one is seen', async () => {
+    const seen: string[] = [];
+    const unsubscribe = engine.subscribe({ types: ['job.*'] }, (e) => seen.push(String(e.data.job_id)));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+    try {
+      await client.query('BEGIN');
+      const rolledBack = await engine.enqueue({ type: 'a', queue: 'tx', args: [] }, { tx: client });
+      await client.query('ROLLBACK');
+      await settle();
+      expect(seen).not.toContain(rolledBack.job.id);
+
+      await client.query('BEGIN');
+      const committed = await engine.enqueue({ type: 'a', queue: 'tx', args: [] }, { tx: client });
+      await settle();
+      expect(seen).not.toContain(committed.job.id);
+      await client.query('COMMIT');
+      await settle();
+      expect(seen).toContain(committed.job.id);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   it('a refused insert leaves the caller’s transaction usable (it runs behind a savepoint)', async () => {
     const { job } = await engine.enqueue({ type: 'a', queue: 'tx', args: [] });
     await client.query('BEGIN');

@@ -79,8 +79,11 @@ export class EventHub {
     });
   }
 
-  /** Publishes events that happened in this engine. */
-  emit(events: readonly EventInput[]): void | Promise<void> {
+  /**
+   * Publishes events that happened in this engine. `tx` is the caller's open transaction when the change was
+   * made inside it (transactional enqueue): the transport publishes within it, so a rollback takes the events too.
+   */
+  emit(events: readonly EventInput[], tx?: unknown): void | Promise<void> {
     if (events.length === 0) return;
     if (!this.transport) {
       for (const event of events) this.store(event);
@@ -88,7 +91,7 @@ export class EventHub {
     }
     // Other processes need the wire form: build it now, under an id that is ours.
     const built = events.map((e) => (isJobEventRecord(e) ? jobEventToOjs(e, eventIdFor(Date.parse(e.time), this.nextSeq++)) : e));
-    return this.transport.publish(built);
+    return tx === undefined ? this.transport.publish(built) : this.transport.publish(built, tx);
   }
 
   /** Ids for events this engine builds for a transport (their own sequence, not the ring's). */

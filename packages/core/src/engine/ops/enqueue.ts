@@ -67,7 +67,7 @@ async function store(ctx: EngineContext, parsed: ParsedEnqueue[], batch: boolean
     if (outcome.replaced) events.push(jobEvent('job.cancelled', outcome.replaced, null, time, { reason: 'unique_replace', replaced_by: outcome.job.id }));
     events.push(createdEvent(outcome.job, time));
   }
-  await ctx.hub.emit(events);
+  await ctx.hub.emit(events, tx);
   return result;
 }
 
