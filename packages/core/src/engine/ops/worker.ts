@@ -25,10 +25,14 @@ export const ANONYMOUS_WORKER = 'anonymous';
 /** FETCH: claim up to `count` jobs; when none and `wait_ms` is set, wait for an enqueue on these queues once. */
 export async function fetchJobs(ctx: EngineContext, body: unknown): Promise<FetchResponse> {
   const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
+  // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
+  const wake = request.waitMs > 0 ? waitForWork(ctx, request.queues, request.waitMs) : undefined;
   let jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
-  if (jobs.length === 0 && request.waitMs > 0) {
-    await waitForWork(ctx, request.queues, request.waitMs);
-    jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
+  if (wake) {
+    if (jobs.length === 0) {
+      await wake.promise;
+      jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
+    } else wake.cancel();
   }
   return jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs };
 }
@@ -52,16 +56,19 @@ async function claimOnce(ctx: EngineContext, queues: string[], limit: number, wo
   return result.jobs;
 }
 
-function waitForWork(ctx: EngineContext, queues: string[], ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
+/** Resolves on the first enqueue-like event for `queues`, or after `ms`; `cancel` stops listening early. */
+function waitForWork(ctx: EngineContext, queues: string[], ms: number): { promise: Promise<void>; cancel: () => void } {
+  let done!: () => void;
+  const promise = new Promise<void>((resolve) => {
+    done = () => {
       clearTimeout(timer);
       unsubscribe();
       resolve();
     };
-    const timer = setTimeout(done, ms);
-    const unsubscribe = ctx.hub.subscribe({ types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues }, done);
   });
+  const timer = setTimeout(done, ms);
+  const unsubscribe = ctx.hub.subscribe({ types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues }, () => done());
+  return { promise, cancel: done };
 }
 
 function ackOp(ack: AckRequest, now: number, nowIso: string, returning: 'job' | 'summary'): TransitionOp {
