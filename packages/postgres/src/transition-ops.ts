@@ -43,17 +43,22 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   let du: string[] | undefined;
   let xs: Record<string, unknown> | undefined;
   let xsu: string[] | undefined;
+  const patch = op.set as Record<string, unknown> | undefined;
 
+  // Removed keys: `unset`, and `set` keys whose value is undefined. A removal wins over a value set.
   const removed = new Set<string>();
   for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) removed.add(key);
-  for (const [key, value] of Object.entries(op.set ?? {})) if (value === undefined && !PROTECTED_KEYS.has(key)) removed.add(key);
-  for (const [key, value] of Object.entries(op.set ?? {})) {
-    if (PROTECTED_KEYS.has(key) || removed.has(key)) continue;
-    const column = ENVELOPE_BY_KEY.get(key);
-    if (column === undefined) (ds ??= {})[key] = value;
-    else {
-      set.push(column);
-      record[`s_${column.column}`] = column.type === 'json' ? JSON.stringify(value) : value;
+  if (patch !== undefined) for (const key in patch) if (patch[key] === undefined && !PROTECTED_KEYS.has(key)) removed.add(key);
+  if (patch !== undefined) {
+    for (const key in patch) {
+      const value = patch[key];
+      if (value === undefined || PROTECTED_KEYS.has(key) || removed.has(key)) continue;
+      const column = ENVELOPE_BY_KEY.get(key);
+      if (column === undefined) (ds ??= {})[key] = value;
+      else {
+        set.push(column);
+        record[`s_${column.column}`] = column.type === 'json' ? JSON.stringify(value) : value;
+      }
     }
   }
   for (const key of removed) {
@@ -61,36 +66,44 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
     if (column === undefined) (du ??= []).push(key);
     else clear.push(column);
   }
-  for (const [key, value] of Object.entries(op.x ?? {})) {
-    if (value === undefined) continue;
-    const column = INTERNAL_BY_KEY.get(key);
-    if (value === null) {
-      if (column === undefined) (xsu ??= []).push(key);
-      else clear.push(column);
-    } else if (column === undefined) (xs ??= {})[key] = value;
-    else {
-      set.push(column);
-      record[`s_${column.column}`] = column.type === 'json' ? JSON.stringify(value) : value;
+  const x = op.x as Record<string, unknown> | undefined;
+  if (x !== undefined) {
+    for (const key in x) {
+      const value = x[key];
+      if (value === undefined) continue;
+      const column = INTERNAL_BY_KEY.get(key);
+      if (value === null) {
+        if (column === undefined) (xsu ??= []).push(key);
+        else clear.push(column);
+      } else if (column === undefined) (xs ??= {})[key] = value;
+      else {
+        set.push(column);
+        record[`s_${column.column}`] = column.type === 'json' ? JSON.stringify(value) : value;
+      }
     }
   }
   const doc = ds !== undefined || du !== undefined;
   const rest = xs !== undefined || xsu !== undefined;
-  if (doc) Object.assign(record, { ds: ds ?? {}, du: du ?? [] });
-  if (rest) Object.assign(record, { xs: xs ?? {}, xsu: xsu ?? [] });
+  if (doc) (record['ds'] = ds ?? {}), (record['du'] = du ?? []);
+  if (rest) (record['xs'] = xs ?? {}), (record['xsu'] = xsu ?? []);
 
+  let guardKey = '';
   const guards: OpShape['guards'] = [];
   const expect = op.expect;
-  if (expect?.attempt !== undefined) (guards.push('attempt'), (record['attempt'] = expect.attempt));
-  if (expect?.workerId !== undefined) (guards.push('worker'), (record['worker'] = expect.workerId));
-  if (expect?.visibleUntil !== undefined) (guards.push('vu'), (record['vu'] = expect.visibleUntil));
-  if (expect?.deadLetter !== undefined) (guards.push('dl'), (record['dl'] = expect.deadLetter));
-
-  const byName = (a: Column, b: Column) => (a.column < b.column ? -1 : 1);
-  set.sort(byName);
-  clear.sort(byName);
-  const shape: OpShape = { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' };
-  const key = [set.map((c) => c.column).join(','), clear.map((c) => c.column).join(','), doc ? 'd' : '', rest ? 'r' : '', guards.join(','), shape.returning].join('|');
-  return { record, shape, key };
+  if (expect !== undefined) {
+    if (expect.attempt !== undefined) (guards.push('attempt'), (record['attempt'] = expect.attempt), (guardKey += 'a'));
+    if (expect.workerId !== undefined) (guards.push('worker'), (record['worker'] = expect.workerId), (guardKey += 'w'));
+    if (expect.visibleUntil !== undefined) (guards.push('vu'), (record['vu'] = expect.visibleUntil), (guardKey += 'v'));
+    if (expect.deadLetter !== undefined) (guards.push('dl'), (record['dl'] = expect.deadLetter), (guardKey += 'd'));
+  }
+  // The shape's identity: columns in the order the op named them (the same producer names them the same
+  // way, so a batch shares one statement); the statement text sorts nothing and needs no more.
+  let key = '';
+  for (const c of set) key += `${c.column},`;
+  key += '|';
+  for (const c of clear) key += `${c.column},`;
+  key += `|${doc ? 'd' : ''}${rest ? 'r' : ''}|${guardKey}|${op.returning === 'summary' ? 's' : 'j'}`;
+  return { record, shape: { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
 }
 
 const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition: string }> = {

@@ -25,6 +25,17 @@ describe('packEvent', () => {
     expect(Object.keys(back)).toEqual(Object.keys(e));
   });
 
+  it('packs a job event (standard data first, extras kept in order) and other sources', () => {
+    const job = makeEvent('job.completed', 'j1', { job_id: 'j1', job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, result: { a: [1] }, duration_ms: 3 }, new Date(0).toISOString(), 'ojs://ojskit/engine');
+    const back = unpackEvent(JSON.parse(packEvent(job)));
+    expect(back).toEqual(job);
+    expect(Object.keys(back.data)).toEqual(Object.keys(job.data));
+    const elsewhere = makeEvent('queue.paused', 'q', { queue: 'q' }, new Date(0).toISOString(), 'ojs://elsewhere');
+    expect(unpackEvent(JSON.parse(packEvent(elsewhere)))).toEqual(elsewhere);
+    const odd = makeEvent('job.started', 'j2', { job_id: 'other', job_type: 't', queue: 'q', state: 'active', from: 'available', attempt: 1 }, new Date(0).toISOString());
+    expect(unpackEvent(JSON.parse(packEvent(odd)))).toEqual(odd);
+  });
+
   it('sends an event with other fields as it is', () => {
     const e = { ...event(2), traceparent: '00-abc' } as OjsEvent;
     expect(unpackEvent(JSON.parse(packEvent(e)))).toEqual(e);
