@@ -1,5 +1,5 @@
 /** Retry and unique policies: camelCase in the SDK, snake_case objects on the wire. */
-import type { JobState, RetryPolicyWire } from '@ojskit/core';
+import type { JobState, RetryPolicy, RetryPolicyWire } from '@ojskit/core';
 import { durationFromWire, durationToWire, type DurationInput } from './time.js';
 
 /** Backoff strategies the protocol names. */
@@ -24,17 +24,8 @@ export interface RetryPolicyInput {
   backoffStrategy?: BackoffStrategy;
 }
 
-/** The effective retry policy a job carries, intervals in ms. */
-export interface RetryPolicy {
-  maxAttempts: number;
-  initialIntervalMs: number;
-  backoffCoefficient: number;
-  maxIntervalMs: number;
-  jitter: boolean;
-  nonRetryableErrors: string[];
-  onExhaustion: 'discard' | 'dead_letter';
-  backoffStrategy: BackoffStrategy;
-}
+/** The effective retry policy a job carries, intervals in ms: core's own type, not a copy of it. */
+export type { RetryPolicy } from '@ojskit/core';
 
 /** The wire object for `options.retry`. */
 export function retryPolicyToWire(policy: RetryPolicyInput): Record<string, unknown> {
