@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 // Resolve workspace packages to their TypeScript sources so tests never run stale builds.
-const conditions = ['@ojskit/source', 'import', 'module', 'node', 'default'];
+// Vitest also hands these conditions to Node (--conditions); listing `import` there would make pg's CJS
+// `require('pg-pool')` load pg-pool's ESM build (the Postgres suites load pg), so only the extra condition
+// and `node` are named.
+const conditions = ['@ojskit/source', 'node'];
 
 export default defineConfig({
   resolve: { conditions },

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { OjsError } from '@ojskit/core';
 import { createGateway } from '../src/index.js';
-import { makeHarness, OJS } from './support/harness.js';
+import { describeEachBackend, MEMORY } from './support/backends.js';
+import { OJS, testHarness, useHarness } from './support/harness.js';
 import { claim, push, queueName, stored } from './support/flows.js';
 
 const UNKNOWN_ID = '0190c8a4-6a2b-7c3d-8e4f-5a6b7c8d9e0f';
@@ -29,8 +30,8 @@ const BODY_ROUTES: Array<[string, string]> = [
   ['POST', '/ojs/v1/admin/dead-letter/retry'],
 ];
 
-describe('malformed bodies', () => {
-  const h = makeHarness();
+describeEachBackend('malformed bodies', (backend) => {
+  const h = useHarness(backend);
 
   it.each(BODY_ROUTES)('%s %s: unparseable JSON is 400 invalid_payload', async (method, path) => {
     for (const text of ['{', '{"type":', 'nope', '{"a":1,}', "{'a':1}"]) {
@@ -88,9 +89,9 @@ describe('malformed bodies', () => {
   });
 });
 
-describe('body size limit', () => {
+describeEachBackend('body size limit', (backend) => {
   it('rejects bodies over the configured limit with 413 payload_too_large, storing nothing', async () => {
-    const h = makeHarness({ bodyLimit: 1024 });
+    const h = await testHarness(backend, { bodyLimit: 1024 });
     const q = queueName();
     const big = { type: 'big.job', args: ['x'.repeat(2048)], options: { queue: q } };
     const { res, body } = await h.json('POST', '/ojs/v1/jobs', big);
@@ -103,7 +104,7 @@ describe('body size limit', () => {
   });
 
   it('also limits chunked bodies without Content-Length', async () => {
-    const h = makeHarness({ bodyLimit: 1024 });
+    const h = await testHarness(backend, { bodyLimit: 1024 });
     const chunks = [new TextEncoder().encode('{"type":"a.b","args":["'), new TextEncoder().encode('y'.repeat(4096)), new TextEncoder().encode('"]}')];
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -116,7 +117,7 @@ describe('body size limit', () => {
   });
 
   it('accepts a 1 000-job batch and a 1 MiB envelope under the default limit', async () => {
-    const h = makeHarness();
+    const h = await testHarness(backend);
     const q = queueName();
     const jobs = Array.from({ length: 1000 }, (_, i) => ({ type: 'batch.job', args: [i], options: { queue: q } }));
     const batch = await h.json('POST', '/ojs/v1/jobs/batch', { jobs });
@@ -127,8 +128,8 @@ describe('body size limit', () => {
   });
 });
 
-describe('envelope preservation over HTTP', () => {
-  const h = makeHarness();
+describeEachBackend('envelope preservation over HTTP', (backend) => {
+  const h = useHarness(backend);
 
   it('keeps unknown fields and args/meta exactly (everything JSON carries) through PUSH, INFO and FETCH', async () => {
     const q = queueName();
@@ -153,8 +154,8 @@ describe('envelope preservation over HTTP', () => {
   });
 });
 
-describe('ids, unknown jobs and illegal transitions', () => {
-  const h = makeHarness();
+describeEachBackend('ids, unknown jobs and illegal transitions', (backend) => {
+  const h = useHarness(backend);
 
   it('a malformed id names nothing: 404 not_found on every id route', async () => {
     for (const id of ['abc', 'ABCDEF01-6a2b-7c3d-8e4f-5a6b7c8d9e0f', '0190c8a4-6a2b-4c3d-8e4f-5a6b7c8d9e0f', '%20', "1'%20OR%201=1", 'a%2Fb']) {
@@ -243,9 +244,10 @@ describe('ids, unknown jobs and illegal transitions', () => {
   });
 });
 
+// The failures are injected into the engine, so no store is reached: this runs once, on memory.
 describe('backend failures', () => {
   it('an unexpected error is a 500 backend_error envelope (retryable), never a bare 500', async () => {
-    const h = makeHarness();
+    const h = await testHarness(MEMORY);
     const failing = new Proxy(h.engine, {
       get(target, key, receiver) {
         if (key === 'getJob' || key === 'fetch') return async () => {

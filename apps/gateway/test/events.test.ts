@@ -1,14 +1,13 @@
 /** Event polling and the Server-Sent Events streams: format, filters, keep-alives, resume, slow clients, drain. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Engine, ManualClock } from '@ojskit/core';
-import { MemoryDriver } from '@ojskit/memory';
-import { createGateway, startGateway, type RunningGateway } from '../src/index.js';
-import { makeHarness } from './support/harness.js';
+import { afterEach, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../src/index.js';
+import { describeEachBackend } from './support/backends.js';
+import { testHarness, useHarness } from './support/harness.js';
 import { claim, push, queueName } from './support/flows.js';
 import { events, FrameReader } from './support/sse.js';
 
-describe('GET /ojs/v1/events (polling)', () => {
-  const h = makeHarness();
+describeEachBackend('GET /ojs/v1/events (polling)', (backend) => {
+  const h = useHarness(backend);
 
   it('returns events oldest first with a cursor; after/limit/types/queues/job_types/job_id filter', async () => {
     const q = queueName();
@@ -32,7 +31,7 @@ describe('GET /ojs/v1/events (polling)', () => {
   });
 });
 
-describe('SSE streams', () => {
+describeEachBackend('SSE streams', (backend) => {
   let running: RunningGateway | undefined;
   afterEach(async () => {
     await running?.shutdown();
@@ -40,9 +39,9 @@ describe('SSE streams', () => {
   });
 
   async function serve(events: Record<string, number> = {}) {
-    const engine = new Engine({ driver: new MemoryDriver(), clock: new ManualClock(), onError: () => undefined });
-    running = await startGateway(createGateway({ engine, logger: false, events }), { port: 0, host: '127.0.0.1' });
-    return { engine, url: running.url, gateway: running.gateway };
+    const { engine, gateway } = await testHarness(backend, { events });
+    running = await startGateway(gateway, { port: 0, host: '127.0.0.1' });
+    return { engine, url: running.url, gateway };
   }
 
   async function open(url: string, headers: Record<string, string> = {}): Promise<{ res: Response; reader: FrameReader }> {
@@ -115,8 +114,7 @@ describe('SSE streams', () => {
   });
 
   it('drops a client that stops reading once its buffer is full, without slowing the engine', async () => {
-    const engine = new Engine({ driver: new MemoryDriver(), clock: new ManualClock(), onError: () => undefined });
-    const gateway = createGateway({ engine, logger: false, events: { bufferSize: 5 } });
+    const { engine, gateway } = await testHarness(backend, { events: { bufferSize: 5 } });
     const q = queueName();
     // app.request: the body is a pull stream, so a reader that does not read stalls the writer at once.
     const res = await gateway.request(`/ojs/v1/events/stream?queues=${q}`);

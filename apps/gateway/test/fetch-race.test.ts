@@ -1,12 +1,11 @@
 /** Requests racing to FETCH the same job each get it at most once, over a real socket and in-process. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { Engine, ManualClock } from '@ojskit/core';
-import { MemoryDriver } from '@ojskit/memory';
-import { createGateway, startGateway, type RunningGateway } from '../src/index.js';
-import { makeHarness, OJS } from './support/harness.js';
+import { afterEach, expect, it } from 'vitest';
+import { startGateway, type RunningGateway } from '../src/index.js';
+import { describeEachBackend } from './support/backends.js';
+import { OJS, testHarness } from './support/harness.js';
 import { queueName } from './support/flows.js';
 
-describe('FETCH races', () => {
+describeEachBackend('FETCH races', (backend) => {
   let running: RunningGateway | undefined;
   afterEach(async () => {
     await running?.shutdown();
@@ -14,8 +13,8 @@ describe('FETCH races', () => {
   });
 
   it('two requests racing for one job over the network: exactly one gets it', async () => {
-    const engine = new Engine({ driver: new MemoryDriver(), clock: new ManualClock(), onError: () => undefined });
-    running = await startGateway(createGateway({ engine, logger: false }), { port: 0, host: '127.0.0.1' });
+    const { engine, gateway } = await testHarness(backend);
+    running = await startGateway(gateway, { port: 0, host: '127.0.0.1' });
     for (let round = 0; round < 25; round++) {
       const q = queueName('race');
       const { job } = await engine.enqueue({ type: 'race.job', args: [round], options: { queue: q } });
@@ -34,7 +33,7 @@ describe('FETCH races', () => {
   });
 
   it('many concurrent fetchers over many jobs: every job handed out exactly once', async () => {
-    const h = makeHarness();
+    const h = await testHarness(backend);
     const q = queueName('race');
     await h.engine.enqueueBatch({ jobs: Array.from({ length: 60 }, (_, i) => ({ type: 'race.job', args: [i], options: { queue: q } })) });
     const results = await Promise.all(

@@ -1,11 +1,12 @@
 /** Protocol headers on every response: media type, OJS-Version, request ids, Location, CORS, version negotiation. */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { isUuidV7 } from '@ojskit/core';
-import { makeHarness, OJS } from './support/harness.js';
+import { describeEachBackend } from './support/backends.js';
+import { OJS, testHarness, useHarness } from './support/harness.js';
 import { push, queueName } from './support/flows.js';
 
-describe('headers', () => {
-  const h = makeHarness();
+describeEachBackend('headers', (backend) => {
+  const h = useHarness(backend);
 
   const samples: Array<[string, string, unknown?]> = [
     ['POST', '/ojs/v1/jobs', { type: 'hdr.job', args: [] }],
@@ -86,10 +87,10 @@ describe('headers', () => {
   });
 
   it('restricts CORS to configured origins, or sends none when disabled', async () => {
-    const listed = makeHarness({ corsOrigin: ['http://ok.test'] });
+    const listed = await testHarness(backend, { corsOrigin: ['http://ok.test'] });
     expect((await listed.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://ok.test' })).headers.get('access-control-allow-origin')).toBe('http://ok.test');
     expect((await listed.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://evil.test' })).headers.get('access-control-allow-origin')).toBeNull();
-    const off = makeHarness({ corsOrigin: false });
+    const off = await testHarness(backend, { corsOrigin: false });
     expect((await off.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://ok.test' })).headers.get('access-control-allow-origin')).toBeNull();
   });
 

@@ -1,10 +1,11 @@
 /** The HTTP transport of @ojskit/client against the gateway: error mapping, auth, URLs, cron status, SSE. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine, ManualClock, OjsError, type OjsEvent } from '@ojskit/core';
+import { OjsError, type OjsEvent } from '@ojskit/core';
 import { http, HttpTransport } from '@ojskit/client';
-import { MemoryDriver } from '@ojskit/memory';
-import { createGateway, startGateway, type GatewayOptions, type RunningGateway } from '../src/index.js';
+import { createGateway, startGateway, type GatewayEngine, type RunningGateway } from '../src/index.js';
+import { describeEachBackend } from './support/backends.js';
 import { queueName } from './support/flows.js';
+import { testHarness, type HarnessOptions } from './support/harness.js';
 
 const UNKNOWN_ID = '0190c8a4-6a2b-7c3d-8e4f-5a6b7c8d9e0f';
 
@@ -26,16 +27,21 @@ async function caught(promise: Promise<unknown>): Promise<OjsError> {
   throw new Error('expected the call to fail');
 }
 
-describe('HttpTransport', () => {
+describeEachBackend('HttpTransport', (backend) => {
   const servers: RunningGateway[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((s) => s.shutdown()));
   });
 
-  async function serve(options: Partial<GatewayOptions> = {}, engine = new Engine({ driver: new MemoryDriver(), clock: new ManualClock(), onError: () => undefined })) {
-    const running = await startGateway(createGateway({ engine, logger: false, ...options } as GatewayOptions), { port: 0, host: '127.0.0.1' });
+  async function serve(options: HarnessOptions = {}) {
+    const { engine, gateway } = await testHarness(backend, options);
+    return { engine, url: await listen(gateway) };
+  }
+
+  async function listen(gateway: ReturnType<typeof createGateway>): Promise<string> {
+    const running = await startGateway(gateway, { port: 0, host: '127.0.0.1' });
     servers.push(running);
-    return { engine, url: running.url };
+    return running.url;
   }
 
   it('turns error envelopes back into OjsError with code, status, details and retryability', async () => {
@@ -93,13 +99,13 @@ describe('HttpTransport', () => {
     expect((await api.registerCron({ name, expression: '0 * * * *', job_template: { type: 'a.b' } })).created).toBe(true);
     expect((await api.registerCron({ name, expression: '5 * * * *', job_template: { type: 'a.b' } })).created).toBe(false);
 
-    const sick = new Proxy(engine, {
+    const sick: GatewayEngine = new Proxy(engine, {
       get: (target, key, receiver) =>
         key === 'health'
           ? async () => ({ status: 'degraded', version: '1.0', uptime_seconds: 1, backend: { type: 'memory', status: 'unhealthy', error: 'slow' } })
           : Reflect.get(target, key, receiver),
     });
-    const { url: sickUrl } = await serve({}, sick);
+    const sickUrl = await listen(createGateway({ engine: sick, logger: false }));
     expect(await http(sickUrl).health()).toMatchObject({ status: 'degraded', backend: { status: 'unhealthy' } });
 
     const q = queueName();
@@ -165,7 +171,10 @@ describe('HttpTransport', () => {
     expect(streams).toBe(2);
     expect(lastEventIds).toEqual([null, received[0]!.id]);
   });
+});
 
+// The stream is a fake response, no gateway or store involved: runs once.
+describe('HttpTransport SSE parsing', () => {
   it('parses SSE framing: CRLF, split chunks, multi-line data, comments, unnamed messages', async () => {
     const event = { specversion: '1.0', id: 'evt_1', type: 'job.enqueued', source: 'ojs://t', time: 't', subject: 's', datacontenttype: 'application/json', data: { a: 1 } };
     const json = JSON.stringify(event);

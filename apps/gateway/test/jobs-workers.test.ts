@@ -1,10 +1,11 @@
 /** Job and worker routes: status codes and response shapes per the HTTP binding. */
-import { describe, expect, it } from 'vitest';
-import { makeHarness } from './support/harness.js';
+import { expect, it } from 'vitest';
+import { describeEachBackend } from './support/backends.js';
+import { testHarness, useHarness } from './support/harness.js';
 import { claim, push, queueName, stored } from './support/flows.js';
 
-describe('jobs', () => {
-  const h = makeHarness();
+describeEachBackend('jobs', (backend) => {
+  const h = useHarness(backend);
 
   it('POST /jobs: 201 new; 200 + deduplicated for a unique `ignore` match', async () => {
     const q = queueName();
@@ -82,8 +83,8 @@ describe('jobs', () => {
   });
 });
 
-describe('workers', () => {
-  const h = makeHarness();
+describeEachBackend('workers', (backend) => {
+  const h = useHarness(backend);
 
   it('FETCH: nothing available is 200 {"jobs":[]}; jobs come active with `job` = jobs[0]', async () => {
     const q = queueName();
@@ -153,7 +154,7 @@ describe('workers', () => {
   });
 
   it('a draining gateway hands out no work but still takes ACKs', async () => {
-    const d = makeHarness();
+    const d = await testHarness(backend);
     const q = queueName();
     const held = await push(d, q);
     await claim(d, q);

@@ -1,11 +1,12 @@
 /** Queue, dead-letter, cron and workflow routes. */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { JOB_STATES } from '@ojskit/core';
-import { makeHarness } from './support/harness.js';
+import { describeEachBackend } from './support/backends.js';
+import { useHarness } from './support/harness.js';
 import { claim, deadLetter, push, queueName } from './support/flows.js';
 
-describe('queues', () => {
-  const h = makeHarness();
+describeEachBackend('queues', (backend) => {
+  const h = useHarness(backend);
 
   it('lists queues with pagination, stats in three copies, pause/resume idempotent', async () => {
     const q = queueName();
@@ -54,8 +55,8 @@ describe('queues', () => {
   });
 });
 
-describe('dead letter', () => {
-  const h = makeHarness();
+describeEachBackend('dead letter', (backend) => {
+  const h = useHarness(backend);
 
   it('list, stats, get, retry, delete', async () => {
     const q = queueName();
@@ -95,8 +96,8 @@ describe('dead letter', () => {
   });
 });
 
-describe('cron', () => {
-  const h = makeHarness();
+describeEachBackend('cron', (backend) => {
+  const h = useHarness(backend);
 
   it('register 201 then replace 200 (both forms), list, get, patch, delete', async () => {
     const name = queueName('cron');
@@ -130,8 +131,8 @@ describe('cron', () => {
   });
 });
 
-describe('workflows', () => {
-  const h = makeHarness();
+describeEachBackend('workflows', (backend) => {
+  const h = useHarness(backend);
 
   it('create 201 with wrapper and top-level mirror; get; cancel; cancel again 409', async () => {
     const q = queueName();

@@ -3,14 +3,16 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeHarness } from './support/harness.js';
+import { MEMORY } from './support/backends.js';
+import { useHarness } from './support/harness.js';
 
+// Files on disk, no store involved: runs once, on memory.
 describe('staticDir', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ojskit-spa-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>playground</title>');
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log("spa")');
-  const h = makeHarness({ staticDir: dir });
+  const h = useHarness(MEMORY, { staticDir: dir });
 
   it('serves files, falls back to index.html for client routes, and leaves /ojs/* to the API', async () => {
     const index = await h.call('GET', '/');

@@ -1,16 +1,17 @@
 /** Manifest, health, readiness, metrics, OpenAPI + reference page, admin API, reset, bearer auth, request log. */
 import { describe, expect, it } from 'vitest';
 import { createGateway, type RequestLogLine } from '../src/index.js';
-import { makeHarness } from './support/harness.js';
+import { describeEachBackend, MEMORY } from './support/backends.js';
+import { openHarness, testHarness, useHarness } from './support/harness.js';
 import { claim, deadLetter, push, queueName } from './support/flows.js';
 
-describe('system', () => {
-  const h = makeHarness();
+describeEachBackend('system', (backend) => {
+  const h = useHarness(backend);
 
   it('GET /ojs/manifest: both version keys, level, capabilities, endpoints', async () => {
     const { res, body } = await h.json('GET', '/ojs/manifest');
     expect(res.status).toBe(200);
-    expect(body).toMatchObject({ specversion: '1.0', ojs_version: '1.0', conformance_tier: 'runtime', protocols: ['http'], backend: 'memory' });
+    expect(body).toMatchObject({ specversion: '1.0', ojs_version: '1.0', conformance_tier: 'runtime', protocols: ['http'], backend: backend.name });
     expect(body.conformance_level).toBe(4);
     expect(body.endpoints).toEqual({ base_url: 'http://localhost/ojs/v1', manifest: 'http://localhost/ojs/manifest', health: 'http://localhost/ojs/v1/health' });
   });
@@ -19,7 +20,7 @@ describe('system', () => {
     for (const path of ['/ojs/v1/health', '/health']) {
       const { res, body } = await h.json('GET', path);
       expect(res.status).toBe(200);
-      expect(body).toMatchObject({ status: 'ok', version: '1.0', backend: { type: 'memory', status: 'ok' } });
+      expect(body).toMatchObject({ status: 'ok', version: '1.0', backend: { type: backend.name, status: 'ok' } });
     }
     const broken = createGateway({
       engine: new Proxy(h.engine, {
@@ -35,7 +36,7 @@ describe('system', () => {
   });
 
   it('GET /ready: ready, then not_ready while draining', async () => {
-    const r = makeHarness();
+    const r = await testHarness(backend);
     expect((await r.json('GET', '/ready')).body).toEqual({ status: 'ready' });
     r.gateway.drain();
     const { res, body } = await r.json('GET', '/ready');
@@ -94,9 +95,9 @@ describe('system', () => {
   });
 });
 
-describe('admin', () => {
+describeEachBackend('admin', (backend) => {
   it('stats, queues, jobs, dead letter (paged, bare envelopes, 204 delete)', async () => {
-    const h = makeHarness();
+    const h = await testHarness(backend);
     const q = queueName();
     const job = await push(h, q);
     const dead = await deadLetter(h, queueName());
@@ -122,9 +123,9 @@ describe('admin', () => {
   });
 
   it('POST /admin/reset is 404 unless enabled; enabled it wipes everything', async () => {
-    const off = makeHarness();
+    const off = await testHarness(backend);
     expect((await off.json('POST', '/ojs/v1/admin/reset')).res.status).toBe(404);
-    const on = makeHarness({ enableReset: true });
+    const on = await testHarness(backend, { enableReset: true });
     const q = queueName();
     const job = await push(on, q);
     const { res, body } = await on.json('POST', '/ojs/v1/admin/reset');
@@ -135,9 +136,9 @@ describe('admin', () => {
   });
 });
 
-describe('auth', () => {
+describeEachBackend('auth', (backend) => {
   it('requires the bearer token on /ojs/* except manifest, health and docs', async () => {
-    const h = makeHarness({ apiKey: ['s3cret', 'other'] });
+    const h = await testHarness(backend, { apiKey: ['s3cret', 'other'] });
     const missing = await h.json('GET', '/ojs/v1/queues');
     expect(missing.res.status).toBe(401);
     expect(missing.body.error.code).toBe('unauthenticated');
@@ -157,15 +158,15 @@ describe('auth', () => {
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
   });
 
-  it('refuses an empty key at construction', () => {
-    expect(() => makeHarness({ apiKey: '' })).toThrow(/apiKey/);
+  it('refuses an empty key at construction', async () => {
+    await expect(openHarness(backend, { apiKey: '' })).rejects.toThrow(/apiKey/);
   });
 });
 
-describe('request log', () => {
+describeEachBackend('request log', (backend) => {
   it('writes one structured line per request', async () => {
     const lines: RequestLogLine[] = [];
-    const h = makeHarness({ logger: (line) => lines.push(line) });
+    const h = await testHarness(backend, { logger: (line) => lines.push(line) });
     await h.call('GET', '/ojs/v1/queues', undefined, { 'X-Request-Id': 'log-1' });
     await h.call('GET', '/ojs/v1/jobs/nope');
     expect(lines).toHaveLength(2);
@@ -175,6 +176,8 @@ describe('request log', () => {
   });
 });
 
+// Who owns the engine and the driver is the gateway's own logic (the counting wraps a MemoryDriver's close);
+// a gateway built on a Redis or Postgres backend is started and closed by the CLI tests.
 describe('lifecycle', () => {
   it('a gateway built on a backend owns its engine: close() stops it and closes the driver, once', async () => {
     const { MemoryDriver } = await import('@ojskit/memory');
@@ -194,13 +197,13 @@ describe('lifecycle', () => {
   });
 
   it('a gateway given an engine leaves it open', async () => {
-    const h = makeHarness();
+    const h = await testHarness(MEMORY);
     await h.gateway.close();
     expect((await h.engine.health()).status).toBe('ok');
   });
 
-  it('rejects enableReset without a driver, and a bad body limit', () => {
-    const h = makeHarness();
+  it('rejects enableReset without a driver, and a bad body limit', async () => {
+    const h = await testHarness(MEMORY);
     expect(() => createGateway({ engine: h.engine, enableReset: true })).toThrow(/driver/);
     expect(() => createGateway({ engine: h.engine, bodyLimit: 0 })).toThrow(/bodyLimit/);
   });

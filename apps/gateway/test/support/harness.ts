@@ -1,27 +1,41 @@
-/** Test harness: a gateway over a fresh memory driver and an engine reading a ManualClock. */
-import { Engine, ManualClock } from '@ojskit/core';
-import { MemoryDriver } from '@ojskit/memory';
+/** Test harness: a gateway over a fresh store of one backend and an engine reading a ManualClock. */
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { Engine, ManualClock, type Driver } from '@ojskit/core';
 import { createGateway, type Gateway } from '../../src/index.js';
 import type { GatewayWithEngine } from '../../src/options.js';
+import type { TestBackend } from './backends.js';
 
 export const OJS = 'application/openjobspec+json';
 
+export type HarnessOptions = Partial<Omit<GatewayWithEngine, 'engine' | 'driver'>>;
+
 export interface Harness {
+  backend: TestBackend;
   gateway: Gateway;
   engine: Engine;
-  driver: MemoryDriver;
+  driver: Driver;
   clock: ManualClock;
   /** `app.request` with JSON helpers. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   /** Like `call`, returning the parsed JSON body along with the response. */
   json<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ res: Response; body: T }>;
+  /** Closes the gateway, stops the engine, deletes the store. */
+  close(): Promise<void>;
 }
 
-export function makeHarness(options: Partial<Omit<GatewayWithEngine, 'engine'>> = {}): Harness {
+/** Opens a gateway over a fresh store of `backend`; the caller closes it (see `useHarness`, `testHarness`). */
+export async function openHarness(backend: TestBackend, options: HarnessOptions = {}): Promise<Harness> {
+  const store = await backend.open();
   const clock = new ManualClock();
-  const driver = new MemoryDriver();
-  const engine = new Engine({ driver, clock, onError: () => undefined });
-  const gateway = createGateway({ engine, driver, logger: false, ...options });
+  const engine = new Engine({ driver: store.driver, clock, onError: () => undefined });
+  let gateway: Gateway;
+  try {
+    gateway = createGateway({ engine, driver: store.driver, logger: false, ...options });
+  } catch (error) {
+    await engine.stop();
+    await store.dispose();
+    throw error;
+  }
   const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> => {
     const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
@@ -31,9 +45,10 @@ export function makeHarness(options: Partial<Omit<GatewayWithEngine, 'engine'>> 
     return Promise.resolve(gateway.request(path, init));
   };
   return {
+    backend,
     gateway,
     engine,
-    driver,
+    driver: store.driver,
     clock,
     call,
     json: async (method, path, body, headers) => {
@@ -41,5 +56,29 @@ export function makeHarness(options: Partial<Omit<GatewayWithEngine, 'engine'>> 
       const text = await res.text();
       return { res, body: text.length > 0 ? JSON.parse(text) : undefined };
     },
+    close: async () => {
+      await gateway.close();
+      await engine.stop();
+      await store.dispose();
+    },
   };
+}
+
+/** A harness shared by the tests of the enclosing `describe`: opened before the first, closed after the last. */
+export function useHarness(backend: TestBackend, options: HarnessOptions = {}): Harness {
+  const harness = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(harness, await openHarness(backend, options));
+  });
+  afterAll(async () => {
+    await harness.close?.();
+  });
+  return harness;
+}
+
+/** A harness for the running test only, closed when it finishes. */
+export async function testHarness(backend: TestBackend, options: HarnessOptions = {}): Promise<Harness> {
+  const harness = await openHarness(backend, options);
+  onTestFinished(() => harness.close());
+  return harness;
 }

@@ -1,0 +1,182 @@
+/**
+ * The stores the gateway's HTTP suites run on: memory always, Redis (`REDIS_URL`) and PostgreSQL
+ * (`DATABASE_URL`) when they answer. Each opened store is isolated (a fresh Redis key prefix, a Postgres
+ * schema of its own) and deleted afterwards, so several test runs can share the services.
+ *
+ * On a laptop without a service its suites are skipped with a warning; under `CI=true` an unreachable
+ * service throws while the test file loads, so a skipped integration run can never pass for a green one
+ * (the rule the redis and postgres packages' own tests follow).
+ */
+import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
+import pg from 'pg';
+import { afterAll, describe } from 'vitest';
+import type { Driver } from '@ojskit/core';
+import { MemoryDriver } from '@ojskit/memory';
+import { createPostgresDriver } from '@ojskit/postgres';
+import { createRedisDriver, type RedisDriver } from '@ojskit/redis';
+
+export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+export const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** An isolated store: a driver ready to take events, and how to delete what it holds. */
+export interface OpenedStore {
+  driver: Driver;
+  /** Deletes the store's data and closes the driver (call it while the driver is still open). */
+  dispose(): Promise<void>;
+}
+
+/** A store the suites run on. */
+export interface TestBackend {
+  /** The driver's `name`, as the manifest and health report it. */
+  readonly name: 'memory' | 'redis' | 'postgres';
+  /** False when the service is unreachable here (never under `CI=true`: that throws instead). */
+  readonly available: boolean;
+  /** A fresh, empty, isolated store. */
+  open(): Promise<OpenedStore>;
+  /** A fresh isolated store as a `--backend` URL for a gateway process, and how to delete it. */
+  url(): Promise<{ url: string; dispose(): Promise<void> }>;
+}
+
+const unique = (): string => randomBytes(5).toString('hex');
+
+/** The CI rule: unreachable is a skip on a laptop and an error under `CI=true`. */
+function required(service: string, url: string, reachable: boolean): boolean {
+  if (reachable) return true;
+  if (process.env['CI'] === 'true') throw new Error(`${service} is not reachable at ${url} (CI=true requires it)`);
+  console.warn(`[@ojskit/gateway tests] ${service} unreachable at ${url}: its suites are skipped`);
+  return false;
+}
+
+/** Whether something at the URL's host and port answers a Redis PING (any reply: auth errors still mean "up"). */
+function redisAnswers(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname || '127.0.0.1', port: Number(port || 6379) });
+    const settle = (ok: boolean): void => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(2_000, () => settle(false));
+    socket.once('error', () => settle(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', () => settle(true));
+  });
+}
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const redisUp = required('Redis', REDIS_URL, await redisAnswers(REDIS_URL));
+const postgresUp = required('PostgreSQL', DATABASE_URL, await postgresAnswers(DATABASE_URL));
+
+async function disposeRedis(driver: RedisDriver): Promise<void> {
+  await driver.reset();
+  await driver.close();
+}
+
+/**
+ * Postgres schemas of this test file. A disposed store's schema is emptied and reused by the next one:
+ * migrating a fresh schema (DDL) costs more than the test cases that use it. All are dropped after the file.
+ */
+const schemas = { free: [] as string[], all: [] as string[] };
+afterAll(async () => {
+  if (schemas.all.length === 0) return;
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    for (const schema of schemas.all.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+});
+
+function takeSchema(): string {
+  const reused = schemas.free.pop();
+  if (reused !== undefined) return reused;
+  const fresh = `ojs_gw_${unique()}`;
+  schemas.all.push(fresh);
+  return fresh;
+}
+
+/** Closing twice is harmless: an engine's `close()` may have closed the driver already. */
+async function closeQuietly(driver: Driver): Promise<void> {
+  await driver.close().catch(() => undefined);
+}
+
+export const MEMORY: TestBackend = {
+  name: 'memory',
+  available: true,
+  open: async () => {
+    const driver = new MemoryDriver();
+    return { driver, dispose: () => closeQuietly(driver) };
+  },
+  url: async () => ({ url: 'memory', dispose: async () => undefined }),
+};
+
+export const REDIS: TestBackend = {
+  name: 'redis',
+  available: redisUp,
+  open: async () => {
+    const driver = createRedisDriver(REDIS_URL, { prefix: `ojstest:gw:${unique()}`, checkMemoryPolicy: false });
+    // The engine hears its own events back through pub/sub: subscribed before the first publish.
+    await driver.events.ready();
+    return { driver, dispose: () => disposeRedis(driver) };
+  },
+  url: async () => {
+    const prefix = `ojstest:gw:${unique()}`;
+    const url = new URL(REDIS_URL);
+    url.searchParams.set('prefix', prefix);
+    return { url: url.toString(), dispose: () => disposeRedis(createRedisDriver(url.toString(), { checkMemoryPolicy: false })) };
+  },
+};
+
+export const POSTGRES: TestBackend = {
+  name: 'postgres',
+  available: postgresUp,
+  open: async () => {
+    const schema = takeSchema();
+    const url = new URL(DATABASE_URL);
+    url.searchParams.set('schema', schema);
+    // Migrates (a no-op on a reused schema) and starts listening for events.
+    const driver = await createPostgresDriver(url.toString(), { max: 4 });
+    return {
+      driver,
+      dispose: async () => {
+        await driver.reset();
+        await closeQuietly(driver);
+        schemas.free.push(schema);
+      },
+    };
+  },
+  url: async () => {
+    const schema = takeSchema();
+    const url = new URL(DATABASE_URL);
+    url.searchParams.set('schema', schema);
+    return { url: url.toString(), dispose: async () => undefined };
+  },
+};
+
+/** Every store, memory first. */
+export const BACKENDS: readonly TestBackend[] = [MEMORY, REDIS, POSTGRES];
+
+/**
+ * Declares `title` once per store (`title [redis]`, …); a store unreachable here is a skipped suite whose
+ * title says so.
+ */
+export function describeEachBackend(title: string, body: (backend: TestBackend) => void, backends: readonly TestBackend[] = BACKENDS): void {
+  for (const backend of backends) {
+    if (backend.available) describe(`${title} [${backend.name}]`, () => body(backend));
+    else describe.skip(`${title} [${backend.name}] (unreachable; fails under CI=true)`, () => undefined);
+  }
+}
