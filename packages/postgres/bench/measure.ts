@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 export interface Sample {
   seconds: number;
   nodeCpuUs: number;
+  /** The kernel's share of `nodeCpuUs` (socket writes and reads: loopback TCP is charged to its sender). */
+  nodeSystemUs: number;
   /** CPU of every postgres process on this machine (and of the ones that exited meanwhile); NaN when unreadable. */
   postgresCpuUs: number;
 }
@@ -47,7 +49,7 @@ export async function measure(fn: () => Promise<void>): Promise<Sample> {
   const seconds = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const pgAfter = postgresCpuSeconds();
-  return { seconds, nodeCpuUs: cpu.user + cpu.system, postgresCpuUs: (pgAfter - pgBefore) * 1e6 };
+  return { seconds, nodeCpuUs: cpu.user + cpu.system, nodeSystemUs: cpu.system, postgresCpuUs: (pgAfter - pgBefore) * 1e6 };
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
