@@ -4,7 +4,10 @@
 --
 -- The trigger is the second line of defence: every statement of the driver already guards its UPDATE with
 -- `state = ANY(allowed)`; the trigger refuses any other writer (a hand-written UPDATE, a bug) that would move
--- a job along an edge the table does not have. In-place updates (same state) do not fire it.
+-- a job along an edge the table does not have. In-place updates (same state) do not fire it, and neither do
+-- legal edges: the WHEN clause checks the edge (an expression, evaluated per row at a fraction of a PL/pgSQL
+-- call, which every claim and completion would otherwise pay), so the function only runs to refuse. It keeps
+-- its own check, so it refuses the same edges if it is ever fired some other way.
 
 ALTER TABLE {{schema}}.jobs DROP CONSTRAINT IF EXISTS jobs_state_check;
 ALTER TABLE {{schema}}.jobs ADD CONSTRAINT jobs_state_check CHECK (state = ANY ({{job_states}}));
@@ -24,5 +27,5 @@ DROP TRIGGER IF EXISTS jobs_refuse_illegal_transition ON {{schema}}.jobs;
 CREATE TRIGGER jobs_refuse_illegal_transition
   BEFORE UPDATE OF state ON {{schema}}.jobs
   FOR EACH ROW
-  WHEN (OLD.state IS DISTINCT FROM NEW.state)
+  WHEN (OLD.state IS DISTINCT FROM NEW.state AND NOT (OLD.state || '>' || NEW.state) = ANY ({{legal_pairs}}))
   EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_transition();
