@@ -5,6 +5,7 @@
  * the cost of a case). `dropAll()` drops every schema at the end.
  */
 import pg from 'pg';
+import { GENERIC_PLANS } from '../../src/factory.js';
 import { migrate } from '../../src/migrate.js';
 import { DATABASE_URL, uniqueSchema } from './database.js';
 
@@ -12,8 +13,11 @@ import { DATABASE_URL, uniqueSchema } from './database.js';
 const TABLES = ['jobs', 'queues', 'workers', 'crons', 'workflows', 'leases', 'event_overflow'];
 
 export class SchemaPool {
-  /** Shared by the subjects' drivers (they do not own it). */
-  readonly pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: '-c synchronous_commit=off' });
+  /**
+   * Shared by the subjects' drivers (they do not own it). Planned as `createPostgresDriver`'s pools are (the
+   * suites on database.ts's pools run with the server's default plan choice).
+   */
+  readonly pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: `${GENERIC_PLANS} -c synchronous_commit=off` });
   private readonly free: string[] = [];
   private readonly all: string[] = [];
 
