@@ -15,7 +15,7 @@ import { Worker } from '@ojskit/client';
 import pg from 'pg';
 import { createPostgresDriver } from '../src/index.js';
 import { EngineWorker } from './ojskit-worker.js';
-import { measure, table, type Sample } from './measure.js';
+import { measure, table, watchServer, type Sample } from './measure.js';
 
 const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = Number(process.env['BENCH_JOBS'] ?? 20_000);
@@ -25,6 +25,7 @@ const CONCURRENCY = 50;
 const CHUNK = 1_000;
 const schema = `ojs_breakdown_${randomBytes(3).toString('hex')}`;
 const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+watchServer((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10 });

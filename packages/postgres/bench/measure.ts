@@ -12,6 +12,22 @@ export interface Sample {
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
+/** The postmaster whose processes `measure` counts (see `watchServer`); undefined: every postgres process. */
+let postmaster: number | undefined;
+
+/**
+ * Counts only the processes of the server `backendPid` (a `pg_backend_pid()`) belongs to, so another
+ * cluster on the machine is not billed to this one.
+ */
+export function watchServer(backendPid: number): void {
+  try {
+    const stat = readFileSync(`/proc/${backendPid}/stat`, 'utf8');
+    postmaster = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    postmaster = undefined; // not a server on this machine: every postgres process, or none
+  }
+}
+
 /**
  * CPU seconds used by PostgreSQL so far: live server processes (utime + stime) plus what the postmaster
  * collected from backends that exited (cutime + cstime), read from /proc. Counts whatever else the server
@@ -32,8 +48,10 @@ function postgresCpuSeconds(): number {
     const close = stat.lastIndexOf(')');
     const comm = stat.slice(open + 1, close);
     if (comm !== 'postgres' && comm !== 'postmaster') continue;
-    seen = true;
     const fields = stat.slice(close + 2).split(' ');
+    // fields[1] is the parent pid (field 4 of stat).
+    if (postmaster !== undefined && Number(entry) !== postmaster && Number(fields[1]) !== postmaster) continue;
+    seen = true;
     // fields[0] is the state (field 3 of stat); utime, stime, cutime, cstime are fields 14–17.
     ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
   }

@@ -25,7 +25,7 @@ import { PgBoss } from 'pg-boss';
 import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from 'graphile-worker';
 import { createPostgresDriver } from '../src/index.js';
 import { EngineWorker } from './ojskit-worker.js';
-import { latencySummary, measure, table, type Sample } from './measure.js';
+import { latencySummary, measure, table, watchServer, type Sample } from './measure.js';
 
 const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = Number(process.env['BENCH_JOBS'] ?? 20_000);
@@ -38,6 +38,7 @@ const CHUNK = 1_000;
 const PREFETCH = 500;
 const tag = randomBytes(3).toString('hex');
 const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+watchServer((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
