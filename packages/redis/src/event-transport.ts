@@ -6,12 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { EventTransport, OjsEvent } from '@ojskit/core';
+import { packEvent, unpackEvent, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
-// Message format: `<publisher id>\n<JSON array of events>`. The id comes first so a process can drop its own
-// messages (it delivered them locally) without parsing them.
+// Message format: `<publisher id>\n<JSON array of events, packed by core's packEvent>` (about half the bytes
+// of CloudEvents JSON). The id comes first so a process can drop its own messages (it delivered them
+// locally) without parsing them.
 const SEPARATOR = '\n';
 
 export interface RedisEventTransportOptions {
@@ -72,7 +73,7 @@ export class RedisEventTransport implements EventTransport {
     this.pending = [];
     if (batch.length === 0) return;
     this.deliver(batch);
-    const message = `${this.publisherId}${SEPARATOR}${JSON.stringify(batch)}`;
+    const message = `${this.publisherId}${SEPARATOR}[${batch.map(packEvent).join(',')}]`;
     this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => {
       this.options.onError?.(error);
     });
@@ -103,7 +104,7 @@ export class RedisEventTransport implements EventTransport {
         this.options.onError?.(error);
         return;
       }
-      if (Array.isArray(events)) this.deliver(events as OjsEvent[]);
+      if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent>).map(unpackEvent));
     });
     // ioredis re-subscribes after a reconnect by itself.
     this.subscribed = subscriber.subscribe(this.options.channel).catch((error: unknown) => {
