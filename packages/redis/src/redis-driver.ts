@@ -30,7 +30,7 @@ import { memoryPolicyWarning, readMemoryPolicy, type MemoryPolicyReport } from '
 import { parseOptions, type DriverLogger, type RedisDriverOptions } from './options.js';
 import { Coalescer } from './coalescer.js';
 import { ScriptRunner } from './script-runner.js';
-import { decodeTransitionReply, pushTransitionOp } from './transition-args.js';
+import { decodeTransitionReply, pushTransitionBatch } from './transition-args.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: false,
@@ -149,14 +149,14 @@ export class RedisDriver implements Driver {
   private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length > 1) return this.jobTransitionMany(ops);
     const args: Array<string | number> = [this.prefix];
-    pushTransitionOp(ops[0]!, args);
+    pushTransitionBatch(ops, args);
     return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
 
   async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length === 0) return [];
-    const args: Array<string | number> = [this.prefix, ops.length];
-    for (const op of ops) pushTransitionOp(op, args);
+    const args: Array<string | number> = [this.prefix];
+    pushTransitionBatch(ops, args);
     const replies = list((await this.scripts.run('job-transition-many', args)) as unknown[]);
     return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
   }

@@ -1,23 +1,13 @@
-/** Encodes a `TransitionOp` as the ARGV record lib/transition.lua reads, and decodes its result. */
+/** Encodes `TransitionOp`s as the ARGV batch lib/transition.lua reads, and decodes their results. */
 import type { TransitionOp, TransitionResult, JobState } from '@ojskit/core';
 import { decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField } from './codec.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job, or `to` sets them. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
-/** Appends one op to `out` (see lib/transition.lua for the layout). */
-export function pushTransitionOp(op: TransitionOp, out: Array<string | number>): void {
-  const expect = op.expect;
-  out.push(
-    op.id,
-    `,${op.from.join(',')},`,
-    op.to,
-    expect?.attempt ?? '',
-    expect?.workerId ?? '',
-    expect?.visibleUntil ?? '',
-    expect?.deadLetter === undefined ? '' : expect.deadLetter ? '1' : '0',
-    op.returning ?? 'job',
-  );
+/** The part of an op that ops of a batch usually share (see lib/transition.lua). */
+function opShape(op: TransitionOp): Array<string | number> {
+  const dl = op.expect?.deadLetter;
   const set: string[] = [];
   const del: string[] = [];
   if (op.set) {
@@ -37,10 +27,33 @@ export function pushTransitionOp(op: TransitionOp, out: Array<string | number>):
       else set.push(`@${key}`, encoded);
     }
   }
-  out.push(set.length / 2);
-  for (const s of set) out.push(s);
-  out.push(del.length);
-  for (const d of del) out.push(d);
+  return [`,${op.from.join(',')},`, op.to, dl === undefined ? '' : dl ? '1' : '0', op.returning ?? 'job', set.length / 2, ...set, del.length, ...del];
+}
+
+/**
+ * Appends a batch of ops to `out` (see lib/transition.lua for the layout): the distinct shapes once, then
+ * per op its id, guards and shape number, so a batch of ACKs carries its common fields once.
+ */
+export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>): void {
+  const shapes = new Map<string, number>();
+  const shapeArgs: Array<string | number> = [];
+  const opArgs: Array<string | number> = [];
+  for (const op of ops) {
+    const shape = opShape(op);
+    const key = JSON.stringify(shape);
+    let n = shapes.get(key);
+    if (n === undefined) {
+      n = shapes.size + 1;
+      shapes.set(key, n);
+      for (const a of shape) shapeArgs.push(a);
+    }
+    const expect = op.expect;
+    opArgs.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n);
+  }
+  out.push(shapes.size);
+  for (const a of shapeArgs) out.push(a);
+  out.push(ops.length);
+  for (const a of opArgs) out.push(a);
 }
 
 /** Decodes one `{1|0, state, fields}` reply. */

@@ -32,7 +32,7 @@ local function claim_one(q, id, jk, h, counts, active)
   if expiresAt and expiresAt < now then
     local v = { state = 'available', ['@expiresAt'] = get('@expiresAt'), ['@finishedAt'] = false, ['@deadLetter'] = get('@deadLetter') or false }
     -- already out of the available index: only the count and the expiry index are left
-    redis.call('HINCRBY', counts, 'available', -1)
+    incr(counts, 'available', -1)
     redis.call('ZREM', qkey(q, 'exp'), id)
     redis.call('HSET', jk, 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now)
     v.state = 'discarded'
@@ -62,9 +62,9 @@ local function claim_one(q, id, jk, h, counts, active)
   end
   if #dels > 0 then redis.call('HDEL', jk, unpack(dels)) end
   if expiresAt then redis.call('ZREM', qkey(q, 'exp'), id) end
-  redis.call('HINCRBY', counts, 'available', -1)
-  redis.call('HINCRBY', counts, 'active', 1)
-  redis.call('ZADD', active, score, id)
+  incr(counts, 'available', -1)
+  incr(counts, 'active', 1)
+  zadd(active, score, id)
   -- the reply: the hash as read, with the writes applied and the removals dropped
   for k = 1, #writes, 2 do
     local p = pos[writes[k]]
@@ -90,11 +90,14 @@ local function claim_one(q, id, jk, h, counts, active)
   claimed[#claimed + 1] = h
 end
 
+idx_defer()
 for qi = 7, #ARGS do
   if #claimed >= limit then break end
   local q = ARGS[qi]
   if redis.call('HGET', qkey(q, 'meta'), 'paused') ~= '1' then
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
+    -- the pops below must see the jobs promoted just now
+    idx_flush()
     local avail, counts, active = qkey(q, 'avail'), qkey(q, 'counts'), qkey(q, 'active')
     while #claimed < limit do
       local popped = redis.call('ZPOPMIN', avail, limit - #claimed)
@@ -109,4 +112,5 @@ for qi = 7, #ARGS do
   end
 end
 
+idx_flush()
 return cjson.encode({ claimed, promoted, expired })

@@ -19,6 +19,7 @@ Atomicity: plan first, write after (lib/insert.lua), so an aborted group writes 
 
 local out = {}
 local i = 3
+idx_defer()
 for g = 1, tonumber(ARGS[2]) do
   local now, nowIso, njobs = tonumber(ARGS[i]), ARGS[i + 1], tonumber(ARGS[i + 2])
   local jobs
@@ -30,4 +31,5 @@ for g = 1, tonumber(ARGS[2]) do
     out[g] = { 'ok', apply_insert(decisions, now, nowIso) }
   end
 end
+idx_flush()
 return cjson.encode(out)

@@ -48,11 +48,100 @@ local function state_index(q, state, v)
   return qkey(q, index_name(state, v['@deadLetter'] == '1'))
 end
 
+-- Index writes are applied at once, or, after idx_defer(), collected and applied by idx_flush() in one
+-- command per key (a batch of 50 claims or acks then costs a handful of ZADD/ZREM/HINCRBY calls, not 200).
+-- Safe because a deferring script reads no index or count until it flushes, and a job's pending writes are
+-- flushed before that job's indexes are touched again (per key, removals are applied before additions).
+local PENDING = nil
+
+local function idx_defer()
+  PENDING = { ids = {}, keys = {}, zrem = {}, zadd = {}, incr = {} }
+end
+
+local function pending_list(map, key)
+  local list = map[key]
+  if not list then
+    list = {}
+    map[key] = list
+    local keys = PENDING.keys
+    if not keys[key] then
+      keys[key] = true
+      keys[#keys + 1] = key
+    end
+  end
+  return list
+end
+
+-- Runs `cmd key <items>` in chunks (unpack and the Lua C stack bound one call's arguments).
+local function call_chunked(cmd, key, items)
+  for a = 1, #items, 4000 do
+    redis.call(cmd, key, unpack(items, a, math.min(#items, a + 3999)))
+  end
+end
+
+local function idx_flush()
+  local p = PENDING
+  if not p then return end
+  PENDING = nil
+  for _, key in ipairs(p.keys) do
+    if p.zrem[key] then call_chunked('ZREM', key, p.zrem[key]) end
+  end
+  for _, key in ipairs(p.keys) do
+    if p.zadd[key] then call_chunked('ZADD', key, p.zadd[key]) end
+    local incr = p.incr[key]
+    if incr then
+      for _, field in ipairs(incr) do
+        if incr[field] ~= 0 then redis.call('HINCRBY', key, field, incr[field]) end
+      end
+    end
+  end
+  idx_defer()
+end
+
+-- A job's earlier pending writes go out before its indexes change again.
+local function touch(id)
+  if PENDING and PENDING.ids[id] then idx_flush() end
+end
+
+local function incr(key, field, delta)
+  if not PENDING then
+    redis.call('HINCRBY', key, field, delta)
+    return
+  end
+  local fields = pending_list(PENDING.incr, key)
+  if not fields[field] then
+    fields[field] = 0
+    fields[#fields + 1] = field
+  end
+  fields[field] = fields[field] + delta
+end
+
+local function zrem(key, id)
+  if not PENDING then
+    redis.call('ZREM', key, id)
+    return
+  end
+  local list = pending_list(PENDING.zrem, key)
+  list[#list + 1] = id
+end
+
+local function zadd(key, score, id)
+  if not PENDING then
+    redis.call('ZADD', key, score, id)
+    return
+  end
+  local list = pending_list(PENDING.zadd, key)
+  list[#list + 1] = score
+  list[#list + 1] = id
+  PENDING.ids[id] = true
+end
+
 local function idx_remove(q, id, v)
+  touch(id)
   local state = v.state
-  redis.call('HINCRBY', qkey(q, 'counts'), state, -1)
-  redis.call('ZREM', state_index(q, state, v), id)
-  if EXPIRABLE[state] and v['@expiresAt'] then redis.call('ZREM', qkey(q, 'exp'), id) end
+  incr(qkey(q, 'counts'), state, -1)
+  zrem(state_index(q, state, v), id)
+  if EXPIRABLE[state] and v['@expiresAt'] then zrem(qkey(q, 'exp'), id) end
 end
 
 local function active_score(v)
@@ -64,8 +153,9 @@ end
 
 -- fresh: the job has just entered its state (entering `available` takes a new FIFO sequence).
 local function idx_add(q, id, jk, v, fresh)
+  touch(id)
   local state = v.state
-  redis.call('HINCRBY', qkey(q, 'counts'), state, 1)
+  incr(qkey(q, 'counts'), state, 1)
   local score = 0
   if state == 'available' then
     local seq = tonumber(v['@seq'])
@@ -82,8 +172,8 @@ local function idx_add(q, id, jk, v, fresh)
   elseif TERMINAL[state] then
     score = tonumber(v['@finishedAt']) or 0
   end
-  redis.call('ZADD', state_index(q, state, v), score, id)
-  if EXPIRABLE[state] and v['@expiresAt'] then redis.call('ZADD', qkey(q, 'exp'), tonumber(v['@expiresAt']), id) end
+  zadd(state_index(q, state, v), score, id)
+  if EXPIRABLE[state] and v['@expiresAt'] then zadd(qkey(q, 'exp'), tonumber(v['@expiresAt']), id) end
 end
 
 -- The summary fields (id, type, queue, state, attempt, workflow_id) of a view.

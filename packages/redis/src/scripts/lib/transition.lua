@@ -1,50 +1,59 @@
---[[ lib/transition.lua: one guarded compare-and-set on a job (shared by job-transition, job-transition-many).
+--[[ lib/transition.lua: guarded compare-and-sets on jobs (shared by job-transition, job-transition-many).
 Requires lib/keys.lua, lib/indexes.lua and the generated LEGAL table.
 
-An op is read from ARGV starting at index i:
-  id, from (",s1,s2,"), to, expectAttempt|'', expectWorkerId|'', expectVisibleUntil|'', expectDeadLetter ('1'|'0'|''),
-  returning ('job'|'summary'), nSet, nSet field/value pairs, nDel, nDel field names.
-Returns (result, index after the op). result:
+A batch of ops is read from ARGV starting at index i: nShapes, the shapes, nOps, the ops. A shape is what
+ops of a batch usually share (every ACK of a batch writes the same fields), so it travels and is parsed once:
+  from (",s1,s2,"), to, expectDeadLetter ('1'|'0'|''), returning ('job'|'summary'), nSet, nSet field/value
+  pairs, nDel, nDel field names.
+An op is: id, expectAttempt|'', expectWorkerId|'', expectVisibleUntil|'', shape number (1-based).
+Each op succeeds or fails on its own; its result is:
   {1, fromState, fields}          success; fields = HGETALL (job) or the summary fields
   {0, currentState|false, fields} guard failed (fields = HGETALL when the job exists) ]]
 
-local function guard_holds(v, from, to, eAtt, eWorker, eVis, eDl)
-  if not string.find(from, ',' .. v.state .. ',', 1, true) then return false end
+local function guard_holds(v, shape, eAtt, eWorker, eVis)
+  if not string.find(shape.from, ',' .. v.state .. ',', 1, true) then return false end
   -- a change of state must be a row of core's transition table, whatever the caller allowed
-  if v.state ~= to and not LEGAL[v.state .. '>' .. to] then return false end
+  if v.state ~= shape.to and not LEGAL[v.state .. '>' .. shape.to] then return false end
   if eAtt ~= '' and tonumber(v.attempt) ~= tonumber(eAtt) then return false end
   -- the worker guard applies only when the job has a worker
   if eWorker ~= '' and v.worker_id and v.worker_id ~= eWorker then return false end
   if eVis ~= '' and tonumber(v['@visibleUntil']) ~= tonumber(eVis) then return false end
+  local eDl = shape.eDl
   if eDl ~= '' and (v['@deadLetter'] == '1') ~= (eDl == '1') then return false end
   return true
 end
 
-local function transition(i)
-  local id, from, to = ARGS[i], ARGS[i + 1], ARGS[i + 2]
-  local eAtt, eWorker, eVis, eDl, returning = ARGS[i + 3], ARGS[i + 4], ARGS[i + 5], ARGS[i + 6], ARGS[i + 7]
-  local nset = tonumber(ARGS[i + 8])
-  local setStart = i + 9
-  local delPos = setStart + 2 * nset
-  local ndel = tonumber(ARGS[delPos])
-  local nexti = delPos + 1 + ndel
+-- Reads the shapes of a batch; returns them and the index after them (where nOps is).
+local function read_shapes(i)
+  local shapes = {}
+  local count = tonumber(ARGS[i])
+  i = i + 1
+  for s = 1, count do
+    local nset = tonumber(ARGS[i + 4])
+    local delPos = i + 5 + 2 * nset
+    local ndel = tonumber(ARGS[delPos])
+    shapes[s] = { from = ARGS[i], to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3],
+      set = { unpack(ARGS, i + 5, delPos - 1) }, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
+    i = delPos + 1 + ndel
+  end
+  return shapes, i
+end
 
+local function transition(id, eAtt, eWorker, eVis, shape)
   local q, jk = locate(id)
-  if not q then return { 0, false }, nexti end
+  if not q then return { 0, false } end
   local v = read_view(jk)
-  if not v then return { 0, false }, nexti end
-  if not guard_holds(v, from, to, eAtt, eWorker, eVis, eDl) then
-    return { 0, v.state, redis.call('HGETALL', jk) }, nexti
+  if not v then return { 0, false } end
+  if not guard_holds(v, shape, eAtt, eWorker, eVis) then
+    return { 0, v.state, redis.call('HGETALL', jk) }
   end
 
-  local state = v.state
+  local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
   idx_remove(q, id, v)
-  local args = { 'HSET', jk, 'state', to }
-  for k = setStart, delPos - 1 do args[#args + 1] = ARGS[k] end
-  redis.call(unpack(args))
-  if ndel > 0 then redis.call('HDEL', jk, unpack(ARGS, delPos + 1, delPos + ndel)) end
-  view_apply(v, ARGS, setStart, delPos - 1, ARGS, delPos + 1, delPos + ndel)
+  redis.call('HSET', jk, 'state', to, unpack(shape.set))
+  if #shape.del > 0 then redis.call('HDEL', jk, unpack(shape.del)) end
+  view_apply(v, shape.set, 1, #shape.set, shape.del, 1, #shape.del)
   v.state = to
 
   if v['@uniqueKey'] ~= oldUk then
@@ -63,6 +72,20 @@ local function transition(i)
   end
   idx_add(newq, id, jk, v, state ~= to or newq ~= q)
 
-  if returning == 'summary' then return { 1, state, view_summary(v) }, nexti end
-  return { 1, state, redis.call('HGETALL', jk) }, nexti
+  if shape.returning == 'summary' then return { 1, state, view_summary(v) } end
+  return { 1, state, redis.call('HGETALL', jk) }
+end
+
+-- Runs the batch of ops starting at ARGS[i]; returns one result per op, in op order.
+local function transition_batch(i)
+  local shapes
+  shapes, i = read_shapes(i)
+  local n = tonumber(ARGS[i])
+  i = i + 1
+  local out = {}
+  for k = 1, n do
+    out[k] = transition(ARGS[i], ARGS[i + 1], ARGS[i + 2], ARGS[i + 3], shapes[tonumber(ARGS[i + 4])])
+    i = i + 5
+  end
+  return out
 end
