@@ -1,12 +1,15 @@
 /**
  * The built CLI as a real child process, driven over the network: start-up, flags and environment, auth,
- * a full job round trip through the HTTP transport, and graceful shutdown on SIGTERM with a request in flight.
+ * a full job round trip through the HTTP transport, graceful shutdown on SIGTERM with a request in flight,
+ * and two gateway processes sharing one Redis or one Postgres.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '@ojskit/client';
+import { describeEachBackend, POSTGRES, REDIS } from './support/backends.js';
+import { events, FrameReader } from './support/sse.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -44,7 +47,8 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
 
 beforeAll(() => {
   // The test runs the built CLI, so build it (and the packages it imports) from the current sources.
-  execFileSync('pnpm', ['--filter', '@ojskit/core', '--filter', '@ojskit/memory', '--filter', '@ojskit/gateway', 'run', 'build'], {
+  const packages = ['core', 'memory', 'redis', 'postgres', 'gateway'].flatMap((name) => ['--filter', `@ojskit/${name}`]);
+  execFileSync('pnpm', [...packages, 'run', 'build'], {
     cwd: root,
     stdio: 'pipe',
   });
@@ -133,3 +137,58 @@ describe('ojskit-gateway CLI', () => {
     expect(kafkaErr).toContain('needs the @ojskit/kafka package');
   });
 });
+
+describeEachBackend(
+  'two gateway processes on one store',
+  (backend) => {
+    it('never hand one job out twice, complete every job, and both SSE streams show every transition', async () => {
+      const store = backend.url();
+      const [a, b] = await Promise.all([0, 1].map(() => start(['--port', '0', '--host', '127.0.0.1', '--quiet', '--backend', store])));
+      const queue = `multi-${process.pid}`;
+      const streams = await Promise.all(
+        [a!, b!].map(async ({ url }) => {
+          const res = await fetch(`${url}/ojs/v1/events/stream?queues=${queue}`, { headers: { Accept: 'text/event-stream' } });
+          const reader = new FrameReader(res.body!);
+          await reader.until((frames) => frames.some((f) => f.comment === 'connected'));
+          return reader;
+        }),
+      );
+
+      const total = 40;
+      const { jobs } = await http(a!.url).enqueueBatch({ jobs: Array.from({ length: total }, (_, i) => ({ type: 'multi.job', args: [i], options: { queue } })) });
+      // Four workers, two per gateway, fetch and ACK concurrently until the queue is empty.
+      const work = async (url: string, worker: string): Promise<string[]> => {
+        const api = http(url);
+        const handed: string[] = [];
+        for (;;) {
+          const batch = await api.fetch({ queues: [queue], count: 3, worker_id: worker });
+          if (batch.jobs.length === 0) return handed;
+          for (const job of batch.jobs) {
+            handed.push(job.id);
+            await api.ack({ job_id: job.id, worker_id: worker, result: { by: worker } });
+          }
+        }
+      };
+      const handed = await Promise.all([work(a!.url, 'a1'), work(b!.url, 'b1'), work(a!.url, 'a2'), work(b!.url, 'b2')]);
+      const all = handed.flat();
+      expect(all).toHaveLength(total);
+      expect(new Set(all)).toEqual(new Set(jobs.map((j) => j.id)));
+      expect(handed[0]!.length + handed[2]!.length, 'gateway A handed out work').toBeGreaterThan(0);
+      expect(handed[1]!.length + handed[3]!.length, 'gateway B handed out work').toBeGreaterThan(0);
+      const stored = await Promise.all(jobs.map((j) => http(b!.url).getJob(j.id)));
+      expect(stored.map(({ job }) => job.state)).toEqual(jobs.map(() => 'completed'));
+
+      // Each gateway's stream shows every job's transitions, whichever process made them, in order, once.
+      const expected = ['job.enqueued', 'job.started', 'job.completed'];
+      for (const [name, reader] of [['A', streams[0]!], ['B', streams[1]!]] as const) {
+        const seen = events(await reader.until((frames) => events(frames).length >= expected.length * total, 15_000));
+        const byJob = new Map<string, string[]>();
+        for (const event of seen) byJob.set(event.data.data.job_id, [...(byJob.get(event.data.data.job_id) ?? []), event.event]);
+        for (const job of jobs) expect(byJob.get(job.id), `stream of gateway ${name}, job ${job.id}`).toEqual(expected);
+        expect(seen, `stream of gateway ${name}`).toHaveLength(expected.length * total);
+        await reader.cancel();
+      }
+    }, 60_000);
+  },
+  [REDIS, POSTGRES],
+);

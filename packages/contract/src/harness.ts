@@ -13,6 +13,8 @@ export interface CaseOptions {
 
 /** What case files register against. */
 export interface Suite {
+  /** The options the suite was registered with. */
+  readonly options: BackendContractOptions;
   /** A describe block. */
   group(title: string, body: () => void): void;
   /** A case with a stable id (`area.what`), run against a fresh subject. */
@@ -53,6 +55,7 @@ export function registerCases(options: BackendContractOptions, registrations: re
   };
 
   const suite: Suite = {
+    options,
     group: (title, body) => describe(title, body),
     test(id, title, fn, caseOptions) {
       const reason = claimId(id);

@@ -30,4 +30,10 @@ export interface BackendContractOptions {
    * An empty reason or an id that names no case fails the suite.
    */
   skip?: Record<string, string>;
+  /**
+   * Sequences the model-based property runs (default 1000). For a subject whose every operation is slow
+   * (a store behind HTTP) when the same store already runs the full count elsewhere. `OJSKIT_CONTRACT_MODEL_RUNS`
+   * overrides it.
+   */
+  modelRuns?: number;
 }

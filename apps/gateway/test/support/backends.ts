@@ -1,7 +1,7 @@
 /**
  * The stores the gateway's HTTP suites run on: memory always, Redis (`REDIS_URL`) and PostgreSQL
  * (`DATABASE_URL`) when they answer. Each opened store is isolated (a fresh Redis key prefix, a Postgres
- * schema of its own) and deleted afterwards, so several test runs can share the services.
+ * schema of its own) and deleted by the end of the test file, so several test runs can share the services.
  *
  * On a laptop without a service its suites are skipped with a warning; under `CI=true` an unreachable
  * service throws while the test file loads, so a skipped integration run can never pass for a green one
@@ -14,7 +14,7 @@ import { afterAll, describe } from 'vitest';
 import type { Driver } from '@ojskit/core';
 import { MemoryDriver } from '@ojskit/memory';
 import { createPostgresDriver } from '@ojskit/postgres';
-import { createRedisDriver, type RedisDriver } from '@ojskit/redis';
+import { createRedisDriver } from '@ojskit/redis';
 
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 export const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -22,7 +22,7 @@ export const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@
 /** An isolated store: a driver ready to take events, and how to delete what it holds. */
 export interface OpenedStore {
   driver: Driver;
-  /** Deletes the store's data and closes the driver (call it while the driver is still open). */
+  /** Closes the driver; the store's data is deleted now or after the test file (call it while the driver is open). */
   dispose(): Promise<void>;
 }
 
@@ -34,8 +34,8 @@ export interface TestBackend {
   readonly available: boolean;
   /** A fresh, empty, isolated store. */
   open(): Promise<OpenedStore>;
-  /** A fresh isolated store as a `--backend` URL for a gateway process, and how to delete it. */
-  url(): Promise<{ url: string; dispose(): Promise<void> }>;
+  /** A fresh isolated store as a `--backend` URL for gateway processes; deleted after the test file. */
+  url(): string;
 }
 
 const unique = (): string => randomBytes(5).toString('hex');
@@ -80,9 +80,23 @@ async function postgresAnswers(url: string): Promise<boolean> {
 const redisUp = required('Redis', REDIS_URL, await redisAnswers(REDIS_URL));
 const postgresUp = required('PostgreSQL', DATABASE_URL, await postgresAnswers(DATABASE_URL));
 
-async function disposeRedis(driver: RedisDriver): Promise<void> {
-  await driver.reset();
-  await driver.close();
+/**
+ * Redis stores of this test file share a prefix, `ojstest:gw:<file>:<store>`. A store's keys are deleted
+ * with the file's, in one SCAN after the file: a SCAN walks the whole keyspace, which on a shared Redis
+ * costs more than the test case that filled the store.
+ */
+const redisFilePrefix = `ojstest:gw:${unique()}`;
+let redisUsed = false;
+afterAll(async () => {
+  if (!redisUsed) return;
+  const sweeper = createRedisDriver(REDIS_URL, { prefix: redisFilePrefix, checkMemoryPolicy: false });
+  await sweeper.reset();
+  await sweeper.close();
+});
+
+function redisPrefix(): string {
+  redisUsed = true;
+  return `${redisFilePrefix}:${unique()}`;
 }
 
 /**
@@ -100,6 +114,12 @@ afterAll(async () => {
     await client.end();
   }
 });
+
+function postgresUrl(schema: string): string {
+  const url = new URL(DATABASE_URL);
+  url.searchParams.set('schema', schema);
+  return url.toString();
+}
 
 function takeSchema(): string {
   const reused = schemas.free.pop();
@@ -121,23 +141,22 @@ export const MEMORY: TestBackend = {
     const driver = new MemoryDriver();
     return { driver, dispose: () => closeQuietly(driver) };
   },
-  url: async () => ({ url: 'memory', dispose: async () => undefined }),
+  url: () => 'memory',
 };
 
 export const REDIS: TestBackend = {
   name: 'redis',
   available: redisUp,
   open: async () => {
-    const driver = createRedisDriver(REDIS_URL, { prefix: `ojstest:gw:${unique()}`, checkMemoryPolicy: false });
+    const driver = createRedisDriver(REDIS_URL, { prefix: redisPrefix(), checkMemoryPolicy: false });
     // The engine hears its own events back through pub/sub: subscribed before the first publish.
     await driver.events.ready();
-    return { driver, dispose: () => disposeRedis(driver) };
+    return { driver, dispose: () => closeQuietly(driver) };
   },
-  url: async () => {
-    const prefix = `ojstest:gw:${unique()}`;
+  url: () => {
     const url = new URL(REDIS_URL);
-    url.searchParams.set('prefix', prefix);
-    return { url: url.toString(), dispose: () => disposeRedis(createRedisDriver(url.toString(), { checkMemoryPolicy: false })) };
+    url.searchParams.set('prefix', redisPrefix());
+    return url.toString();
   },
 };
 
@@ -146,10 +165,10 @@ export const POSTGRES: TestBackend = {
   available: postgresUp,
   open: async () => {
     const schema = takeSchema();
-    const url = new URL(DATABASE_URL);
-    url.searchParams.set('schema', schema);
     // Migrates (a no-op on a reused schema) and starts listening for events.
-    const driver = await createPostgresDriver(url.toString(), { max: 4 });
+    // Commits need not wait for the WAL flush: test data need not survive a crash (the postgres package's
+    // contract run does the same).
+    const driver = await createPostgresDriver(postgresUrl(schema), { max: 4, pool: { options: '-c synchronous_commit=off' } });
     return {
       driver,
       dispose: async () => {
@@ -159,12 +178,8 @@ export const POSTGRES: TestBackend = {
       },
     };
   },
-  url: async () => {
-    const schema = takeSchema();
-    const url = new URL(DATABASE_URL);
-    url.searchParams.set('schema', schema);
-    return { url: url.toString(), dispose: async () => undefined };
-  },
+  // Never reused: gateway processes may outlive the test that started them.
+  url: () => postgresUrl(takeSchema()),
 };
 
 /** Every store, memory first. */

@@ -225,24 +225,25 @@ async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
   for (const id of model.unfinished()) await outcomeOf(t.api.cancelJob(id));
 }
 
-/** Sequences per run: 1000 unless `OJSKIT_CONTRACT_MODEL_RUNS` says otherwise. */
-export function modelRuns(): number {
+/** Sequences per run: `OJSKIT_CONTRACT_MODEL_RUNS` if set, else the backend's `modelRuns`, else 1000. */
+export function modelRuns(configured = 1_000): number {
   const raw = Number(process.env.OJSKIT_CONTRACT_MODEL_RUNS);
-  return Number.isInteger(raw) && raw > 0 ? raw : 1_000;
+  return Number.isInteger(raw) && raw > 0 ? raw : configured;
 }
 
 export function registerModelCases(suite: Suite): void {
+  const runs = modelRuns(suite.options.modelRuns);
   suite.group('model', () => {
     suite.raw(
       'model.random-sequences',
-      `random operation sequences agree with the TRANSITIONS-derived model (${modelRuns()} runs)`,
+      `random operation sequences agree with the TRANSITIONS-derived model (${runs} runs)`,
       async (create) => {
         const subject = await create();
         try {
           const t = new CaseContext(subject);
           await fc.assert(
             fc.asyncProperty(sequenceArbitrary, (ops) => runSequence(t, ops)),
-            { numRuns: modelRuns(), ...(process.env.OJSKIT_CONTRACT_MODEL_SEED ? { seed: Number(process.env.OJSKIT_CONTRACT_MODEL_SEED) } : {}) },
+            { numRuns: runs, ...(process.env.OJSKIT_CONTRACT_MODEL_SEED ? { seed: Number(process.env.OJSKIT_CONTRACT_MODEL_SEED) } : {}) },
           );
         } finally {
           await subject.close();
