@@ -10,10 +10,10 @@ const NO_DRIVER = 'HTTP transport exposes no driver';
 /**
  * Model sequences over HTTP on a store. Each sequence step is an HTTP request plus a store round trip
  * (about 120 ms a sequence on Redis, against 55 ms on memory), so 1000 would add minutes per store. The
- * full 1000 run on each store at engine level in its adapter's suite and over HTTP on memory; here 100
+ * full 1000 run on each store at engine level in its adapter's suite and over HTTP on memory; here 50
  * sample the combination. `OJSKIT_CONTRACT_MODEL_RUNS` raises it.
  */
-const STORE_MODEL_RUNS = 100;
+const STORE_MODEL_RUNS = 50;
 
 /**
  * Registers the contract for `backend`: one fresh store and gateway per case, the engine reading a
