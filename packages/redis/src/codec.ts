@@ -102,23 +102,30 @@ export function encodeStoredJob(stored: StoredJob): string[] {
 
 /** Decodes a flat HGETALL reply into a stored job. */
 export function decodeStoredJob(flat: readonly string[]): StoredJob {
-  const fields: Array<[string, unknown]> = [];
+  const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  let unordered: string[] | undefined;
   const x: Record<string, unknown> = {};
   for (let i = 0; i < flat.length; i += 2) {
     const field = flat[i]!;
     const raw = flat[i + 1]!;
-    if (field.startsWith('@')) {
+    if (field.charCodeAt(0) === 64 /* @ */) {
       const key = field.slice(1);
       if (key !== 'seq') x[key] = decodeInternal(key, raw);
       continue;
     }
     const key = envelopeKey(field);
-    if (RAW_STRING.has(key)) fields.push([key, raw]);
-    else if (RAW_INT.has(key)) fields.push([key, Number(raw)]);
-    else fields.push([key, JSON.parse(raw)]);
+    if (RAW_STRING.has(key)) values[key] = raw;
+    else if (RAW_INT.has(key)) values[key] = Number(raw);
+    else values[key] = JSON.parse(raw);
+    if (!ORDER_RANK.has(key)) (unordered ??= []).push(key);
   }
-  fields.sort((a, b) => (ORDER_RANK.get(a[0]) ?? ENVELOPE_ORDER.length) - (ORDER_RANK.get(b[0]) ?? ENVELOPE_ORDER.length));
-  return { job: Object.fromEntries(fields) as Job, x: x as unknown as JobInternals };
+  // Served in ENVELOPE_ORDER, then unknown attributes in stored order.
+  const job: Record<string, unknown> = {};
+  for (const key of ENVELOPE_ORDER) if (key in values) job[key] = values[key];
+  if (unordered) {
+    for (const key of unordered) Object.defineProperty(job, key, { value: values[key], enumerable: true, writable: true, configurable: true });
+  }
+  return { job: job as Job, x: x as unknown as JobInternals };
 }
 
 /** Decodes a flat HGETALL reply into the served envelope. */
