@@ -35,25 +35,31 @@ function opShape(op: TransitionOp): Array<string | number> {
  * per op its id, guards and shape number, so a batch of ACKs carries its common fields once.
  */
 export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>): void {
-  const shapes = new Map<string, number>();
-  const shapeArgs: Array<string | number> = [];
+  const shapes: Array<Array<string | number>> = [];
   const opArgs: Array<string | number> = [];
   for (const op of ops) {
     const shape = opShape(op);
-    const key = JSON.stringify(shape);
-    let n = shapes.get(key);
-    if (n === undefined) {
-      n = shapes.size + 1;
-      shapes.set(key, n);
-      for (const a of shape) shapeArgs.push(a);
-    }
+    let n = findShape(shapes, shape);
+    if (n === 0) n = shapes.push(shape);
     const expect = op.expect;
     opArgs.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n);
   }
-  out.push(shapes.size);
-  for (const a of shapeArgs) out.push(a);
+  out.push(shapes.length);
+  for (const shape of shapes) for (const a of shape) out.push(a);
   out.push(ops.length);
   for (const a of opArgs) out.push(a);
+}
+
+/** 1-based number of an equal shape among the last few (ops with results of their own never share one), else 0. */
+function findShape(shapes: ReadonlyArray<ReadonlyArray<string | number>>, shape: ReadonlyArray<string | number>): number {
+  for (let i = shapes.length - 1; i >= Math.max(0, shapes.length - 4); i--) if (sameArgs(shapes[i]!, shape)) return i + 1;
+  return 0;
+}
+
+function sameArgs(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** Decodes one `{1|0, state, fields}` reply. */

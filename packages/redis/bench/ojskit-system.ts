@@ -1,0 +1,90 @@
+/** The ojskit side of the benchmarks: the SDK `Client` and `Worker` over an in-process `Engine` on RedisDriver. */
+import { Engine } from '@ojskit/core';
+import { Client, Worker } from '@ojskit/client';
+import { RedisDriver } from '../src/index.js';
+
+export const CONCURRENCY = 50;
+export const PRODUCERS = 50;
+/** Jobs per bulk enqueue call. */
+export const CHUNK = 1_000;
+// The SDK defaults: ACKs go out at the end of each event-loop turn, or as soon as the previous batch is answered.
+const WORKER_OPTIONS = {};
+
+/** One system under test, driven the same way for each. */
+export interface System {
+  name: string;
+  bulk(count: number, queue: string): Promise<void>;
+  oneByOne(count: number, queue: string): Promise<void>;
+  /** Starts a worker on `queue`; resolves when it completed `count` jobs. */
+  process(count: number, queue: string): Promise<void>;
+  latency(samples: number, queue: string): Promise<{ start: number[]; done: number[] }>;
+  /** Deletes everything the system stored so far (between rounds, outside any measurement). */
+  clear(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** ojskit as a user runs it; `driver` is exposed for the breakdown's script-level probes. */
+export function ojskitSystem(url: string, prefix: string): System & { driver: RedisDriver } {
+  const driver = new RedisDriver({ url, prefix, checkMemoryPolicy: false });
+  const engine = new Engine({ driver }).start();
+  const client = new Client(engine);
+  const noop = async () => undefined;
+  return {
+    name: 'ojskit',
+    driver,
+    async bulk(count, queue) {
+      for (let i = 0; i < count; i += CHUNK) {
+        await client.enqueueMany(Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ type: 'bench.noop', args: [i + k], options: { queue } })));
+      }
+    },
+    async oneByOne(count, queue) {
+      let next = 0;
+      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
+        while (next < count) await client.enqueue('bench.noop', [next++], { queue });
+      }));
+    },
+    async process(count, queue) {
+      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...WORKER_OPTIONS });
+      worker.register('bench.noop', noop);
+      await new Promise<void>((resolve) => {
+        let done = 0;
+        worker.on('completed', () => {
+          if (++done === count) resolve();
+        });
+        worker.start();
+      });
+      await worker.close();
+    },
+    async latency(samples, queue) {
+      const start: number[] = [];
+      const done: number[] = [];
+      let t0 = 0;
+      let onDone: () => void = () => {};
+      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...WORKER_OPTIONS });
+      worker.register('bench.noop', async () => {
+        start.push(performance.now() - t0);
+      });
+      worker.on('completed', () => {
+        done.push(performance.now() - t0);
+        onDone();
+      });
+      worker.start();
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < samples; i++) {
+        const finished = new Promise<void>((r) => (onDone = r));
+        t0 = performance.now();
+        await client.enqueue('bench.noop', [i], { queue });
+        await finished;
+      }
+      await worker.close();
+      return { start, done };
+    },
+    async clear() {
+      await driver.reset();
+    },
+    async close() {
+      await driver.reset();
+      await engine.close();
+    },
+  };
+}
