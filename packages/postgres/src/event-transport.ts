@@ -9,7 +9,7 @@
  * transaction exist only if it commits, so they are delivered from the channel, to every process alike.
  */
 import { randomUUID } from 'node:crypto';
-import { packEvent, unpackEvent, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import { packEvent, packEvents, unpackEvent, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
 import pg from 'pg';
 import type { ClientConfig, Pool } from 'pg';
 import type { Queryable, Statements } from './statements.js';
@@ -30,7 +30,7 @@ interface OverflowRef {
 interface Envelope {
   /** The publishing transport, when it delivered the events locally already (it skips them). */
   p?: string;
-  e: Array<PackedEvent | OjsEvent | OverflowRef>;
+  e: Array<PackedEvent | OjsEvent | OverflowRef | EventGroup>;
 }
 
 export interface PgEventTransportOptions {
@@ -157,13 +157,16 @@ export class PgEventTransport implements EventTransport {
 
   private async send(on: Queryable, events: readonly OjsEvent[], oneOff: boolean, publisherId: string | undefined): Promise<void> {
     const { sql } = this.options;
-    const items = events.map(packEvent);
+    // Runs of alike job events travel as one group item each (about half the payloads); a group always fits a
+    // payload, so only a single event can be too large for one.
+    const packed = packEvents(events, MAX_PAYLOAD_BYTES - ENVELOPE_BYTES - 16);
+    const items = packed.map((p) => p.text);
     const large = items.flatMap((item, index) => (Buffer.byteLength(item) + ENVELOPE_BYTES > MAX_PAYLOAD_BYTES ? [index] : []));
     if (large.length > 0) {
       const rows = await sql.run<{ id: string }>(
         on,
         'eventOverflowInsert',
-        [large.map((i) => Date.parse(events[i]!.time) || 0), large.map((i) => items[i]!)],
+        [large.map((i) => Date.parse(packed[i]!.event!.time) || 0), large.map((i) => items[i]!)],
         { oneOff },
       );
       const ids = rows.map((r) => r.id).sort((a, b) => Number(a) - Number(b));
@@ -233,7 +236,7 @@ export class PgEventTransport implements EventTransport {
     const refs = items.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));
     if (refs.length === 0) {
       // The common case: deliver now unless an earlier batch is still reading its overflow.
-      const events = (items as Array<PackedEvent | OjsEvent>).map(unpackEvent);
+      const events = (items as Array<PackedEvent | OjsEvent | EventGroup>).flatMap(unpackItem);
       this.delivery = this.delivery.then(() => this.deliver(events));
       return;
     }
@@ -242,7 +245,7 @@ export class PgEventTransport implements EventTransport {
         const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
         const byId = new Map(rows.map((r) => [r.id, unpackEvent(JSON.parse(r.payload) as PackedEvent | OjsEvent)]));
         const events = items.flatMap((item) => {
-          if (Array.isArray(item) || !('$overflow' in item)) return [unpackEvent(item)];
+          if (Array.isArray(item) || !('$overflow' in item)) return unpackItem(item);
           const event = byId.get(item.$overflow);
           return event === undefined ? [] : [event];
         });

@@ -29,25 +29,135 @@ function hasExactlyEventKeys(event: OjsEvent): boolean {
   return n === EVENT_KEYS.length;
 }
 
-/** Serialises an event for a message (see PackedEvent). */
-export function packEvent(event: OjsEvent): string {
-  if (event.specversion !== '1.0' || event.datacontenttype !== 'application/json' || !hasExactlyEventKeys(event)) return JSON.stringify(event);
-  const source = event.source === ENGINE_SOURCE ? null : event.source;
+/** The parts of a job event that its positional form keeps; undefined for any other event. */
+function jobParts(event: OjsEvent): { source: string | null; extra: Record<string, unknown> | undefined } | undefined {
+  if (event.specversion !== '1.0' || event.datacontenttype !== 'application/json' || !hasExactlyEventKeys(event)) return undefined;
   const data = event.data;
   let n = 0;
   let extra: Record<string, unknown> | undefined;
   for (const key in data) {
     if (n < JOB_DATA_KEYS.length) {
-      if (key !== JOB_DATA_KEYS[n]) return JSON.stringify([event.id, event.type, source, event.time, event.subject, data]);
+      if (key !== JOB_DATA_KEYS[n]) return undefined;
       n++;
     } else (extra ??= {})[key] = data[key];
   }
-  if (n < JOB_DATA_KEYS.length || data['job_id'] !== event.subject) {
-    return JSON.stringify([event.id, event.type, source, event.time, event.subject, data]);
+  if (n < JOB_DATA_KEYS.length || data['job_id'] !== event.subject) return undefined;
+  return { source: event.source === ENGINE_SOURCE ? null : event.source, extra };
+}
+
+/** Serialises an event for a message (see PackedEvent). */
+export function packEvent(event: OjsEvent): string {
+  const parts = jobParts(event);
+  if (parts !== undefined) {
+    const { data } = event;
+    const packed: unknown[] = [event.id, event.type, parts.source, event.time, event.subject, data['job_type'], data['queue'], data['state'], data['from'], data['attempt']];
+    if (parts.extra !== undefined) packed.push(parts.extra);
+    return JSON.stringify(packed);
   }
-  const packed: unknown[] = [event.id, event.type, source, event.time, event.subject, data['job_type'], data['queue'], data['state'], data['from'], data['attempt']];
-  if (extra !== undefined) packed.push(extra);
-  return JSON.stringify(packed);
+  if (event.specversion !== '1.0' || event.datacontenttype !== 'application/json' || !hasExactlyEventKeys(event)) return JSON.stringify(event);
+  return JSON.stringify([event.id, event.type, event.source === ENGINE_SOURCE ? null : event.source, event.time, event.subject, event.data]);
+}
+
+/**
+ * A run of job events alike but for their id and job (the `job.started` of one claim, the `job.completed` of
+ * one batch of ACKs): their common part once, `[type, source|null, time, job_type, queue, state, from,
+ * attempt, extra?]`, then `[id, job_id, id, job_id, …]`. A message then carries about twice the events.
+ */
+export interface EventGroup {
+  j: unknown[];
+  e: string[];
+}
+
+/** True when the extras of two job events are the same flat values in the same order (objects never are). */
+function sameExtra(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  const keys = Object.keys(a);
+  let n = 0;
+  for (const key in b) {
+    if (key !== keys[n++]) return false;
+    const value = a[key];
+    if (value !== b[key] || (typeof value === 'object' && value !== null)) return false;
+  }
+  return n === keys.length;
+}
+
+/** True when `event` can join the group that `first` (with `parts`) opened. */
+function joins(first: OjsEvent, parts: { source: string | null; extra: Record<string, unknown> | undefined }, event: OjsEvent): boolean {
+  if (event.type !== first.type || event.time !== first.time) return false;
+  const a = first.data;
+  const b = event.data;
+  if (b['job_type'] !== a['job_type'] || b['queue'] !== a['queue'] || b['state'] !== a['state'] || b['from'] !== a['from'] || b['attempt'] !== a['attempt']) return false;
+  const other = jobParts(event);
+  return other !== undefined && other.source === parts.source && sameExtra(parts.extra, other.extra);
+}
+
+/** UTF-8 bytes of a string (a surrogate pair counts 4). */
+function utf8Bytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) bytes += c <= 0x7ff || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}
+
+/**
+ * Serialises events for a message, in order: runs of alike job events as one group item each (see
+ * EventGroup) of at most `maxGroupBytes`, others one item each (`event` is set on those, so a transport can
+ * set aside one too large for a message). `unpackItem` reads both.
+ */
+export function packEvents(events: readonly OjsEvent[], maxGroupBytes = 7_000): Array<{ text: string; event: OjsEvent | undefined }> {
+  const items: Array<{ text: string; event: OjsEvent | undefined }> = [];
+  let i = 0;
+  while (i < events.length) {
+    const first = events[i]!;
+    const parts = jobParts(first);
+    let end = i + 1;
+    if (parts !== undefined) while (end < events.length && joins(first, parts, events[end]!)) end++;
+    let text: string | undefined;
+    if (end - i > 1) {
+      const d = first.data;
+      const common: unknown[] = [first.type, parts!.source, first.time, d['job_type'], d['queue'], d['state'], d['from'], d['attempt']];
+      if (parts!.extra !== undefined) common.push(parts!.extra);
+      const head = JSON.stringify(common);
+      // As many of the run as fit; the rest opens the next group.
+      let ids = '';
+      let bytes = utf8Bytes(head) + 13; // {"j":…,"e":[…]}
+      let k = i;
+      for (; k < end; k++) {
+        const pair = `${k > i ? ',' : ''}${JSON.stringify(events[k]!.id)},${JSON.stringify(events[k]!.subject)}`;
+        bytes += utf8Bytes(pair);
+        if (bytes > maxGroupBytes) break;
+        ids += pair;
+      }
+      if (k - i > 1) {
+        text = `{"j":${head},"e":[${ids}]}`;
+        end = k;
+      }
+    }
+    if (text !== undefined) {
+      items.push({ text, event: undefined });
+      i = end;
+    } else {
+      items.push({ text: packEvent(first), event: first });
+      i++;
+    }
+  }
+  return items;
+}
+
+/** The events an item of `packEvents` stands for (a packed event or a group). */
+export function unpackItem(item: PackedEvent | OjsEvent | EventGroup): OjsEvent[] {
+  if (Array.isArray(item) || 'specversion' in item || !('j' in item)) return [unpackEvent(item as PackedEvent | OjsEvent)];
+  const [type, source, time, jobType, queue, state, from, attempt, extra] = item.j as [OjsEvent['type'], string | null, string, unknown, unknown, unknown, unknown, unknown, Record<string, unknown> | undefined];
+  const events: OjsEvent[] = [];
+  for (let k = 0; k + 1 < item.e.length; k += 2) {
+    const subject = item.e[k + 1]!;
+    const data: Record<string, unknown> = { job_id: subject, job_type: jobType, queue, state, from, attempt };
+    if (extra !== undefined) Object.assign(data, extra);
+    events.push({ specversion: '1.0', id: item.e[k]!, type, source: source ?? ENGINE_SOURCE, time, subject, datacontenttype: 'application/json', data });
+  }
+  return events;
 }
 
 /** The event a packed item stands for (`packEvent`'s inverse). */
