@@ -25,20 +25,25 @@ function read(column: Column, value: unknown): unknown {
   return column.type === 'json' ? JSON.parse(value as string) : value;
 }
 
+/**
+ * How each envelope key in wire order is read: from the row (`id`, `state`, or its column, parsed when json)
+ * or from `doc`. Worked out once: the claim maps every row it hands out through this.
+ */
+const READ_PLAN: ReadonlyArray<{ key: string; column: string | undefined; json: boolean }> = ENVELOPE_ORDER.map((key) => {
+  if (key === 'id' || key === 'state') return { key, column: key, json: false };
+  const column = ENVELOPE_BY_KEY.get(key);
+  return { key, column: column?.column, json: column?.type === 'json' };
+});
+
 /** A job envelope from its row. */
 export function jobFromRow(row: JobRow): Job {
   const doc = row.doc ?? {};
   const job: Record<string, unknown> = {};
-  for (const key of ENVELOPE_ORDER) {
-    if (key === 'id' || key === 'state') {
-      job[key] = row[key];
-      continue;
-    }
-    const column = ENVELOPE_BY_KEY.get(key);
-    if (column !== undefined) {
-      const value = row[column.column];
-      if (value !== null && value !== undefined) job[key] = read(column, value);
-    } else if (key in doc) job[key] = doc[key];
+  for (const field of READ_PLAN) {
+    if (field.column !== undefined) {
+      const value = row[field.column];
+      if (value !== null && value !== undefined) job[field.key] = field.json ? JSON.parse(value as string) : value;
+    } else if (field.key in doc) job[field.key] = doc[field.key];
   }
   for (const key in doc) if (!ORDERED.has(key)) job[key] = doc[key];
   return job as Job;
