@@ -5,7 +5,8 @@
  * With BENCH_CPU_PROFILE=<prefix>, the Node side of each measured run is written to <prefix>-<mode>.cpuprofile
  * (open it in Chrome DevTools or VS Code).
  *
- * Usage: pnpm bench:breakdown  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_MODE=sdk|engine|both, BENCH_CPU_PROFILE)
+ * Usage: pnpm bench:breakdown  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_MODE=sdk|engine|both, BENCH_CPU_PROFILE,
+ *        BENCH_EVENTS=0 to run without LISTEN/NOTIFY)
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
 watchServer((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10 });
+const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, events: process.env['BENCH_EVENTS'] !== '0' });
 const engine = new Engine({ driver, maxBatchSize: CHUNK }).start();
 const statements = await admin
   .query(`SELECT 1 FROM pg_stat_statements LIMIT 1`)
