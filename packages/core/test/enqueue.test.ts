@@ -89,6 +89,13 @@ describe('flat vs options form', () => {
     invalid({ ...base, options: [] }, 'options');
     invalid({ ...base, options: 'x' }, 'options');
   });
+
+  it('still reads fields a prototype supplies when the own keys are only the common ones', () => {
+    const body = Object.assign(Object.create({ scheduled_at: '+PT1M' }) as Record<string, unknown>, base);
+    expect(parseEnqueue(body, NOW).job.scheduled_at).toBe(toTimestamp(NOW + 60_000));
+    const options = Object.assign(Object.create({ tags: ['inherited'] }) as Record<string, unknown>, { queue: 'mail' });
+    expect(parse({ options }).job.tags).toEqual(['inherited']);
+  });
 });
 
 describe('scheduling', () => {

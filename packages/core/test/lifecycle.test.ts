@@ -159,7 +159,7 @@ describe('assertTransition', () => {
 });
 
 describe('allowedFrom', () => {
-  const sorted = (xs: JobState[]) => [...xs].sort();
+  const sorted = (xs: readonly JobState[]) => [...xs].sort();
 
   it.each<[JobState, Trigger, JobState[]]>([
     ['cancelled', 'cancel', ['active', 'available', 'pending', 'retryable', 'scheduled']],

@@ -16,6 +16,8 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '1000' },
     single: { type: 'string', default: '20000' },
     rounds: { type: 'string', default: '3' },
+    /** Run only the workloads whose names contain this text (e.g. `engine batched`), for profiling. */
+    only: { type: 'string', default: '' },
   },
 });
 const JOBS = Number(values.jobs);
@@ -48,6 +50,7 @@ const perSecond = (n: number, ms: number): string => Math.round((n / ms) * 1000)
 
 /** The best of `ROUNDS` runs (by wall clock and by CPU time), so a GC pause or a neighbour's build does not decide the figure. */
 async function best(name: string, run: () => Promise<Result>): Promise<void> {
+  if (!name.includes(values.only)) return;
   let wall: Result | undefined;
   let cpu: Result | undefined;
   for (let i = 0; i < ROUNDS; i++) {
@@ -166,6 +169,7 @@ async function driverBacklog(): Promise<Result> {
 
 /** Heap held by JOBS waiting jobs enqueued through the engine. */
 async function heapHeld(): Promise<void> {
+  if (!'heap held'.includes(values.only)) return;
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = process.memoryUsage().heapUsed;

@@ -1,6 +1,7 @@
 /** A stored job as the memory driver holds it: the record plus its places in the indexes. */
 import type { Job, JobInternals } from '@ojskit/core';
 import type { BinaryHeap, HeapNode } from './binary-heap.js';
+import type { QueueState } from './queue-state.js';
 import type { ReadyItem, ReadyLevel } from './ready-queue.js';
 
 /**
@@ -21,6 +22,8 @@ export class JobEntry implements HeapNode, ReadyItem {
   ready: ReadyLevel<ReadyItem> | null = null;
   /** Its place in the expiry heap (`scheduled`/`available`/`retryable` with `x.expiresAt`), made on first use. */
   expiry: ExpiryNode | null = null;
+  /** The queue whose indexes and counters hold the job (kept by the store), so a change need not look it up. */
+  q: QueueState | null = null;
 
   constructor(
     public job: Job,

@@ -57,8 +57,8 @@ export class JobStore {
   /** Takes a job out of its indexes and counters before a change. */
   detach(entry: JobEntry): void {
     const state = entry.job.state;
-    const q = this.queues.get(entry.job.queue);
-    if (q !== undefined) {
+    const q = entry.q;
+    if (q !== null) {
       q.counts[state]--;
       if (entry.ready !== null) q.available.remove(entry);
     }
@@ -77,7 +77,8 @@ export class JobStore {
   attach(entry: JobEntry, from: JobState | null, nowIso: string): void {
     const { job, x } = entry;
     const state = job.state;
-    const q = this.queue(job.queue, nowIso);
+    let q = entry.q;
+    if (q === null || q.record.name !== job.queue) entry.q = q = this.queue(job.queue, nowIso);
     q.counts[state]++;
     this.totals[state]++;
     switch (state) {

@@ -3,6 +3,7 @@ import type { EventType, JobEventRecord } from '../events/event.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
 import type { JobSummary } from '../driver/records.js';
+import { MAX_PRIORITY, MIN_PRIORITY } from '../schemas/patterns.js';
 
 /** A job event: common data (job_id, job_type, queue, state, from, attempt) plus `extra`. */
 export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra?: Record<string, unknown>): JobEventRecord {
@@ -13,8 +14,21 @@ export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState 
 export function createdEvent(job: Job, time: string): JobEventRecord {
   if (job.state === 'scheduled') return jobEvent('job.scheduled', job, null, time, { scheduled_at: job.scheduled_at });
   if (job.state === 'pending') return jobEvent('job.pending', job, null, time);
-  return jobEvent('job.enqueued', job, null, time, { priority: job.priority, ...(job.scheduled_at ? { scheduled_at: job.scheduled_at } : {}) });
+  if (job.scheduled_at) return jobEvent('job.enqueued', job, null, time, { priority: job.priority, scheduled_at: job.scheduled_at });
+  return jobEvent('job.enqueued', job, null, time, priorityExtra(job.priority));
 }
+
+/**
+ * `{ priority }`, one shared object per priority: the hub keeps each event's extra until the event leaves
+ * its window, and an enqueue event per job would otherwise keep an object per job. Extras are never written.
+ */
+function priorityExtra(priority: number): Record<string, unknown> {
+  const i = priority - MIN_PRIORITY;
+  if (!Number.isInteger(i) || i < 0 || i > MAX_PRIORITY - MIN_PRIORITY) return { priority };
+  return (PRIORITY_EXTRAS[i] ??= Object.freeze({ priority }));
+}
+
+const PRIORITY_EXTRAS: Array<Record<string, unknown> | undefined> = [];
 
 /** Events for a job that failed (FAIL, execution timeout, visibility timeout, worker death). */
 export function failureEvents(job: Job, time: string, deadLettered: boolean): JobEventRecord[] {

@@ -88,11 +88,20 @@ export function assertTransition(from: JobState | null, to: JobState, trigger?: 
  * The from-states a trigger may move to `to`: the guard set adapters put in their compare-and-set.
  * @example allowedFrom('cancelled', 'cancel') // ['active','scheduled','available','pending','retryable']
  */
-export function allowedFrom(to: JobState, trigger: Trigger): JobState[] {
-  const states = new Set<JobState>();
-  for (const t of TRANSITIONS) if (t.to === to && t.trigger === trigger && t.from !== null) states.add(t.from);
-  return [...states];
+export function allowedFrom(to: JobState, trigger: Trigger): readonly JobState[] {
+  // Every ACK, cancel and retry asks: the answer is computed once per pair and shared (hence frozen).
+  let byTrigger = allowedFromCache.get(to);
+  if (byTrigger === undefined) allowedFromCache.set(to, (byTrigger = new Map()));
+  let states = byTrigger.get(trigger);
+  if (states === undefined) {
+    const found = new Set<JobState>();
+    for (const t of TRANSITIONS) if (t.to === to && t.trigger === trigger && t.from !== null) found.add(t.from);
+    byTrigger.set(trigger, (states = Object.freeze([...found])));
+  }
+  return states;
 }
+
+const allowedFromCache = new Map<JobState, Map<Trigger, readonly JobState[]>>();
 
 /** Every trigger that appears in the table. */
 export const TRIGGERS: readonly Trigger[] = [...new Set(TRANSITIONS.map((t) => t.trigger))];

@@ -127,13 +127,10 @@ export function parseAckRequest(input: unknown): AckRequest {
   const jobId = parseJobIdField(body);
   const workerId = parseOptionalWorkerId(body);
   const attempt = parseOptionalAttempt(body);
-  return {
-    jobId,
-    hasResult: body.result !== undefined,
-    result: body.result,
-    ...(workerId ? { workerId } : {}),
-    ...(attempt !== undefined ? { attempt } : {}),
-  };
+  const request: AckRequest = { jobId, hasResult: body.result !== undefined, result: body.result };
+  if (workerId) request.workerId = workerId;
+  if (attempt !== undefined) request.attempt = attempt;
+  return request;
 }
 
 export function parseAckBatchRequest(input: unknown): AckRequest[] {

@@ -19,6 +19,9 @@ import { assertIdFormat, reservationError, staleAttemptError, transitionError } 
 import { buildJobError, decideFailure } from '../failure.js';
 import { expiredEvent, failureEvents, jobEvent } from '../job-events.js';
 
+/** Extra data of the event for a job a claim promoted on its way (event extras are read, never written). */
+const PROMOTED_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({ promoted: true });
+
 /** Worker id recorded for claims whose FETCH named none. */
 export const ANONYMOUS_WORKER = 'anonymous';
 
@@ -48,9 +51,14 @@ async function claimOnce(ctx: EngineContext, queues: string[], limit: number, wo
     ...(visibilityMs !== undefined ? { visibilityMs } : {}),
   });
   const events: EventInput[] = [];
-  for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, { promoted: true }));
+  for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, PROMOTED_EXTRA));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
-  for (const job of result.jobs) events.push(jobEvent('job.started', job, 'available', nowIso, { worker_id: job.worker_id }));
+  // Every job of one claim went to the same worker: its events share one (never mutated) extra.
+  let started: Record<string, unknown> | undefined;
+  for (const job of result.jobs) {
+    if (started?.worker_id !== job.worker_id) started = { worker_id: job.worker_id };
+    events.push(jobEvent('job.started', job, 'available', nowIso, started));
+  }
   await ctx.hub.emit(events);
   for (const job of result.expired) if (job.workflow_id) await ctx.onTerminal(job);
   return result.jobs;
@@ -71,19 +79,37 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number): { promis
   return { promise, cancel: done };
 }
 
-function ackOp(ack: AckRequest, now: number, nowIso: string, returning: 'job' | 'summary'): TransitionOp {
-  return {
+/** What every ACK of one instant writes. Shared by the ops of a batch (drivers only read ops). */
+interface AckParts {
+  now: number;
+  nowIso: string;
+  /** `set` of an ACK without a result. */
+  set: Partial<Job>;
+  x: TransitionOp['x'];
+}
+
+function ackParts(now: number, nowIso: string): AckParts {
+  return { now, nowIso, set: { completed_at: nowIso }, x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null } };
+}
+
+const ACK_UNSET: readonly string[] = Object.freeze(['error', 'worker_id', 'next_attempt_at']);
+
+function ackOp(ack: AckRequest, parts: AckParts, returning: 'job' | 'summary'): TransitionOp {
+  const op: TransitionOp = {
     id: ack.jobId,
     from: allowedFrom('completed', 'ack'),
     to: 'completed',
-    ...(ack.workerId || ack.attempt !== undefined
-      ? { expect: { ...(ack.workerId ? { workerId: ack.workerId } : {}), ...(ack.attempt !== undefined ? { attempt: ack.attempt } : {}) } }
-      : {}),
-    set: ack.hasResult ? { completed_at: nowIso, result: ack.result } : { completed_at: nowIso },
-    unset: ['error', 'worker_id', 'next_attempt_at'],
-    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
+    set: ack.hasResult ? { completed_at: parts.nowIso, result: ack.result } : parts.set,
+    unset: ACK_UNSET,
+    x: parts.x,
     returning,
   };
+  if (ack.workerId || ack.attempt !== undefined) {
+    op.expect = {};
+    if (ack.workerId) op.expect.workerId = ack.workerId;
+    if (ack.attempt !== undefined) op.expect.attempt = ack.attempt;
+  }
+  return op;
 }
 
 /** Explains why a guarded ACK/FAIL lost: not found, not active, or held by another worker. */
@@ -117,7 +143,7 @@ export async function ack(ctx: EngineContext, body: unknown): Promise<AckRespons
   const request = parseAckRequest(body);
   assertIdFormat(request.jobId);
   const { now, nowIso } = instant(ctx);
-  const result = await ctx.driver.jobTransition(ackOp(request, now, nowIso, 'job'));
+  const result = await ctx.driver.jobTransition(ackOp(request, ackParts(now, nowIso), 'job'));
   if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge', request.attempt);
   const job = (result as { job: Job }).job;
   await ctx.hub.emit([completedEvent(job, nowIso)]);
@@ -133,10 +159,19 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
   const requests = parseAckBatchRequest(body);
   const { now, nowIso } = instant(ctx);
   const needJobs = requests.some((r) => r.hasResult);
-  const wellFormed = requests.filter((r) => isUuidV7(r.jobId));
-  const stored = await ctx.driver.jobTransitionMany(wellFormed.map((r) => ackOp(r, now, nowIso, needJobs ? 'job' : 'summary')));
+  const parts = ackParts(now, nowIso);
+  const ops: TransitionOp[] = [];
+  // A malformed id cannot name a job: it is answered as not found without reaching the driver.
+  let malformed = false;
+  for (const r of requests) {
+    if (isUuidV7(r.jobId)) ops.push(ackOp(r, parts, needJobs ? 'job' : 'summary'));
+    else malformed = true;
+  }
+  const stored = await ctx.driver.jobTransitionMany(ops);
   let next = 0;
-  const results: TransitionResult[] = requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null }));
+  const results: readonly TransitionResult[] = malformed
+    ? requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null }))
+    : stored;
   const events: EventInput[] = [];
   const out: AckManyResult[] = [];
   const terminal: Job[] = [];
