@@ -1,4 +1,5 @@
 /** Copying at the driver boundary, so no caller can reach into stored state. */
+import type { JobInternals } from '@ojskit/core';
 
 const objectProto = Object.prototype;
 
@@ -43,4 +44,33 @@ export function cloneValue<T>(value: T): T {
   }
   if (holes) for (const key in out) if (out[key] === undefined) delete out[key];
   return out as T;
+}
+
+/**
+ * The driver's own copy of a job's internals, with every field present from the start (unset ones hold
+ * `undefined`). Claims, heartbeats and ACKs then overwrite fields in place; added one at a time, as they
+ * used to be, they grew the object and changed its shape several times in each job's life. Copies handed
+ * out go through `cloneValue`, which drops the `undefined` fields, so callers see no difference.
+ * The mapped type makes a field added to `JobInternals` a compile error here until it is copied too.
+ */
+export function copyInternals(x: JobInternals): JobInternals {
+  const out: { [K in keyof Required<JobInternals>]: JobInternals[K] } = {
+    visibilityMs: x.visibilityMs,
+    timeoutMs: x.timeoutMs,
+    claimVisibilityMs: x.claimVisibilityMs,
+    visibleUntil: x.visibleUntil,
+    timeoutAt: x.timeoutAt,
+    dueAt: x.dueAt,
+    expiresAt: x.expiresAt,
+    finishedAt: x.finishedAt,
+    deadLetter: x.deadLetter,
+    uniqueKey: x.uniqueKey,
+    uniqueStates: x.uniqueStates === undefined ? undefined : cloneValue(x.uniqueStates),
+    uniqueUntil: x.uniqueUntil,
+    uniqueOnConflict: x.uniqueOnConflict,
+    progress: x.progress === undefined ? undefined : cloneValue(x.progress),
+    workflowIndex: x.workflowIndex,
+    workflowRole: x.workflowRole,
+  };
+  return out;
 }

@@ -14,7 +14,7 @@ import {
   type JobState,
   type StoredJob,
 } from '@ojskit/core';
-import { cloneValue } from './clone.js';
+import { cloneValue, copyInternals } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
 import type { UniqueIndex } from './unique-index.js';
@@ -85,7 +85,7 @@ export function planInsert(
       return abort(jobs, steps, { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash.job) });
     }
     const job = cloneValue(source.job);
-    const x = cloneValue(source.x);
+    const x = copyInternals(source.x);
     if (typeof job.workflow_id === 'string') flatten(job.workflow_id);
     let replaceId: string | undefined;
     let reported: Job | null = source.job;
