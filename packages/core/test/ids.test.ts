@@ -23,6 +23,16 @@ describe('UUIDv7 ids', () => {
     expect(isUuidV7(value)).toBe(false);
   });
 
+  it('agrees with UUIDV7_PATTERN on every one-character change of an id', () => {
+    const alphabet = [...'0123456789abcdefgABCDEFxz7-_ {'];
+    for (let i = 0; i < V7.length; i++) {
+      for (const c of alphabet) {
+        const value = V7.slice(0, i) + c + V7.slice(i + 1);
+        expect(isUuidV7(value), value).toBe(UUIDV7_PATTERN.test(value));
+      }
+    }
+  });
+
   it('rejects non-strings', () => {
     for (const v of [null, undefined, 7, {}, []]) expect(isUuidV7(v)).toBe(false);
   });
