@@ -66,12 +66,8 @@ export interface JobSummary {
 
 /** Summary of a job. */
 export function summarize(job: Job): JobSummary {
-  return {
-    id: job.id,
-    type: job.type,
-    queue: job.queue,
-    state: job.state,
-    attempt: job.attempt,
-    ...(job.workflow_id ? { workflow_id: job.workflow_id } : {}),
-  };
+  // Assigned rather than spread in: an ACK of a batch summarizes every job, and the spread cost more than the rest.
+  const summary: JobSummary = { id: job.id, type: job.type, queue: job.queue, state: job.state, attempt: job.attempt };
+  if (job.workflow_id) summary.workflow_id = job.workflow_id;
+  return summary;
 }
