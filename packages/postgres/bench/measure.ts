@@ -89,6 +89,7 @@ export function table(header: readonly string[], rows: ReadonlyArray<ReadonlyArr
 }
 
 export function format(n: number): string {
+  if (Number.isNaN(n)) return '—'; // a scenario the system does not run
   if (!Number.isFinite(n)) return String(n);
   if (Number.isInteger(n)) return n.toLocaleString('en-US');
   if (Math.abs(n) >= 100) return Math.round(n).toLocaleString('en-US');

@@ -397,22 +397,26 @@ for (const kind of ['start', 'done'] as const) {
 }
 console.log(`\n${table(['scenario', ...names], rows)}\n`);
 
-if (names.includes('ojskit')) {
+const ours = names.filter((n) => n.startsWith('ojskit'));
+if (ours.length > 0) {
   const ratios: Array<Array<string | number>> = [];
+  const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) ? `${(a / b).toFixed(2)}×` : '—');
   for (const other of names.filter((n) => !n.startsWith('ojskit'))) {
     for (const [key, label] of scenarios) {
-      const a = rate(results['ojskit']?.[key]);
-      const b = rate(results[other]?.[key]);
-      if (Number.isFinite(a) && Number.isFinite(b)) ratios.push([`${label} vs ${other}`, `${(a / b).toFixed(2)}×`]);
+      const row = ours.map((o) => ratio(rate(results[o]?.[key]), rate(results[other]?.[key])));
+      if (row.some((r) => r !== '—')) ratios.push([`${label} vs ${other}`, ...row]);
     }
     for (const kind of ['start', 'done'] as const) {
-      const a = latencySummary(latencies['ojskit']![kind]).p99;
-      const b = latencySummary(latencies[other]![kind]).p99;
-      ratios.push([`p99 ${kind === 'start' ? 'enqueue→start' : 'enqueue→completed'} vs ${other} (theirs/ours)`, `${(b / a).toFixed(2)}×`]);
+      const theirs = latencySummary(latencies[other]![kind]).p99;
+      ratios.push([
+        `p99 ${kind === 'start' ? 'enqueue→start' : 'enqueue→completed'} vs ${other} (theirs/ours)`,
+        ...ours.map((o) => ratio(theirs, latencySummary(latencies[o]![kind]).p99)),
+      ]);
     }
   }
-  console.log(table(['ojskit ratio', 'value'], ratios));
+  console.log(table(['ratio', ...ours], ratios));
   console.log('\nThroughput ratios are ojskit/other (above 1: ojskit is faster); latency ratios other/ojskit (above 1: ojskit is faster).');
-  console.log('Postgres CPU counts every postgres process on the machine, so it includes anything else the server did meanwhile.');
+  console.log('Postgres CPU counts the processes of the server under test (every postgres process when it is not on this machine),');
+  console.log('so it includes anything else that server did meanwhile.');
 }
 process.exit(0);
