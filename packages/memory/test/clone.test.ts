@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cloneValue } from '../src/clone.js';
+import type { JobInternals } from '@ojskit/core';
+import { cloneValue, copyInternals } from '../src/clone.js';
 
 describe('cloneValue', () => {
   it('copies nested arrays and objects deeply', () => {
@@ -25,5 +26,25 @@ describe('cloneValue', () => {
     expect(copy.when).toBeInstanceOf(Date);
     expect(copy.when).not.toBe(when);
     expect('gone' in copy).toBe(false);
+  });
+});
+
+describe('copyInternals', () => {
+  it('copies every field deeply (the fixture must name every field of JobInternals)', () => {
+    const full: Required<JobInternals> = {
+      visibilityMs: 1, timeoutMs: 2, dueAt: 3, claimVisibilityMs: 4, visibleUntil: 5, timeoutAt: 6, finishedAt: 7,
+      expiresAt: 8, uniqueKey: 'k', uniqueStates: ['active'], uniqueUntil: 9, uniqueOnConflict: 'replace', deadLetter: true,
+      progress: { progress: 0.5, message: 'half', data: { a: [1] }, updated_at: 'now' }, workflowIndex: 10, workflowRole: 'on_complete',
+    };
+    const copy = copyInternals(full);
+    expect(copy).toEqual(full);
+    expect(copy.uniqueStates).not.toBe(full.uniqueStates);
+    expect(copy.progress).not.toBe(full.progress);
+    expect((copy.progress!.data as { a: number[] }).a).not.toBe((full.progress.data as { a: number[] }).a);
+  });
+
+  it('holds unset fields as undefined, which copies handed out drop', () => {
+    const copy = copyInternals({ visibilityMs: 1, timeoutMs: 2 });
+    expect(cloneValue(copy)).toStrictEqual({ visibilityMs: 1, timeoutMs: 2 });
   });
 });
