@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp, resolveTimestamp, toTimestamp } from '../src/index.js';
+import { parseTimestamp, resolveTimestamp, timestampMs, toTimestamp } from '../src/index.js';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 30, 0, 0);
 
@@ -60,5 +60,12 @@ describe('resolveTimestamp', () => {
 
   it.each(['+', '+PT', '+garbage', '+-PT5S', '+PT-5S', '+PT5S2M', 'PT5S', '2026-01-15T10:30:00', '-PT5S'])('rejects %j', (text) => {
     expect(resolveTimestamp(text, NOW)).toBeUndefined();
+  });
+});
+
+describe('timestampMs', () => {
+  it('answers as Date.parse does, whether or not the text was just formatted or read', () => {
+    const texts = [toTimestamp(1_700_000_000_123), '2026-01-15T10:30:00Z', '2026-01-15T10:30:00Z', toTimestamp(0), 'not a time', '2026-01-15T12:30:00+02:00'];
+    for (const text of texts) expect(timestampMs(text)).toEqual(Date.parse(text));
   });
 });

@@ -19,6 +19,23 @@ export function toTimestamp(ms: number): string {
 let lastMs = Number.NaN;
 let lastText = '';
 
+/**
+ * `Date.parse(text)`, remembering the last answer: the timestamps an engine reads back (a job's
+ * `started_at`, `completed_at`) are mostly instants it just formatted or just read.
+ * @example timestampMs('1970-01-01T00:00:00.000Z') // 0
+ */
+export function timestampMs(text: string): number {
+  if (text === lastText) return lastMs;
+  if (text !== lastParsedText) {
+    lastParsedText = text;
+    lastParsedMs = Date.parse(text);
+  }
+  return lastParsedMs;
+}
+
+let lastParsedText = '';
+let lastParsedMs = Number.NaN;
+
 /** Epoch ms of an RFC 3339 timestamp with an offset, or `undefined` when it is not one. */
 export function parseTimestamp(text: string): number | undefined {
   const m = RFC3339.exec(text);

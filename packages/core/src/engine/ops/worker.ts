@@ -4,6 +4,7 @@ import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { allowedFrom } from '../../lifecycle/transitions.js';
 import { isUuidV7 } from '../../formats/ids.js';
+import { timestampMs } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
 import {
   parseAckBatchRequest,
@@ -131,7 +132,7 @@ async function explainRejection(
 
 function completedEvent(job: Job, time: string, startedAt?: string): EventInput {
   const started = startedAt ?? job.started_at;
-  const duration = started ? Date.parse(job.completed_at ?? time) - Date.parse(started) : undefined;
+  const duration = started ? timestampMs(job.completed_at ?? time) - timestampMs(started) : undefined;
   return jobEvent('job.completed', job, 'active', time, {
     ...(duration !== undefined ? { duration_ms: duration } : {}),
     ...(job.result !== undefined ? { result: job.result } : {}),
