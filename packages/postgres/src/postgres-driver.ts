@@ -21,7 +21,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core';
-import type { ClientConfig, Pool } from 'pg';
+import type { ClientConfig, Pool, QueryResultRow } from 'pg';
 import { PgEventTransport } from './event-transport.js';
 import { jobFromRow, storedFromRow, summaryFromRow, type JobRow } from './job-row.js';
 import { insertJobs } from './job-insert.js';
@@ -180,12 +180,14 @@ export class PostgresDriver implements Driver {
   }
 
   async jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
-    const rows = await this.sql.run<JobRow & { total: number }>(
-      this.pool,
-      'jobList',
-      [params.queue ?? null, params.state ?? null, params.type ?? null, params.deadLetter ?? null, params.limit, params.offset],
-      { oneOff: true },
-    );
+    const rows = await this.listing<JobRow & { total: number }>('jobList', [
+      params.queue ?? null,
+      params.state ?? null,
+      params.type ?? null,
+      params.deadLetter ?? null,
+      params.limit,
+      params.offset,
+    ]);
     return {
       jobs: rows.flatMap((r) => (r.id === null ? [] : [jobFromRow(r)])),
       total: rows[0]?.total ?? 0,
@@ -267,7 +269,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {
-    const rows = await this.sql.run<{ state: JobState; n: number }>(this.pool, 'jobCounts', [params.queue ?? null], { oneOff: true });
+    const rows = await this.listing<{ state: JobState; n: number }>('jobCounts', [params.queue ?? null]);
     const counts = Object.fromEntries(JOB_STATES.map((s) => [s, 0])) as Record<JobState, number>;
     for (const row of rows) counts[row.state] = row.n;
     return counts;
@@ -416,6 +418,23 @@ export class PostgresDriver implements Driver {
     await this.analyzing;
     if (this.ownsPool) await this.pool.end();
     this.pool.off('error', this.onPoolError);
+  }
+
+  /**
+   * Runs a listing statement planned for the values given. Its filters are optional (`$1 IS NULL OR queue =
+   * $1`): planned for the values, a state filter reads that state's partial index; a generic plan (what
+   * `GENERIC_PLANS` asks of the pool's connections) would scan the table. So it runs in a transaction of its
+   * own that sets the server back to choosing (an unnamed statement is then planned for its values).
+   */
+  private listing<R extends QueryResultRow>(name: string, values: unknown[]): Promise<R[]> {
+    return atomically(this.pool, undefined, async (on) => {
+      try {
+        await on.query({ text: 'SET LOCAL plan_cache_mode = auto' });
+      } catch (error) {
+        throw toOjsError(error, name);
+      }
+      return this.sql.run<R>(on, name, values, { oneOff: true });
+    });
   }
 
   /** Starts a background ANALYZE once enough jobs arrived since the last one. */
