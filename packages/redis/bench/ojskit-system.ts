@@ -1,14 +1,12 @@
 /** The ojskit side of the benchmarks: the SDK `Client` and `Worker` over an in-process `Engine` on RedisDriver. */
 import { Engine } from '@ojskit/core';
-import { Client, Worker } from '@ojskit/client';
+import { Client, Worker, type WorkerOptions } from '@ojskit/client';
 import { RedisDriver } from '../src/index.js';
 
 export const CONCURRENCY = 50;
 export const PRODUCERS = 50;
 /** Jobs per bulk enqueue call. */
 export const CHUNK = 1_000;
-// The SDK defaults: ACKs go out at the end of each event-loop turn, or as soon as the previous batch is answered.
-const WORKER_OPTIONS = {};
 
 /** One system under test, driven the same way for each. */
 export interface System {
@@ -23,14 +21,17 @@ export interface System {
   close(): Promise<void>;
 }
 
-/** ojskit as a user runs it; `driver` is exposed for the breakdown's script-level probes. */
-export function ojskitSystem(url: string, prefix: string): System & { driver: RedisDriver } {
+/**
+ * ojskit as a user runs it (SDK worker defaults unless `workerOptions` overrides some, for A/B runs);
+ * `driver` is exposed for the breakdown's script-level probes.
+ */
+export function ojskitSystem(url: string, prefix: string, workerOptions: WorkerOptions = {}, name = 'ojskit'): System & { driver: RedisDriver } {
   const driver = new RedisDriver({ url, prefix, checkMemoryPolicy: false });
   const engine = new Engine({ driver }).start();
   const client = new Client(engine);
   const noop = async () => undefined;
   return {
-    name: 'ojskit',
+    name,
     driver,
     async bulk(count, queue) {
       for (let i = 0; i < count; i += CHUNK) {
@@ -44,7 +45,7 @@ export function ojskitSystem(url: string, prefix: string): System & { driver: Re
       }));
     },
     async process(count, queue) {
-      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...WORKER_OPTIONS });
+      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...workerOptions });
       worker.register('bench.noop', noop);
       await new Promise<void>((resolve) => {
         let done = 0;
@@ -60,7 +61,7 @@ export function ojskitSystem(url: string, prefix: string): System & { driver: Re
       const done: number[] = [];
       let t0 = 0;
       let onDone: () => void = () => {};
-      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...WORKER_OPTIONS });
+      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...workerOptions });
       worker.register('bench.noop', async () => {
         start.push(performance.now() - t0);
       });

@@ -13,9 +13,9 @@
  * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=500, BENCH_ROUNDS=3)
  */
 import { randomUUID } from 'node:crypto';
-import { Queue, Worker as BullWorker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { CHUNK, CONCURRENCY, PRODUCERS, ojskitSystem, type System } from './ojskit-system.js';
+import { bullmqSystem } from './bullmq-system.js';
+import { CONCURRENCY, PRODUCERS, ojskitSystem } from './ojskit-system.js';
 import { latencySummary, measure, table, type Sample } from './measure.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -24,85 +24,11 @@ const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 500);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const run = randomUUID().slice(0, 8);
 
-const parsed = new URL(url);
-const connection: ConnectionOptions = { host: parsed.hostname, port: Number(parsed.port || 6379), maxRetriesPerRequest: null };
 const admin = new Redis(url);
-
-// ---------------------------------------------------------------- the two systems
-
-function bullmq(): System {
-  const prefix = `bullbench:${run}`;
-  const queues = new Map<string, Queue>();
-  const queueOf = (name: string) => {
-    let q = queues.get(name);
-    if (!q) queues.set(name, (q = new Queue(name, { connection, prefix })));
-    return q;
-  };
-  return {
-    name: 'BullMQ',
-    async bulk(count, queue) {
-      const q = queueOf(queue);
-      for (let i = 0; i < count; i += CHUNK) {
-        await q.addBulk(Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ name: 'bench.noop', data: [i + k] })));
-      }
-    },
-    async oneByOne(count, queue) {
-      const q = queueOf(queue);
-      let next = 0;
-      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
-        while (next < count) await q.add('bench.noop', [next++]);
-      }));
-    },
-    async process(count, queue) {
-      let worker!: BullWorker;
-      await new Promise<void>((resolve) => {
-        let done = 0;
-        worker = new BullWorker(queue, async () => undefined, { connection, prefix, concurrency: CONCURRENCY });
-        worker.on('completed', () => {
-          if (++done === count) resolve();
-        });
-      });
-      await worker.close();
-    },
-    async latency(samples, queue) {
-      const q = queueOf(queue);
-      const start: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
-      let onDone: () => void = () => {};
-      const worker = new BullWorker(queue, async () => {
-        start.push(performance.now() - t0);
-      }, { connection, prefix, concurrency: CONCURRENCY });
-      worker.on('completed', () => {
-        done.push(performance.now() - t0);
-        onDone();
-      });
-      await worker.waitUntilReady();
-      await new Promise((r) => setTimeout(r, 200));
-      for (let i = 0; i < samples; i++) {
-        const finished = new Promise<void>((r) => (onDone = r));
-        t0 = performance.now();
-        await q.add('bench.noop', [i]);
-        await finished;
-      }
-      await worker.close();
-      return { start, done };
-    },
-    async clear() {
-      for (const q of queues.values()) await q.obliterate({ force: true });
-    },
-    async close() {
-      for (const q of queues.values()) {
-        await q.obliterate({ force: true });
-        await q.close();
-      }
-    },
-  };
-}
 
 // ---------------------------------------------------------------- the run
 
-const systems = [ojskitSystem(url, `ojsbench:${run}`), bullmq()];
+const systems = [ojskitSystem(url, `ojsbench:${run}`), bullmqSystem(url, `bullbench:${run}`)];
 const results: Record<string, Record<string, Sample[]>> = {};
 const latencies: Record<string, { start: number[]; done: number[] }> = {};
 const record = (system: string, scenario: string, sample: Sample) => ((results[system] ??= {})[scenario] ??= []).push(sample);

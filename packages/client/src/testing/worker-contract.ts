@@ -50,6 +50,9 @@ const CASE_IDS = [
   'heartbeat.control-without-heartbeats',
   'batch.fetch-and-ack',
   'batch.off',
+  'prefetch.within-concurrency-released-on-close',
+  'prefetch.held-kept-alive',
+  'prefetch.held-cancelled',
   'poll.no-hot-spin',
   'poll.wakes-on-new-job',
   'progress.reported',
@@ -423,6 +426,95 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(calls.fetch.every((f) => f.count === 1)).toBe(true);
       expect(calls.ack).toBe(total);
       expect(calls.ackMany).toEqual([]);
+    });
+
+    test('prefetch.within-concurrency-released-on-close', 'during a backlog jobs are held beyond the free slots, never run beyond the concurrency, and released on close to run once elsewhere', async () => {
+      const queue = freshQueue();
+      const total = 6;
+      const gate = deferred();
+      const handled: string[] = [];
+      let running = 0;
+      let peak = 0;
+      const jobs = await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
+      const handler = async ({ job }: { job: Job }): Promise<void> => {
+        handled.push(job.id);
+        running += 1;
+        peak = Math.max(peak, running);
+        await gate.promise;
+        running -= 1;
+      };
+      const { worker, errors } = startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2, prefetch: 2 });
+      const released: string[] = [];
+      worker.on('released', (job) => released.push(job.id));
+      await until(5_000, 'two jobs running and two held', () => worker.stats.jobsFetched === 4 && worker.activeCount === 2);
+      await sleep(100);
+      expect(worker.stats.jobsFetched).toBe(4);
+      expect(peak).toBe(2);
+      const closing = worker.close({ timeoutMs: 5_000 });
+      gate.resolve();
+      await closing;
+      expect(peak).toBe(2);
+      expect(handled).toHaveLength(2);
+      expect(released).toHaveLength(2);
+      expect(released.some((id) => handled.includes(id))).toBe(false);
+      for (const id of released) {
+        const back = await client.get(id);
+        expect(back.state).toBe('available');
+        expect(back.attempt).toBe(0);
+      }
+
+      startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2 });
+      for (const job of jobs) expect((await client.waitFor(job.id, { timeoutMs: 5_000 })).state).toBe('completed');
+      expect([...handled].sort()).toEqual(jobs.map((j) => j.id).sort());
+      expect(peak).toBe(2);
+      expect(errors).toEqual([]);
+    });
+
+    test('prefetch.held-kept-alive', 'heartbeats keep a held job reserved while the running one takes longer than the visibility timeout', async () => {
+      const queue = freshQueue();
+      const attempts: number[] = [];
+      const { worker, errors } = startWorker(
+        (w) =>
+          w.register('marathon', async ({ attempt }) => {
+            attempts.push(attempt);
+            await sleep(700);
+          }),
+        { queues: [queue], concurrency: 1, prefetch: 1, visibilityTimeoutMs: 250, heartbeatIntervalMs: 60 },
+      );
+      const jobs = await client.enqueueMany([0, 1].map((i) => ({ type: 'marathon', args: [i], options: { queue } })));
+      await until(5_000, 'the second job to be held', () => worker.stats.jobsFetched === 2 && worker.activeCount === 1);
+      for (const job of jobs) {
+        const done = await client.waitFor(job.id, { timeoutMs: 5_000 });
+        expect(done.state).toBe('completed');
+        expect(done.attempt).toBe(1);
+        expect(done.errors).toEqual([]);
+      }
+      expect(attempts).toEqual([1, 1]);
+      expect(errors).toEqual([]);
+    });
+
+    test('prefetch.held-cancelled', 'a held job cancelled by a client never runs', async () => {
+      const queue = freshQueue();
+      const gate = deferred();
+      const handled: number[] = [];
+      const { worker, errors } = startWorker(
+        (w) =>
+          w.register('unit', async ({ args: [i] }) => {
+            handled.push(i as number);
+            await gate.promise;
+          }),
+        { queues: [queue], concurrency: 1, prefetch: 1 },
+      );
+      const [first, second] = await client.enqueueMany([0, 1].map((i) => ({ type: 'unit', args: [i], options: { queue } })));
+      await until(5_000, 'the second job to be held', () => worker.stats.jobsFetched === 2 && worker.activeCount === 1);
+      await client.cancel(second!.id);
+      await sleep(200);
+      gate.resolve();
+      expect((await client.waitFor(first!.id, { timeoutMs: 5_000 })).state).toBe('completed');
+      await worker.close();
+      expect(handled).toEqual([0]);
+      expect((await client.get(second!.id)).state).toBe('cancelled');
+      expect(errors).toEqual([]);
     });
 
     test('poll.no-hot-spin', 'an idle worker backs off or long-polls instead of spinning', async () => {

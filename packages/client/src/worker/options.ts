@@ -18,6 +18,14 @@ export const WorkerOptionsSchema = z
     /** Most jobs asked for per fetch (default: the concurrency; 1 turns fetch batching off). */
     fetchBatchSize: positiveInt.optional(),
     /**
+     * Jobs the worker may hold claimed beyond its free slots while the queue has a backlog (default: the
+     * fetch batch size, 0 at concurrency 1). The next fetch goes out while the current batch runs and
+     * acknowledges, so the backend always has work and the process never waits a round trip for jobs. Held
+     * jobs start as slots free, are kept alive by heartbeats, and are released to their queue on close.
+     * 0 turns prefetching off.
+     */
+    prefetch: z.number().int().min(0).optional(),
+    /**
      * Batch completions (default `{ maxSize: 100, maxDelayMs: 5 }`): with no batch in flight, the ACKs of
      * one event-loop turn go out together at its end (no timer); while a batch is in flight they accumulate
      * and go out when it is answered, when `maxSize` are waiting, or after `maxDelayMs` (the longest an ACK
@@ -51,6 +59,7 @@ export type ResolvedWorkerOptions = z.output<typeof WorkerOptionsSchema> & {
   workerId: string;
   heartbeatIntervalMs: number;
   fetchBatchSize: number;
+  prefetch: number;
 };
 
 /** Validates options (throws a `TypeError` naming the bad field) and fills in the defaults. */
@@ -61,10 +70,12 @@ export function resolveWorkerOptions(input: WorkerOptions = {}): ResolvedWorkerO
     throw new TypeError(`Invalid worker option ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   const options = parsed.data;
+  const fetchBatchSize = Math.min(options.fetchBatchSize ?? options.concurrency, options.concurrency);
   return {
     ...options,
     workerId: options.workerId ?? `worker-${globalThis.crypto.randomUUID().slice(0, 8)}`,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? Math.max(1, Math.floor(options.visibilityTimeoutMs / 3)),
-    fetchBatchSize: Math.min(options.fetchBatchSize ?? options.concurrency, options.concurrency),
+    fetchBatchSize,
+    prefetch: options.prefetch ?? (options.concurrency > 1 ? fetchBatchSize : 0),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * `Worker`: fetches jobs in batches sized to its free slots, runs their handlers through the middleware
+ * `Worker`: fetches jobs in batches sized to its free slots (plus a small prefetch while there is a backlog), runs their handlers through the middleware
  * chain, acknowledges completions in batches, keeps reservations alive with heartbeats, and shuts down
  * gracefully. Works over any transport (an in-process `Engine` or HTTP).
  */
@@ -95,6 +95,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private status: 'idle' | 'running' | 'closing' | 'closed' = 'idle';
   private quiet = false;
   private running = 0;
+  /** Jobs claimed ahead of a free slot (prefetched during a backlog), oldest first; they start as slots free. */
+  private readonly held = new Map<string, WireJob>();
   /** Jobs asked for by fetches still in flight: their slots are taken until they answer. */
   private requested = 0;
   private readonly fetches = new Set<Promise<FetchOutcome>>();
@@ -205,21 +207,20 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   // ---- fetching ------------------------------------------------------------------------------------
 
   /**
-   * Keeps jobs coming. While the queue has a backlog (the last fetch came back full), slots that free up
-   * while a fetch is out are asked for by a second fetch at once instead of after it answers, so the server
-   * claims jobs while this process runs and acknowledges others. Slots asked for by in-flight fetches count
-   * as taken: running plus requested jobs never exceed the concurrency. Fetches are not split to force
-   * overlap: measured on Redis, two half-size fetches cost more CPU per job (Node and Redis) than they save.
-   * Once a fetch comes back short the queue is drained, and the loop goes back to one (long-polling, backing
-   * off) fetch at a time.
+   * Keeps jobs coming. While the queue has a backlog (the last fetch came back full), the worker may hold up
+   * to `prefetch` jobs beyond its free slots, and keeps up to two fetches in flight: the server claims the
+   * next batch while this process runs and acknowledges the current one, so neither side waits a round trip
+   * for the other. Handlers never exceed the concurrency (jobs beyond it wait in `held`); slots asked for by
+   * in-flight fetches count as taken. Once a fetch comes back short the queue is drained, and the loop goes
+   * back to one (long-polling, backing off) fetch at a time within the concurrency.
    */
   private async fetchLoop(): Promise<void> {
-    const { idleBackoff, concurrency, fetchBatchSize } = this.options;
+    const { idleBackoff, fetchBatchSize } = this.options;
     let idleMs = idleBackoff.minMs;
     while (this.status === 'running') {
       // Let every handler that finishes in this turn free its slot first, so fetches are not cut into slivers.
       if (this.pipelining) await nextTurn();
-      const free = concurrency - this.running - this.requested;
+      const free = this.freeSlots();
       if (this.status !== 'running') break;
       if (free <= 0 || this.quiet || this.fetches.size >= (this.pipelining ? 2 : 1)) {
         await this.wake.wait();
@@ -241,6 +242,48 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     }
     // Jobs claimed by a fetch still out are released by it: wait, so nothing is handed back after close.
     while (this.fetches.size > 0) await Promise.all([...this.fetches]);
+    const held = [...this.held.values()];
+    this.held.clear();
+    await Promise.all(
+      held.map(async (job) => {
+        await this.release(jobFromWire(job));
+        this.settledOne();
+      }),
+    );
+  }
+
+  /** Slots a new fetch may ask for: the concurrency, plus the prefetch while there is a backlog. */
+  private freeSlots(): number {
+    const capacity = this.options.concurrency + (this.pipelining ? this.options.prefetch : 0);
+    return capacity - this.running - this.requested - this.held.size;
+  }
+
+  /** Starts held jobs while slots are free. */
+  private startHeld(): void {
+    if (this.status !== 'running') return;
+    for (const [id, job] of this.held) {
+      if (this.running >= this.options.concurrency) return;
+      this.held.delete(id);
+      void this.execute(job);
+    }
+  }
+
+  /** A held job that is no longer ours (cancelled, or its reservation lost): forget it, never run it. */
+  private dropHeld(id: string, lost?: Error): void {
+    const job = this.held.get(id);
+    if (!job) return;
+    this.held.delete(id);
+    if (lost) this.emitError(lost, jobFromWire(job));
+    this.settledOne();
+  }
+
+  /** One taken job was answered (or dropped); wakes `allSettled()` once none is left. */
+  private settledOne(): void {
+    if (--this.unsettled === 0 && this.settledWaiters.length > 0) {
+      const waiters = this.settledWaiters;
+      this.settledWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
   }
 
   /**
@@ -255,7 +298,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     for (;;) {
       await Promise.race([fetching, this.wake.wait()]);
       if (outcome !== undefined) break;
-      const free = this.options.concurrency - this.running - this.requested;
+      const free = this.freeSlots();
       if (this.status === 'running' && this.enqueuedSeen && free > 0 && !this.quiet) {
         this.enqueuedSeen = false;
         void this.fetchBatch(Math.min(free, this.options.fetchBatchSize), 0);
@@ -291,7 +334,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         this.requested -= count;
       }
       this.counters.jobsFetched += jobs.length;
-      this.pipelining = jobs.length === count && this.options.concurrency > 1;
+      this.pipelining = jobs.length === count && this.options.concurrency + this.options.prefetch > 1;
       if (this.status !== 'running') {
         // Shutdown began while the fetch was out: give these back untouched.
         await Promise.all(jobs.map((job) => this.release(jobFromWire(job))));
@@ -303,9 +346,13 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         const previous = this.runs.get(job.id);
         if (previous?.phase === 'running') previous.abort(new JobLostError(job.id, 'active'));
         else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
-        this.unsettled += 1;
-        void this.execute(job);
+        // A held job that came back is a newer attempt of it: it replaces the held one, which is not counted twice.
+        if (!this.held.delete(job.id)) this.unsettled += 1;
+        if (this.held.size === 0 && this.running < this.options.concurrency) void this.execute(job);
+        else this.held.set(job.id, job);
       }
+      // Slots may have freed while the fetch was out with jobs already held: those go first.
+      if (this.held.size > 0) this.startHeld();
       if (jobs.length > 0) return 'jobs';
       const held = performance.now() - startedAt;
       return pollWaitMs === 0 || held < pollWaitMs / 2 ? 'short-empty' : 'held-empty';
@@ -327,8 +374,10 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
           this.wake.notify();
         }
         else {
-          const run = this.runs.get(String(event.data.job_id ?? event.subject));
+          const id = String(event.data.job_id ?? event.subject);
+          const run = this.runs.get(id);
           run?.abort(new JobCancelledError(run.id));
+          this.dropHeld(id);
         }
       });
     } catch {
@@ -365,17 +414,14 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     clearTimeout(timer);
     run.phase = 'settling';
     this.running -= 1;
+    if (this.held.size > 0) this.startHeld();
     this.wake.notify();
     try {
       await this.settle(run, outcome, performance.now() - startedAt);
     } finally {
       // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
       if (this.runs.get(run.id) === run) this.runs.delete(run.id);
-      if (--this.unsettled === 0 && this.settledWaiters.length > 0) {
-        const waiters = this.settledWaiters;
-        this.settledWaiters = [];
-        for (const resolve of waiters) resolve();
-      }
+      this.settledOne();
     }
   }
 
@@ -486,9 +532,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     }, this.options.heartbeatIntervalMs);
   }
 
-  /** Extends every held job's reservation and stops jobs the server reports cancelled or no longer ours. */
+  /** Extends every job's reservation (running or held) and stops jobs the server reports cancelled or no longer ours. */
   private async beat(): Promise<void> {
-    const ids = [...this.runs.keys()];
+    const ids = [...this.runs.keys(), ...this.held.keys()];
     let response;
     try {
       this.counters.heartbeatCalls += 1;
@@ -500,9 +546,10 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     const cancelled = new Set(response.jobs_cancelled ?? []);
     for (const id of cancelled) {
       this.runs.get(id)?.abort(new JobCancelledError(id));
+      this.dropHeld(id);
     }
     const extended = new Set(response.jobs_extended ?? []);
-    const missing = ids.filter((id) => !extended.has(id) && !cancelled.has(id) && this.runs.get(id)?.phase === 'running');
+    const missing = ids.filter((id) => !extended.has(id) && !cancelled.has(id) && (this.runs.get(id)?.phase === 'running' || this.held.has(id)));
     await Promise.all(missing.map((id) => this.verifyHeld(id)));
     this.applyDirective(response.state ?? response.directive);
   }
@@ -511,6 +558,13 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private async verifyHeld(id: string): Promise<void> {
     try {
       const { job } = await this.api.getJob(id);
+      if (this.held.has(id)) {
+        if (job.state === 'cancelled') this.dropHeld(id);
+        else if (job.state !== 'active' || (job.worker_id !== undefined && job.worker_id !== this.workerId)) {
+          this.dropHeld(id, new JobLostError(id, job.state));
+        }
+        return;
+      }
       const run = this.runs.get(id);
       if (!run) return;
       if (job.state === 'cancelled') run.abort(new JobCancelledError(id));
@@ -519,7 +573,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       }
     } catch (error) {
       const run = this.runs.get(id);
-      if (run && isOjsError(error) && error.code === 'not_found') run.abort(new JobLostError(id, null));
+      if (isOjsError(error) && error.code === 'not_found' && this.held.has(id)) this.dropHeld(id, new JobLostError(id, null));
+      else if (run && isOjsError(error) && error.code === 'not_found') run.abort(new JobLostError(id, null));
       else this.emitError(error);
     }
   }

@@ -1,0 +1,75 @@
+/** The BullMQ side of the benchmarks: its `Queue` and `Worker` with documented defaults, driven like ojskit. */
+import { Queue, Worker as BullWorker, type ConnectionOptions } from 'bullmq';
+import { CHUNK, CONCURRENCY, PRODUCERS, type System } from './ojskit-system.js';
+
+/** BullMQ driven through the same `System` shape as ojskit, its keys under `prefix`. */
+export function bullmqSystem(url: string, prefix: string): System {
+  const parsed = new URL(url);
+  const connection: ConnectionOptions = { host: parsed.hostname, port: Number(parsed.port || 6379), maxRetriesPerRequest: null };
+  const queues = new Map<string, Queue>();
+  const queueOf = (name: string) => {
+    let q = queues.get(name);
+    if (!q) queues.set(name, (q = new Queue(name, { connection, prefix })));
+    return q;
+  };
+  return {
+    name: 'BullMQ',
+    async bulk(count, queue) {
+      const q = queueOf(queue);
+      for (let i = 0; i < count; i += CHUNK) {
+        await q.addBulk(Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ name: 'bench.noop', data: [i + k] })));
+      }
+    },
+    async oneByOne(count, queue) {
+      const q = queueOf(queue);
+      let next = 0;
+      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
+        while (next < count) await q.add('bench.noop', [next++]);
+      }));
+    },
+    async process(count, queue) {
+      let worker!: BullWorker;
+      await new Promise<void>((resolve) => {
+        let done = 0;
+        worker = new BullWorker(queue, async () => undefined, { connection, prefix, concurrency: CONCURRENCY });
+        worker.on('completed', () => {
+          if (++done === count) resolve();
+        });
+      });
+      await worker.close();
+    },
+    async latency(samples, queue) {
+      const q = queueOf(queue);
+      const start: number[] = [];
+      const done: number[] = [];
+      let t0 = 0;
+      let onDone: () => void = () => {};
+      const worker = new BullWorker(queue, async () => {
+        start.push(performance.now() - t0);
+      }, { connection, prefix, concurrency: CONCURRENCY });
+      worker.on('completed', () => {
+        done.push(performance.now() - t0);
+        onDone();
+      });
+      await worker.waitUntilReady();
+      await new Promise((r) => setTimeout(r, 200));
+      for (let i = 0; i < samples; i++) {
+        const finished = new Promise<void>((r) => (onDone = r));
+        t0 = performance.now();
+        await q.add('bench.noop', [i]);
+        await finished;
+      }
+      await worker.close();
+      return { start, done };
+    },
+    async clear() {
+      for (const q of queues.values()) await q.obliterate({ force: true });
+    },
+    async close() {
+      for (const q of queues.values()) {
+        await q.obliterate({ force: true });
+        await q.close();
+      }
+    },
+  };
+}
