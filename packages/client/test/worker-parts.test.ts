@@ -11,8 +11,12 @@ import { JobLostError, type JobContext, type Transport } from '../src/index.js';
 describe('worker options', () => {
   it('fills in defaults derived from other options', () => {
     const options = resolveWorkerOptions({ concurrency: 4, visibilityTimeoutMs: 9_000, fetchBatchSize: 50 });
-    expect(options).toMatchObject({ queues: ['default'], concurrency: 4, heartbeatIntervalMs: 3_000, fetchBatchSize: 4, pollWaitMs: 1_000, ackBatch: { maxSize: 100, maxDelayMs: 5 } });
+    expect(options).toMatchObject({ queues: ['default'], concurrency: 4, heartbeatIntervalMs: 3_000, fetchBatchSize: 4, prefetch: 4, pollWaitMs: 1_000, ackBatch: { maxSize: 100, maxDelayMs: 5 } });
     expect(options.workerId).toMatch(/^worker-/);
+    // A single-slot worker holds no job it cannot run unless asked to; an explicit prefetch wins.
+    expect(resolveWorkerOptions({ concurrency: 1 }).prefetch).toBe(0);
+    expect(resolveWorkerOptions({ concurrency: 8, fetchBatchSize: 3 }).prefetch).toBe(3);
+    expect(resolveWorkerOptions({ concurrency: 1, prefetch: 2 }).prefetch).toBe(2);
   });
 
   it('rejects bad options with a TypeError naming the field', () => {
