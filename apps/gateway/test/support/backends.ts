@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, describe } from 'vitest';
 import type { Driver } from '@ojskit/core';
 import { MemoryDriver } from '@ojskit/memory';
-import { createPostgresDriver } from '@ojskit/postgres';
+import { GENERIC_PLANS, migrate, PostgresDriver } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';
 
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -100,19 +100,24 @@ function redisPrefix(): string {
 }
 
 /**
- * Postgres schemas of this test file. A disposed store's schema is emptied and reused by the next one:
- * migrating a fresh schema (DDL) costs more than the test cases that use it. All are dropped after the file.
+ * Postgres schemas of this test file, on one pool of its own. A disposed store's schema is emptied and reused
+ * by the next one: migrating a fresh schema (DDL) costs more than the test cases that use it, and so does
+ * connecting (a server process per connection), hence the shared pool. All are dropped after the file.
  */
 const schemas = { free: [] as string[], all: [] as string[] };
+let postgresPool: pg.Pool | undefined;
+
+/** Commits need not wait for the WAL flush: test data need not survive a crash (as in the postgres package's tests). */
+function sharedPool(): pg.Pool {
+  postgresPool ??= new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: `${GENERIC_PLANS} -c synchronous_commit=off` });
+  return postgresPool;
+}
+
 afterAll(async () => {
   if (schemas.all.length === 0) return;
-  const client = new pg.Client({ connectionString: DATABASE_URL });
-  await client.connect();
-  try {
-    for (const schema of schemas.all.splice(0)) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
+  const pool = sharedPool();
+  for (const schema of schemas.all.splice(0)) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
 });
 
 function postgresUrl(schema: string): string {
@@ -121,12 +126,13 @@ function postgresUrl(schema: string): string {
   return url.toString();
 }
 
-function takeSchema(): string {
+/** A schema no live store uses: a reused (empty, migrated) one, else a fresh name `migrate` will create. */
+function takeSchema(): { schema: string; fresh: boolean } {
   const reused = schemas.free.pop();
-  if (reused !== undefined) return reused;
-  const fresh = `ojs_gw_${unique()}`;
-  schemas.all.push(fresh);
-  return fresh;
+  if (reused !== undefined) return { schema: reused, fresh: false };
+  const schema = `ojs_gw_${unique()}`;
+  schemas.all.push(schema);
+  return { schema, fresh: true };
 }
 
 /** Closing twice is harmless: an engine's `close()` may have closed the driver already. */
@@ -164,11 +170,11 @@ export const POSTGRES: TestBackend = {
   name: 'postgres',
   available: postgresUp,
   open: async () => {
-    const schema = takeSchema();
-    // Migrates (a no-op on a reused schema) and starts listening for events.
-    // Commits need not wait for the WAL flush: test data need not survive a crash (the postgres package's
-    // contract run does the same).
-    const driver = await createPostgresDriver(postgresUrl(schema), { max: 4, pool: { options: '-c synchronous_commit=off' } });
+    const { schema, fresh } = takeSchema();
+    const pool = sharedPool();
+    if (fresh) await migrate({ pool, schema });
+    const driver = new PostgresDriver({ pool, schema });
+    await driver.events?.listen();
     return {
       driver,
       dispose: async () => {
@@ -179,7 +185,7 @@ export const POSTGRES: TestBackend = {
     };
   },
   // Never reused: gateway processes may outlive the test that started them.
-  url: () => postgresUrl(takeSchema()),
+  url: () => postgresUrl(takeSchema().schema),
 };
 
 /** Every store, memory first. */
