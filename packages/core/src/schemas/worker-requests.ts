@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { OjsError } from '../errors/ojs-error.js';
 import { checkPositiveInt, checkQueue, checkStringArray, invalidField, isPlainObject, requireObject } from './fields.js';
+import { isQueueName } from './patterns.js';
 
 /** Longest long-poll a FETCH may ask for. */
 export const MAX_FETCH_WAIT_MS = 2_000;
@@ -73,7 +74,11 @@ export interface FetchRequest {
 export function parseFetchRequest(input: unknown, maxCount: number): FetchRequest {
   const body = requireObject(input);
   if (!Array.isArray(body.queues) || body.queues.length === 0) invalidField('queues', 'a non-empty array of queue names', body.queues);
-  const queues = (body.queues as unknown[]).map((q, i) => checkQueue(q, `queues[${i}]`));
+  const names = body.queues as unknown[];
+  // The field name is built only for an error message.
+  for (let i = 0; i < names.length; i++) if (!isQueueName(names[i])) checkQueue(names[i], `queues[${i}]`);
+  // Duplicates dropped, first kept; most workers name one queue.
+  const queues = names.length === 1 ? [names[0] as string] : [...new Set(names as string[])];
   const count = body.count === undefined ? 1 : checkPositiveInt(body.count, 'count');
   if (body.worker_id !== undefined && (typeof body.worker_id !== 'string' || body.worker_id === '')) invalidField('worker_id', 'a non-empty string', body.worker_id);
   const visibilityMs = body.visibility_timeout_ms === undefined ? undefined : checkPositiveInt(body.visibility_timeout_ms, 'visibility_timeout_ms');
@@ -82,13 +87,10 @@ export function parseFetchRequest(input: unknown, maxCount: number): FetchReques
     if (typeof body.wait_ms !== 'number' || !Number.isInteger(body.wait_ms) || body.wait_ms < 0) invalidField('wait_ms', 'a non-negative integer', body.wait_ms);
     waitMs = Math.min(body.wait_ms, MAX_FETCH_WAIT_MS);
   }
-  return {
-    queues: [...new Set(queues)],
-    count: Math.min(count, maxCount),
-    ...(typeof body.worker_id === 'string' ? { workerId: body.worker_id } : {}),
-    ...(visibilityMs !== undefined ? { visibilityMs } : {}),
-    waitMs,
-  };
+  const request: FetchRequest = { queues, count: Math.min(count, maxCount), waitMs };
+  if (typeof body.worker_id === 'string') request.workerId = body.worker_id;
+  if (visibilityMs !== undefined) request.visibilityMs = visibilityMs;
+  return request;
 }
 
 /** The `job_id` of ACK/FAIL/progress bodies. */

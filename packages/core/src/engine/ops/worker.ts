@@ -1,5 +1,5 @@
 /** The worker operations: FETCH, ACK (single and batched), FAIL and BEAT. */
-import type { TransitionOp, TransitionResult } from '../../driver/driver.js';
+import type { ClaimParams, TransitionOp, TransitionResult } from '../../driver/driver.js';
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { allowedFrom } from '../../lifecycle/transitions.js';
@@ -43,14 +43,9 @@ export async function fetchJobs(ctx: EngineContext, body: unknown): Promise<Fetc
 
 async function claimOnce(ctx: EngineContext, queues: string[], limit: number, workerId: string | undefined, visibilityMs: number | undefined): Promise<Job[]> {
   const { now, nowIso } = instant(ctx);
-  const result = await ctx.driver.jobClaim({
-    queues,
-    limit,
-    workerId: workerId ?? ANONYMOUS_WORKER,
-    now,
-    nowIso,
-    ...(visibilityMs !== undefined ? { visibilityMs } : {}),
-  });
+  const params: ClaimParams = { queues, limit, workerId: workerId ?? ANONYMOUS_WORKER, now, nowIso };
+  if (visibilityMs !== undefined) params.visibilityMs = visibilityMs;
+  const result = await ctx.driver.jobClaim(params);
   const events: EventInput[] = [];
   for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, PROMOTED_EXTRA));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
@@ -133,10 +128,10 @@ async function explainRejection(
 function completedEvent(job: Job, time: string, startedAt?: string): EventInput {
   const started = startedAt ?? job.started_at;
   const duration = started ? timestampMs(job.completed_at ?? time) - timestampMs(started) : undefined;
-  return jobEvent('job.completed', job, 'active', time, {
-    ...(duration !== undefined ? { duration_ms: duration } : {}),
-    ...(job.result !== undefined ? { result: job.result } : {}),
-  });
+  const extra: Record<string, unknown> = {};
+  if (duration !== undefined) extra.duration_ms = duration;
+  if (job.result !== undefined) extra.result = job.result;
+  return jobEvent('job.completed', job, 'active', time, extra);
 }
 
 /** ACK: `active → completed`, storing the result. */
