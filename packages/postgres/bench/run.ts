@@ -15,7 +15,8 @@
  * "completed" means stored as completed in PostgreSQL: an observer polls each job's row (latency), or, once
  * every handler of the processing scenario ran, the system's table until all are stored as done.
  *
- * Usage: pnpm bench  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ONLY=ojskit,…)
+ * Usage: pnpm bench  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ONLY=ojskit,…,
+ *   BENCH_SDK_PREFETCH)
  */
 import { randomBytes } from 'node:crypto';
 import { Engine } from '@ojskit/core';
@@ -140,7 +141,9 @@ async function ojskit(): Promise<System> {
 async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<System> {
   const { engine, schema } = base;
   const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
-  const options = { concurrency: CONCURRENCY, ackBatch: { maxSize: PREFETCH, maxDelayMs: 0 } };
+  // BENCH_SDK_PREFETCH overrides the SDK Worker's prefetch (default: one fetch batch) for A/B runs.
+  const prefetch = process.env['BENCH_SDK_PREFETCH'];
+  const options = { concurrency: CONCURRENCY, ackBatch: { maxSize: PREFETCH, maxDelayMs: 0 }, ...(prefetch ? { prefetch: Number(prefetch) } : {}) };
   const unsupported = () => Promise.reject(new Error('enqueue rows come from the ojskit system'));
   return {
     name: 'ojskit (SDK Worker)',

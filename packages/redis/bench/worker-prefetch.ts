@@ -5,7 +5,8 @@
  * the rounds: jobs/s, Node and Redis CPU per job, and the cores the Node process used (its CPU time over
  * wall time: a worker that waits on round trips uses less of a core).
  *
- * Usage: pnpm bench:prefetch  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_ROUNDS=5)
+ * Usage: pnpm bench:prefetch  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_ROUNDS=5, BENCH_PREFETCH=0,default: the
+ * prefetch values compared, `default` meaning the SDK default)
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -19,9 +20,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const run = randomUUID().slice(0, 8);
 const admin = new Redis(url);
 
+/** The ojskit variants: prefetch values, `default` for the SDK default. */
+const VARIANTS = (process.env.BENCH_PREFETCH ?? '0,default').split(',');
 const systems = [
-  ojskitSystem(url, `ojsbench:${run}:np`, { prefetch: 0 }, 'ojskit prefetch 0'),
-  ojskitSystem(url, `ojsbench:${run}:p`, {}, 'ojskit (defaults)'),
+  ...VARIANTS.map((v, i) =>
+    v === 'default' ? ojskitSystem(url, `ojsbench:${run}:${i}`, {}, 'ojskit (defaults)') : ojskitSystem(url, `ojsbench:${run}:${i}`, { prefetch: Number(v) }, `ojskit prefetch ${v}`),
+  ),
   bullmqSystem(url, `bullbench:${run}`),
 ];
 const samples = new Map<string, Sample[]>(systems.map((s) => [s.name, []]));

@@ -222,7 +222,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       if (this.pipelining) await nextTurn();
       const free = this.freeSlots();
       if (this.status !== 'running') break;
-      if (free <= 0 || this.quiet || this.fetches.size >= (this.pipelining ? 2 : 1)) {
+      if (free <= 0 || this.quiet || this.fetches.size >= this.maxFetches()) {
         await this.wake.wait();
         continue;
       }
@@ -256,6 +256,12 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private freeSlots(): number {
     const capacity = this.options.concurrency + (this.pipelining ? this.options.prefetch : 0);
     return capacity - this.running - this.requested - this.held.size;
+  }
+
+  /** Fetches kept in flight: one when idle; during a backlog two, or one per prefetched batch plus one. */
+  private maxFetches(): number {
+    if (!this.pipelining) return 1;
+    return Math.max(2, 1 + Math.ceil(this.options.prefetch / this.options.fetchBatchSize));
   }
 
   /** Starts held jobs while slots are free. */
