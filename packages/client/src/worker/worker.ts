@@ -210,7 +210,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
    * Keeps jobs coming. While the queue has a backlog (the last fetch came back full), the worker may hold up
    * to `prefetch` jobs beyond its free slots, and keeps up to two fetches in flight: the server claims the
    * next batch while this process runs and acknowledges the current one, so neither side waits a round trip
-   * for the other. Handlers never exceed the concurrency (jobs beyond it wait in `held`); slots asked for by
+   * for the other (a fetch that answers sends the next one before its jobs run). Handlers never exceed the concurrency (jobs beyond it wait in `held`); slots asked for by
    * in-flight fetches count as taken. Once a fetch comes back short the queue is drained, and the loop goes
    * back to one (long-polling, backing off) fetch at a time within the concurrency.
    */
@@ -262,6 +262,17 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private maxFetches(): number {
     if (!this.pipelining) return 1;
     return Math.max(2, 1 + Math.ceil(this.options.prefetch / this.options.fetchBatchSize));
+  }
+
+  /**
+   * During a backlog, sends full-size fetches while there is room for them: called as a fetch answers,
+   * before its jobs run, so the backend is never idle while this process handles a batch.
+   */
+  private topUp(): void {
+    const { fetchBatchSize } = this.options;
+    while (this.status === 'running' && !this.quiet && this.fetches.size < this.maxFetches() && this.freeSlots() >= fetchBatchSize) {
+      void this.fetchBatch(fetchBatchSize);
+    }
   }
 
   /** Starts held jobs while slots are free. */
@@ -354,11 +365,11 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
         // A held job that came back is a newer attempt of it: it replaces the held one, which is not counted twice.
         if (!this.held.delete(job.id)) this.unsettled += 1;
-        if (this.held.size === 0 && this.running < this.options.concurrency) void this.execute(job);
-        else this.held.set(job.id, job);
+        this.held.set(job.id, job);
       }
-      // Slots may have freed while the fetch was out with jobs already held: those go first.
-      if (this.held.size > 0) this.startHeld();
+      // Ask for the next batch before running this one, so the backend claims it while this process works.
+      if (this.pipelining) this.topUp();
+      this.startHeld();
       if (jobs.length > 0) return 'jobs';
       const held = performance.now() - startedAt;
       return pollWaitMs === 0 || held < pollWaitMs / 2 ? 'short-empty' : 'held-empty';
