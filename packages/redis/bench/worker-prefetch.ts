@@ -6,7 +6,7 @@
  * wall time: a worker that waits on round trips uses less of a core).
  *
  * Usage: pnpm bench:prefetch  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_ROUNDS=5, BENCH_PREFETCH=0,default: the
- * prefetch values compared, `default` meaning the SDK default)
+ * variants compared, each `prefetch` or `prefetch/fetchBatchSize`, `default` meaning the SDK defaults)
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -20,11 +20,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const run = randomUUID().slice(0, 8);
 const admin = new Redis(url);
 
-/** The ojskit variants: prefetch values, `default` for the SDK default. */
+/** The ojskit variants: `prefetch` or `prefetch/fetchBatchSize`, `default` for the SDK defaults. */
 const VARIANTS = (process.env.BENCH_PREFETCH ?? '0,default').split(',');
+const variantOptions = (v: string) => {
+  const [prefetch, batch] = v.split('/').map(Number);
+  return { prefetch: prefetch!, ...(batch ? { fetchBatchSize: batch } : {}) };
+};
 const systems = [
   ...VARIANTS.map((v, i) =>
-    v === 'default' ? ojskitSystem(url, `ojsbench:${run}:${i}`, {}, 'ojskit (defaults)') : ojskitSystem(url, `ojsbench:${run}:${i}`, { prefetch: Number(v) }, `ojskit prefetch ${v}`),
+    v === 'default' ? ojskitSystem(url, `ojsbench:${run}:${i}`, {}, 'ojskit (defaults)') : ojskitSystem(url, `ojsbench:${run}:${i}`, variantOptions(v), `ojskit prefetch ${v}`),
   ),
   bullmqSystem(url, `bullbench:${run}`),
 ];
