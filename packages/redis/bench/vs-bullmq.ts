@@ -4,7 +4,8 @@
  *   2. enqueue N one by one from 50 producers           enqueue→completed (p50/p95/p99)
  *   3. process N already-queued no-op jobs at concurrency 50
  * ojskit runs through its SDK (`@ojskit/client` Client and Worker, in-process Engine over RedisDriver):
- * batched claims (fetch sized to free slots, two in flight while there is a backlog) and batched acks. BullMQ 6 runs its Queue and Worker.
+ * batched claims (fetches sized to free slots plus one prefetched batch, two in flight while there is a backlog) and batched
+ * acks. BullMQ 6 runs its Queue and Worker.
  *
  * The scenarios run in rounds, the two systems taking turns to go first; each figure is the median of the
  * rounds (latency percentiles are over every round's samples), so a burst of load from other processes on a
