@@ -1,5 +1,5 @@
 /** Copying at the driver boundary, so no caller can reach into stored state. */
-import type { JobInternals } from '@ojskit/core';
+import type { Job, JobInternals } from '@ojskit/core';
 
 const objectProto = Object.prototype;
 
@@ -80,5 +80,49 @@ export function copyInternals(x: JobInternals): JobInternals {
   if (x.progress !== undefined) out.progress = cloneValue(x.progress);
   if (x.workflowIndex !== undefined) out.workflowIndex = x.workflowIndex;
   if (x.workflowRole !== undefined) out.workflowRole = x.workflowRole;
+  return out;
+}
+
+/** The job fields `copyJob` reads by name; every other field is copied by its walk. */
+const SHAPED_JOB_KEYS: ReadonlySet<string> = new Set([
+  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
+  'created_at', 'enqueued_at', 'started_at', 'worker_id', 'completed_at',
+]);
+
+/**
+ * The driver's own copy of a job, the way `copyInternals` copies internals: every job starts with the
+ * same fields in the same order, among them those a claim and an ACK write (`started_at`, `worker_id`,
+ * `completed_at`, holding `undefined` until set). Copied by `cloneValue`, each job grew its object one
+ * field at a time, and the claim and the ACK grew it again, re-allocating its property store each time.
+ * Other fields (scheduling, retries, results, custom attributes) are copied as they come.
+ * Copies handed out go through `cloneValue`, which drops `undefined` fields: callers see no change.
+ */
+export function copyJob(job: Job): Job {
+  const out: Job = {
+    specversion: job.specversion,
+    id: job.id,
+    type: job.type,
+    queue: job.queue,
+    args: cloneValue(job.args),
+    meta: cloneValue(job.meta),
+    priority: job.priority,
+    state: job.state,
+    attempt: job.attempt,
+    max_attempts: job.max_attempts,
+    created_at: job.created_at,
+    enqueued_at: job.enqueued_at,
+    started_at: job.started_at,
+    worker_id: job.worker_id,
+    completed_at: job.completed_at,
+  };
+  const source = job as Record<string, unknown>;
+  for (const key in source) {
+    if (SHAPED_JOB_KEYS.has(key)) continue;
+    const v = source[key];
+    if (v === undefined) continue;
+    const copy = typeof v === 'object' && v !== null ? cloneValue(v) : v;
+    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, writable: true, enumerable: true, configurable: true });
+    else out[key] = copy;
+  }
   return out;
 }

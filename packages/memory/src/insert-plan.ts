@@ -14,7 +14,7 @@ import {
   type JobState,
   type StoredJob,
 } from '@ojskit/core';
-import { cloneValue, copyInternals } from './clone.js';
+import { cloneValue, copyInternals, copyJob } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
 import type { UniqueIndex } from './unique-index.js';
@@ -84,7 +84,7 @@ export function planInsert(
       }
       return abort(jobs, steps, { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash.job) });
     }
-    const job = cloneValue(source.job);
+    const job = copyJob(source.job);
     const x = copyInternals(source.x);
     if (typeof job.workflow_id === 'string') flatten(job.workflow_id);
     let replaceId: string | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JobInternals } from '@ojskit/core';
-import { cloneValue, copyInternals } from '../src/clone.js';
+import type { Job, JobInternals } from '@ojskit/core';
+import { cloneValue, copyInternals, copyJob } from '../src/clone.js';
 
 describe('cloneValue', () => {
   it('copies nested arrays and objects deeply', () => {
@@ -46,5 +46,40 @@ describe('copyInternals', () => {
   it('holds unset fields as undefined, which copies handed out drop', () => {
     const copy = copyInternals({ visibilityMs: 1, timeoutMs: 2 });
     expect(cloneValue(copy)).toStrictEqual({ visibilityMs: 1, timeoutMs: 2 });
+  });
+});
+
+describe('copyJob', () => {
+  const job = (): Job => ({
+    specversion: '1.0', id: '019a0000-0000-7000-8000-000000000000', type: 't.x', queue: 'q', args: [1, { a: [2] }],
+    meta: { m: { n: 1 } }, priority: 0, state: 'available', attempt: 0, max_attempts: 3, created_at: 'c', enqueued_at: 'e',
+    tags: ['t'], retry: { max_attempts: 3, initial_interval: 'PT1S', backoff_coefficient: 2, max_interval: 'PT1M', jitter: true, non_retryable_errors: [], on_exhaustion: 'discard', backoff_strategy: 'exponential' },
+    custom_attribute: { deep: [1] },
+  });
+
+  it('copies named and other fields deeply, and copies handed out equal the source', () => {
+    const source = job();
+    const copy = copyJob(source);
+    expect(cloneValue(copy)).toStrictEqual(source);
+    expect(copy.args).not.toBe(source.args);
+    expect(copy.args[1]).not.toBe(source.args[1]);
+    expect(copy.meta.m).not.toBe(source.meta.m);
+    expect(copy.tags).not.toBe(source.tags);
+    expect(copy.retry).not.toBe(source.retry);
+    expect((copy.custom_attribute as { deep: number[] }).deep).not.toBe((source.custom_attribute as { deep: number[] }).deep);
+  });
+
+  it('holds the fields claims and ACKs write as undefined until set', () => {
+    const copy = copyJob(job());
+    expect(Object.keys(copy)).toEqual(expect.arrayContaining(['started_at', 'worker_id', 'completed_at']));
+    expect(copy.started_at).toBeUndefined();
+  });
+
+  it('keeps a JSON `__proto__` attribute as data', () => {
+    const source = JSON.parse(JSON.stringify(job()).replace('{', '{"__proto__": {"polluted": true},')) as Job;
+    const copy = copyJob(source);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(Object.keys(copy)).toContain('__proto__');
   });
 });
