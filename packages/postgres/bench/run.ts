@@ -66,6 +66,30 @@ async function completion(sql: string, id: string): Promise<void> {
   }
 }
 
+/**
+ * Enqueue→start and enqueue→completed samples for one system: its handler calls `started()`, `sample` enqueues
+ * one job at a time (through `enqueue`, which returns the job's id) and waits for its row to read as done.
+ */
+class LatencyProbe {
+  private t0 = 0;
+  readonly start: number[] = [];
+  readonly done: number[] = [];
+
+  started(): void {
+    this.start.push(performance.now() - this.t0);
+  }
+
+  async sample(samples: number, doneSql: string, enqueue: (i: number) => Promise<string>): Promise<{ start: number[]; done: number[] }> {
+    for (let i = 0; i < samples; i++) {
+      this.t0 = performance.now();
+      await completion(doneSql, await enqueue(i));
+      this.done.push(performance.now() - this.t0);
+      await sleep(5);
+    }
+    return { start: this.start, done: this.done };
+  }
+}
+
 interface System {
   name: string;
   /** Rows of the enqueue scenarios (a second mode of a system shares them). */
@@ -112,20 +136,12 @@ async function ojskit(): Promise<System> {
       await worker.stop();
     },
     async latency(samples, queue) {
-      const start: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
-      const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => start.push(performance.now() - t0) }).start();
+      const probe = new LatencyProbe();
+      const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => probe.started() }).start();
       await sleep(300);
-      for (let i = 0; i < samples; i++) {
-        t0 = performance.now();
-        const { job } = await engine.enqueue({ type: 'bench.noop', queue, args: [i] });
-        await completion(doneSql, job.id);
-        done.push(performance.now() - t0);
-        await sleep(5);
-      }
+      const samplesTaken = await probe.sample(samples, doneSql, async (i) => (await engine.enqueue({ type: 'bench.noop', queue, args: [i] })).job.id);
       await worker.stop();
-      return { start, done };
+      return samplesTaken;
     },
     async close() {
       await engine.close();
@@ -164,22 +180,14 @@ async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<Syst
       await worker.close();
     },
     async latency(samples, queue) {
-      const start: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
+      const probe = new LatencyProbe();
       const worker = new Worker(engine, { queues: [queue], ...options });
-      worker.register('bench.noop', async () => void start.push(performance.now() - t0));
+      worker.register('bench.noop', async () => probe.started());
       worker.start();
       await sleep(300);
-      for (let i = 0; i < samples; i++) {
-        t0 = performance.now();
-        const { job } = await engine.enqueue({ type: 'bench.noop', queue, args: [i] });
-        await completion(doneSql, job.id);
-        done.push(performance.now() - t0);
-        await sleep(5);
-      }
+      const samplesTaken = await probe.sample(samples, doneSql, async (i) => (await engine.enqueue({ type: 'bench.noop', queue, args: [i] })).job.id);
       await worker.close();
-      return { start, done };
+      return samplesTaken;
     },
     close: async () => {},
   };
@@ -228,22 +236,14 @@ async function pgBoss(): Promise<System> {
     },
     async latency(samples, queue) {
       await ensure(queue);
-      const start: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
+      const probe = new LatencyProbe();
       const id = await boss.work(queue, { batchSize: 10, localConcurrency: 5, pollingIntervalSeconds: 0.5 }, async (jobs) => {
-        for (const _ of jobs) start.push(performance.now() - t0);
+        for (const _ of jobs) probe.started();
       });
       await sleep(1_000);
-      for (let i = 0; i < samples; i++) {
-        t0 = performance.now();
-        const jobId = (await boss.send(queue, { n: i }))!;
-        await completion(doneSql, jobId);
-        done.push(performance.now() - t0);
-        await sleep(5);
-      }
+      const samplesTaken = await probe.sample(samples, doneSql, async (i) => (await boss.send(queue, { n: i }))!);
       await boss.offWork(queue, { id });
-      return { start, done };
+      return samplesTaken;
     },
     async close() {
       await boss.stop({ graceful: false });
@@ -304,20 +304,12 @@ async function graphile(batched: boolean, utils?: WorkerUtils): Promise<System> 
       await runner.stop();
     },
     async latency(samples, queue) {
-      const startTimes: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
-      const runner = await start(queue, async () => void startTimes.push(performance.now() - t0));
+      const probe = new LatencyProbe();
+      const runner = await start(queue, async () => probe.started());
       await sleep(1_000);
-      for (let i = 0; i < samples; i++) {
-        t0 = performance.now();
-        const job = await u.addJob(queue, { n: i });
-        await completion(doneSql, String(job.id));
-        done.push(performance.now() - t0);
-        await sleep(5);
-      }
+      const samplesTaken = await probe.sample(samples, doneSql, async (i) => String((await u.addJob(queue, { n: i })).id));
       await runner.stop();
-      return { start: startTimes, done };
+      return samplesTaken;
     },
     async close() {
       if (!ownUtils) return;
