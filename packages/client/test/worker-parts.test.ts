@@ -17,6 +17,9 @@ describe('worker options', () => {
     expect(resolveWorkerOptions({ concurrency: 1 }).prefetch).toBe(0);
     expect(resolveWorkerOptions({ concurrency: 8, fetchBatchSize: 3 }).prefetch).toBe(3);
     expect(resolveWorkerOptions({ concurrency: 1, prefetch: 2 }).prefetch).toBe(2);
+    // Fetches larger than the concurrency only with an explicit prefetch, and never beyond both together.
+    expect(resolveWorkerOptions({ concurrency: 50, prefetch: 500, fetchBatchSize: 250 }).fetchBatchSize).toBe(250);
+    expect(resolveWorkerOptions({ concurrency: 50, prefetch: 100, fetchBatchSize: 250 }).fetchBatchSize).toBe(150);
   });
 
   it('rejects bad options with a TypeError naming the field', () => {
@@ -94,6 +97,37 @@ describe('ACK batching', () => {
     const results = await Promise.allSettled(jobs.map((job) => acks.ack(job.id, job.attempt, null)));
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict' });
+    await engine.close();
+  });
+
+  it.each([1, 2])('keeps up to maxInFlight (%i) batches out at once; later ACKs wait for an answer', async (maxInFlight) => {
+    const { engine, jobs } = await setup(false);
+    const sent: number[] = [];
+    const answers: Array<() => void> = [];
+    const api = new Proxy(engine, {
+      get(target, property, receiver) {
+        if (property !== 'ackMany') return Reflect.get(target, property, receiver);
+        return (request: { acks: unknown[] }) => {
+          sent.push(request.acks.length);
+          return new Promise((resolve) => answers.push(() => resolve(target.ackMany(request))));
+        };
+      },
+    }) as unknown as Transport;
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const acks = new AckBatcher(api, 'w', { maxSize: 100, maxDelayMs: 10_000, maxInFlight });
+    const first = acks.ack(jobs[0]!.id, 1, null);
+    await turn();
+    const second = acks.ack(jobs[1]!.id, 1, null);
+    await turn();
+    // The second ACK leaves at once only when there is room for a second batch in flight.
+    expect(sent).toEqual(maxInFlight === 1 ? [1] : [1, 1]);
+    answers.shift()!();
+    await first;
+    await turn();
+    expect(sent).toEqual([1, 1]);
+    answers.shift()!();
+    await second;
+    expect((await engine.getJob(jobs[1]!.id)).job.state).toBe('completed');
     await engine.close();
   });
 

@@ -53,6 +53,7 @@ const CASE_IDS = [
   'prefetch.within-concurrency-released-on-close',
   'prefetch.held-kept-alive',
   'prefetch.held-cancelled',
+  'prefetch.fetches-beyond-concurrency',
   'poll.no-hot-spin',
   'poll.wakes-on-new-job',
   'progress.reported',
@@ -467,6 +468,43 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       for (const job of jobs) expect((await client.waitFor(job.id, { timeoutMs: 5_000 })).state).toBe('completed');
       expect([...handled].sort()).toEqual(jobs.map((j) => j.id).sort());
       expect(peak).toBe(2);
+      expect(errors).toEqual([]);
+    });
+
+    test('prefetch.fetches-beyond-concurrency', 'with prefetch set, fetches may ask for more jobs than the concurrency while handlers stay within it, each job run once', async () => {
+      const queue = freshQueue();
+      const total = 60;
+      const concurrency = 4;
+      const fetchBatchSize = 12;
+      const { api, calls } = countingTransport(subject.api);
+      const handled = new Map<string, number>();
+      let running = 0;
+      let peak = 0;
+      const jobs = await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
+      const completed = deferred();
+      let count = 0;
+      const { worker, errors } = startWorker(
+        (w) =>
+          w.register('unit', async ({ job }) => {
+            handled.set(job.id, (handled.get(job.id) ?? 0) + 1);
+            running += 1;
+            peak = Math.max(peak, running);
+            await sleep(1);
+            running -= 1;
+          }),
+        { queues: [queue], concurrency, prefetch: 24, fetchBatchSize },
+        api,
+      );
+      worker.on('completed', () => {
+        if (++count === total) completed.resolve();
+      });
+      await within(8_000, 'every job to complete', completed.promise);
+      expect(worker.options.fetchBatchSize).toBe(fetchBatchSize);
+      expect(peak).toBe(concurrency);
+      expect(calls.fetch.some((f) => f.count === fetchBatchSize && f.returned === fetchBatchSize)).toBe(true);
+      expect(calls.fetch.every((f) => f.count <= fetchBatchSize)).toBe(true);
+      expect([...handled.keys()].sort()).toEqual(jobs.map((j) => j.id).sort());
+      expect([...handled.values()].every((n) => n === 1)).toBe(true);
       expect(errors).toEqual([]);
     });
 

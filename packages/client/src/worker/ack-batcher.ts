@@ -41,7 +41,7 @@ export class AckBatcher {
   constructor(
     private readonly api: Transport,
     private readonly workerId: string,
-    private readonly batch: false | { maxSize: number; maxDelayMs: number },
+    private readonly batch: false | { maxSize: number; maxDelayMs: number; maxInFlight?: number },
   ) {}
 
   /** Acknowledges one job; resolves once the server accepted it, rejects with its `OjsError` otherwise. */
@@ -56,7 +56,7 @@ export class AckBatcher {
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ jobId, attempt, result, resolve, reject });
       if (this.pending.length >= maxSize) this.sendPending();
-      else if (this.inFlight.size === 0) this.queueSend();
+      else if (this.inFlight.size < this.maxInFlight) this.queueSend();
       // Behind an in-flight batch: its answer sends these; the timer only bounds the wait if it is slow.
       else this.lingerTimer ??= setTimeout(() => this.sendPending(), maxDelayMs);
     });
@@ -83,13 +83,17 @@ export class AckBatcher {
     }
   }
 
+  private get maxInFlight(): number {
+    return (this.batch && this.batch.maxInFlight) || 1;
+  }
+
   private queueSend(): void {
     if (this.queued) return;
     this.queued = true;
     atEndOfTurn(() => {
       this.queued = false;
-      // A batch that went out meanwhile (full, or flushed) carries on the chain: only send if none is in flight.
-      if (this.inFlight.size === 0) this.sendPending();
+      // A batch that went out meanwhile (full, or flushed) carries on the chain: only send if there is room in flight.
+      if (this.inFlight.size < this.maxInFlight) this.sendPending();
     });
   }
 
@@ -106,7 +110,7 @@ export class AckBatcher {
     void sending.finally(() => {
       this.inFlight.delete(sending);
       // What accumulated while this batch was out goes now: one round trip of waiting, never a timer tick.
-      if (this.pending.length > 0 && this.inFlight.size === 0) this.sendPending();
+      if (this.pending.length > 0 && this.inFlight.size < this.maxInFlight) this.sendPending();
     });
   }
 

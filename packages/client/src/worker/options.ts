@@ -15,7 +15,11 @@ export const WorkerOptionsSchema = z
     visibilityTimeoutMs: positiveInt.default(30_000),
     /** Heartbeat period (default a third of the visibility timeout). */
     heartbeatIntervalMs: positiveInt.optional(),
-    /** Most jobs asked for per fetch (default: the concurrency; 1 turns fetch batching off). */
+    /**
+     * Most jobs asked for per fetch (default: the concurrency; 1 turns fetch batching off). Capped at the
+     * concurrency, or at the concurrency plus `prefetch` when `prefetch` is set: larger claims spread a
+     * FETCH's fixed cost over more jobs during a backlog.
+     */
     fetchBatchSize: positiveInt.optional(),
     /**
      * Jobs the worker may hold claimed beyond its free slots while the queue has a backlog (default: the
@@ -29,14 +33,15 @@ export const WorkerOptionsSchema = z
      * Batch completions (default `{ maxSize: 100, maxDelayMs: 5 }`): with no batch in flight, the ACKs of
      * one event-loop turn go out together at its end (no timer); while a batch is in flight they accumulate
      * and go out when it is answered, when `maxSize` are waiting, or after `maxDelayMs` (the longest an ACK
-     * waits behind a slow batch). `false` sends each ACK on its own.
+     * waits behind a slow batch); `maxInFlight` batches may be out at once (default 1: the batch grows with
+     * the round trip). `false` sends each ACK on its own.
      */
     ackBatch: z
       .union([
         z.literal(false),
-        z.object({ maxSize: positiveInt.default(100), maxDelayMs: z.number().min(0).default(5) }),
+        z.object({ maxSize: positiveInt.default(100), maxDelayMs: z.number().min(0).default(5), maxInFlight: positiveInt.default(1) }),
       ])
-      .default({ maxSize: 100, maxDelayMs: 5 }),
+      .default({ maxSize: 100, maxDelayMs: 5, maxInFlight: 1 }),
     /** Long-poll: how long the server may hold an empty fetch (`wait_ms`, default 1 000; 0 = never). */
     pollWaitMs: z.number().int().min(0).max(2_000).default(1_000),
     /** Sleep between empty fetches the server did not hold, doubling from `minMs` to `maxMs`. */
@@ -70,7 +75,7 @@ export function resolveWorkerOptions(input: WorkerOptions = {}): ResolvedWorkerO
     throw new TypeError(`Invalid worker option ${issue.path.join('.') || '(root)'}: ${issue.message}`);
   }
   const options = parsed.data;
-  const fetchBatchSize = Math.min(options.fetchBatchSize ?? options.concurrency, options.concurrency);
+  const fetchBatchSize = Math.min(options.fetchBatchSize ?? options.concurrency, options.concurrency + (options.prefetch ?? 0));
   return {
     ...options,
     workerId: options.workerId ?? `worker-${globalThis.crypto.randomUUID().slice(0, 8)}`,
