@@ -69,9 +69,10 @@ export function planInsert(
   mode: ConflictMode,
 ): InsertPlan {
   const steps: InsertStep[] = [];
-  const stagedByKey = new Map<string, Candidate[]>();
+  // Made on the first unique key: most jobs carry none, and most inserts are of one job.
+  let stagedByKey: Map<string, Candidate[]> | undefined;
   /** Ids, stored or staged, that this batch moves to `cancelled`. */
-  const cancelled = new Set<string>();
+  let cancelled: Set<string> | undefined;
 
   for (let index = 0; index < input.length; index++) {
     const source = input[index]!;
@@ -91,6 +92,8 @@ export function planInsert(
     let reported: Job | null = source.job;
     const key = x.uniqueKey;
     if (key !== undefined) {
+      stagedByKey ??= new Map();
+      cancelled ??= new Set();
       const match = findMatch(key, x, now, unique, stagedByKey, cancelled);
       if (match !== undefined) {
         const policy = x.uniqueOnConflict ?? 'reject';
@@ -128,6 +131,7 @@ export function planInsert(
     jobs.set(id, entry);
     if (key !== undefined) {
       const candidate: Candidate = { id, job, x };
+      stagedByKey ??= new Map();
       const list = stagedByKey.get(key);
       if (list === undefined) stagedByKey.set(key, [candidate]);
       else list.push(candidate);

@@ -1,5 +1,5 @@
 /** PUSH and PUSH batch: parse, store all-or-nothing, report duplicates, emit events. */
-import type { InsertResult } from '../../driver/driver.js';
+import type { InsertOutcome, InsertParams, InsertResult } from '../../driver/driver.js';
 import type { StoredJob } from '../../driver/records.js';
 import { OjsError } from '../../errors/ojs-error.js';
 import { toTimestamp } from '../../formats/timestamps.js';
@@ -7,7 +7,7 @@ import { parseEnqueue, type ParsedEnqueue } from '../../schemas/enqueue.js';
 import { invalidField, requireObject } from '../../schemas/fields.js';
 import type { BatchEnqueueResponse, EnqueueResponse } from '../../api/responses.js';
 import type { EventInput } from '../../events/event.js';
-import { instant, type EngineContext } from '../context.js';
+import type { EngineContext } from '../context.js';
 import { createdEvent, jobEvent } from '../job-events.js';
 
 /** The stored form of a parsed request. */
@@ -27,10 +27,8 @@ export function toStored(parsed: ParsedEnqueue): StoredJob {
 /** Parses with the engine's defaults; prefixes batch errors with the element index. */
 export function parseWithDefaults(ctx: EngineContext, body: unknown, now: number, index?: number): ParsedEnqueue {
   try {
-    return parseEnqueue(body, now, {
-      visibilityTimeoutMs: ctx.settings.visibilityTimeoutMs,
-      executionTimeoutMs: ctx.settings.executionTimeoutMs,
-    });
+    // The settings carry the defaults under the names the parse reads.
+    return parseEnqueue(body, now, ctx.settings);
   } catch (err) {
     if (index === undefined || !(err instanceof OjsError)) throw err;
     throw new OjsError(err.code, `jobs[${index}]: ${err.message}`, {
@@ -55,26 +53,37 @@ function insertError(result: Extract<InsertResult, { ok: false }>, batch: boolea
   });
 }
 
-async function store(ctx: EngineContext, parsed: ParsedEnqueue[], batch: boolean, tx: unknown): Promise<InsertResult & { ok: true }> {
-  const { now, nowIso } = instant(ctx);
-  const jobs = parsed.map(toStored);
-  const result = await ctx.driver.jobInsert({ jobs, now, nowIso, ...(tx !== undefined ? { tx } : {}) });
-  if (!result.ok) throw insertError(result, batch, parsed[result.index]?.unique?.key);
+/** The driver's insert of `jobs` at `now`, in the caller's transaction when there is one. */
+function insertParams(jobs: StoredJob[], now: number, tx: unknown): InsertParams {
+  const params: InsertParams = { jobs, now, nowIso: toTimestamp(now) };
+  if (tx !== undefined) params.tx = tx;
+  return params;
+}
+
+/**
+ * Emits the events of the jobs an insert stored. A promise only when the hub's transport publishes, so an
+ * engine without one does not wait a turn for nothing.
+ */
+function announce(ctx: EngineContext, outcomes: readonly InsertOutcome[], now: number, tx: unknown): void | Promise<void> {
   const time = toTimestamp(now);
   const events: EventInput[] = [];
-  for (const outcome of result.outcomes) {
+  for (const outcome of outcomes) {
     if (outcome.status !== 'inserted') continue;
     if (outcome.replaced) events.push(jobEvent('job.cancelled', outcome.replaced, null, time, { reason: 'unique_replace', replaced_by: outcome.job.id }));
     events.push(createdEvent(outcome.job, time));
   }
-  await ctx.hub.emit(events, tx);
-  return result;
+  return ctx.hub.emit(events, tx);
 }
 
 /** PUSH one job. */
 export async function enqueue(ctx: EngineContext, body: unknown, tx?: unknown): Promise<EnqueueResponse> {
-  const parsed = parseWithDefaults(ctx, body, ctx.clock.now());
-  const result = await store(ctx, [parsed], false, tx);
+  // One instant for the job's timestamps and the insert: the parse reads the clock, the store need not again.
+  const now = ctx.clock.now();
+  const parsed = parseWithDefaults(ctx, body, now);
+  const result = await ctx.driver.jobInsert(insertParams([toStored(parsed)], now, tx));
+  if (!result.ok) throw insertError(result, false, parsed.unique?.key);
+  const published = announce(ctx, result.outcomes, now, tx);
+  if (published !== undefined) await published;
   const outcome = result.outcomes[0]!;
   return outcome.status === 'existing' ? { job: outcome.job, deduplicated: true } : { job: outcome.job };
 }
@@ -96,7 +105,10 @@ export async function enqueueBatch(ctx: EngineContext, body: unknown, tx?: unkno
     if (ids.has(p.job.id)) throw OjsError.duplicate(`jobs[${index}]: id '${p.job.id}' appears twice in the batch.`, { existing_job_id: p.job.id, index });
     ids.add(p.job.id);
   });
-  const result = await store(ctx, parsed, true, tx);
+  const result = await ctx.driver.jobInsert(insertParams(parsed.map(toStored), now, tx));
+  if (!result.ok) throw insertError(result, true, parsed[result.index]?.unique?.key);
+  const published = announce(ctx, result.outcomes, now, tx);
+  if (published !== undefined) await published;
   const jobs = result.outcomes.map((o) => o.job);
   return { jobs, count: jobs.length };
 }

@@ -1,5 +1,5 @@
 /** The worker operations: FETCH, ACK (single and batched), FAIL and BEAT. */
-import type { ClaimParams, TransitionOp, TransitionResult } from '../../driver/driver.js';
+import type { ClaimParams, ClaimResult, TransitionOp, TransitionResult } from '../../driver/driver.js';
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { allowedFrom } from '../../lifecycle/transitions.js';
@@ -13,6 +13,7 @@ import {
   parseHeartbeatRequest,
   parseNackRequest,
   type AckRequest,
+  type FetchRequest,
 } from '../../schemas/worker-requests.js';
 import type { AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from '../../api/responses.js';
 import { instant, type EngineContext } from '../context.js';
@@ -31,21 +32,37 @@ export async function fetchJobs(ctx: EngineContext, body: unknown): Promise<Fetc
   const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
   // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
   const wake = request.waitMs > 0 ? waitForWork(ctx, request.queues, request.waitMs) : undefined;
-  let jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
+  let params = claimParams(ctx, request);
+  let result = await ctx.driver.jobClaim(params);
+  let settled = afterClaim(ctx, result, params.nowIso);
+  if (settled !== undefined) await settled;
   if (wake) {
-    if (jobs.length === 0) {
+    if (result.jobs.length === 0) {
       await wake.promise;
-      jobs = await claimOnce(ctx, request.queues, request.count, request.workerId, request.visibilityMs);
+      params = claimParams(ctx, request);
+      result = await ctx.driver.jobClaim(params);
+      settled = afterClaim(ctx, result, params.nowIso);
+      if (settled !== undefined) await settled;
     } else wake.cancel();
   }
+  const jobs = result.jobs;
   return jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs };
 }
 
-async function claimOnce(ctx: EngineContext, queues: string[], limit: number, workerId: string | undefined, visibilityMs: number | undefined): Promise<Job[]> {
+/** A claim for `request` at the current instant. */
+function claimParams(ctx: EngineContext, request: FetchRequest): ClaimParams {
   const { now, nowIso } = instant(ctx);
-  const params: ClaimParams = { queues, limit, workerId: workerId ?? ANONYMOUS_WORKER, now, nowIso };
-  if (visibilityMs !== undefined) params.visibilityMs = visibilityMs;
-  const result = await ctx.driver.jobClaim(params);
+  const params: ClaimParams = { queues: request.queues, limit: request.count, workerId: request.workerId ?? ANONYMOUS_WORKER, now, nowIso };
+  if (request.visibilityMs !== undefined) params.visibilityMs = request.visibilityMs;
+  return params;
+}
+
+/**
+ * Emits a claim's events and advances the workflows of the jobs it expired. A promise only when there is
+ * something to wait for (a transport publishing, a workflow member expired): the FETCH path stays free of
+ * empty turns.
+ */
+function afterClaim(ctx: EngineContext, result: ClaimResult, nowIso: string): Promise<void> | undefined {
   const events: EventInput[] = [];
   for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, PROMOTED_EXTRA));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
@@ -55,9 +72,16 @@ async function claimOnce(ctx: EngineContext, queues: string[], limit: number, wo
     if (started?.worker_id !== job.worker_id) started = { worker_id: job.worker_id };
     events.push(jobEvent('job.started', job, 'available', nowIso, started));
   }
-  await ctx.hub.emit(events);
-  for (const job of result.expired) if (job.workflow_id) await ctx.onTerminal(job);
-  return result.jobs;
+  const published = ctx.hub.emit(events);
+  let terminal = false;
+  for (const job of result.expired) if (job.workflow_id) terminal = true;
+  if (published === undefined && !terminal) return undefined;
+  return settleClaim(ctx, published, result.expired);
+}
+
+async function settleClaim(ctx: EngineContext, published: void | Promise<void>, expired: readonly Job[]): Promise<void> {
+  await published;
+  for (const job of expired) if (job.workflow_id) await ctx.onTerminal(job);
 }
 
 /** Resolves on the first enqueue-like event for `queues`, or after `ms`; `cancel` stops listening early. */
@@ -142,7 +166,8 @@ export async function ack(ctx: EngineContext, body: unknown): Promise<AckRespons
   const result = await ctx.driver.jobTransition(ackOp(request, ackParts(now, nowIso), 'job'));
   if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge', request.attempt);
   const job = (result as { job: Job }).job;
-  await ctx.hub.emit([completedEvent(job, nowIso)]);
+  const published = ctx.hub.emit([completedEvent(job, nowIso)]);
+  if (published !== undefined) await published;
   if (job.workflow_id) await ctx.onTerminal(job);
   return { acknowledged: true, id: job.id, job_id: job.id, state: 'completed', completed_at: job.completed_at ?? nowIso, job };
 }
