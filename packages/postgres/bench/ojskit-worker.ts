@@ -1,10 +1,12 @@
 /**
  * The worker loop the benchmark runs ojskit with, straight on the Engine (what the SDK's Worker does on its
  * hot path, kept here so the benchmark measures the engine and the driver without a package cycle):
- * - FETCH claims up to `prefetch` jobs into a local buffer (one fetch in flight), as graphile-worker's
- *   local queue does; `concurrency` handlers take jobs from it;
- * - completions wait while an `ackMany` is in flight and then go out together: the batch grows with the
- *   database's latency, and an idle worker's lone ACK leaves at once.
+ * - FETCHes of up to `fetchSize` jobs fill a local buffer of at most `prefetch` (as graphile-worker's local
+ *   queue does), up to `maxFetches` in flight so the database claims the next batch while this process
+ *   handles the current one; `concurrency` handlers take jobs from the buffer;
+ * - completions go out together with `ackMany`, up to `maxAcks` batches in flight (the pool runs them on
+ *   separate connections); while all are out, completions wait and the next batch grows with the
+ *   database's latency. An idle worker's lone ACK leaves at once.
  */
 import type { Engine, Job } from '@ojskit/core';
 
@@ -12,8 +14,14 @@ export interface LoopOptions {
   queue: string;
   /** Handlers running at once. */
   concurrency: number;
-  /** Most jobs claimed ahead of the handlers (fetch count). */
+  /** Most jobs claimed ahead of the handlers (the local buffer, counting fetches in flight). */
   prefetch: number;
+  /** Most jobs per FETCH (default: half the prefetch). */
+  fetchSize?: number;
+  /** FETCHes in flight at once (default 2). */
+  maxFetches?: number;
+  /** `ackMany` batches in flight at once (default 2). */
+  maxAcks?: number;
   workerId: string;
   /** Called as each handler starts. */
   onStart?: (job: Job) => void;
@@ -23,14 +31,25 @@ export class EngineWorker {
   private readonly buffer: Job[] = [];
   private running = 0;
   private stopped = false;
-  private fetching: Promise<void> | undefined;
+  /** The last fetch came back short: one fetch at a time until one comes back full. */
+  private drained = false;
+  /** FETCHes in flight, and the jobs they asked for. */
+  private fetching = 0;
+  private requested = 0;
   private pending: Array<{ job_id: string; worker_id: string }> = [];
-  private acking: Promise<void> | undefined;
+  private acking = 0;
+  private readonly fetchSize: number;
+  private readonly maxFetches: number;
+  private readonly maxAcks: number;
 
   constructor(
     private readonly engine: Engine,
     private readonly options: LoopOptions,
-  ) {}
+  ) {
+    this.fetchSize = options.fetchSize ?? Math.max(1, Math.floor(options.prefetch / 2));
+    this.maxFetches = options.maxFetches ?? 2;
+    this.maxAcks = options.maxAcks ?? 2;
+  }
 
   start(): this {
     this.refill();
@@ -40,37 +59,40 @@ export class EngineWorker {
   /** Stops fetching, finishes the buffered jobs and sends every ACK. */
   async stop(): Promise<void> {
     this.stopped = true;
-    while (this.fetching || this.acking || this.running > 0 || this.buffer.length > 0 || this.pending.length > 0) {
+    while (this.fetching > 0 || this.acking > 0 || this.running > 0 || this.buffer.length > 0 || this.pending.length > 0) {
       this.dispatch();
       this.ack();
-      await (this.fetching ?? this.acking ?? new Promise((resolve) => setImmediate(resolve)));
+      await new Promise((resolve) => setTimeout(resolve, 1));
     }
   }
 
   private refill(): void {
-    if (this.fetching || this.stopped) return;
-    // Refill once the buffer is half empty, so each claim brings a large batch (as a local queue does).
-    const room = this.options.prefetch - this.buffer.length;
-    if (room < this.options.prefetch / 2) return;
-    const idle = this.buffer.length === 0 && this.running === 0;
-    this.fetching = this.engine
-      .fetch({ queues: [this.options.queue], count: room, worker_id: this.options.workerId, ...(idle ? { wait_ms: 1_000 } : {}) })
-      .then(
-        ({ jobs }) => {
-          for (const job of jobs) this.buffer.push(job);
-          return jobs.length;
-        },
-        (error: unknown) => {
-          console.error('fetch failed', error);
-          return 0;
-        },
-      )
-      .then((got) => {
-        this.fetching = undefined;
-        this.dispatch();
-        // An empty fetch long-polled already; a short one means the queue is draining.
-        if (got > 0 || this.buffer.length + this.running === 0) this.refill();
-      });
+    // Full-size fetches while there is room for one in the buffer; a short answer means the queue drained.
+    while (!this.stopped && this.fetching < this.maxFetches && this.options.prefetch - this.buffer.length - this.requested >= this.fetchSize) {
+      if (this.fetching > 0 && this.drained) return;
+      const idle = this.buffer.length === 0 && this.running === 0 && this.fetching === 0;
+      const count = this.fetchSize;
+      this.fetching++;
+      this.requested += count;
+      void this.engine
+        .fetch({ queues: [this.options.queue], count, worker_id: this.options.workerId, ...(idle ? { wait_ms: 1_000 } : {}) })
+        .then(
+          ({ jobs }) => {
+            for (const job of jobs) this.buffer.push(job);
+            return jobs.length;
+          },
+          (error: unknown) => {
+            console.error('fetch failed', error);
+            return 0;
+          },
+        )
+        .then((got) => {
+          this.fetching--;
+          this.requested -= count;
+          this.drained = got < count;
+          this.dispatch();
+        });
+    }
   }
 
   private dispatch(): void {
@@ -91,19 +113,21 @@ export class EngineWorker {
   }
 
   private ack(): void {
-    if (this.acking || this.pending.length === 0) return;
-    const acks = this.pending;
-    this.pending = [];
-    this.acking = this.engine.ackMany({ acks }).then(
-      ({ results }) => {
-        for (const r of results) if (!r.ok) console.error('ack refused', r);
-        this.acking = undefined;
-        this.ack();
-      },
-      (error: unknown) => {
-        console.error('ackMany failed', error);
-        this.acking = undefined;
-      },
-    );
+    while (this.acking < this.maxAcks && this.pending.length > 0) {
+      const acks = this.pending;
+      this.pending = [];
+      this.acking++;
+      this.engine.ackMany({ acks }).then(
+        ({ results }) => {
+          for (const r of results) if (!r.ok) console.error('ack refused', r);
+          this.acking--;
+          this.ack();
+        },
+        (error: unknown) => {
+          console.error('ackMany failed', error);
+          this.acking--;
+        },
+      );
+    }
   }
 }

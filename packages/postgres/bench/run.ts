@@ -4,9 +4,9 @@
  *   2. enqueue N one by one from 50 producers               enqueue→start and enqueue→completed (p50/p95/p99)
  *   3. process N already-queued no-op jobs at concurrency 50
  * ojskit runs its Engine over PostgresDriver (in process), twice: with the worker loop of ojskit-worker.ts
- * (fetch count 500 into a local buffer feeding 50 handlers, completions batched with ackMany: the same
- * footing as graphile-worker's local queue of 500), and with the SDK's Worker (fetches sized to its 50 free
- * slots, ACKs batched per event-loop turn). pg-boss runs with LISTEN/NOTIFY on, fetching in
+ * (a local buffer of 500 fed by fetches of 250, two in flight, feeding 50 handlers; completions batched with
+ * ackMany, two batches in flight: the same footing as graphile-worker's local queue of 500), and with the
+ * SDK's Worker set up alike (prefetch 500, fetches of 250, ACK batches of up to 500 with two in flight). pg-boss runs with LISTEN/NOTIFY on, fetching in
  * batches; graphile-worker runs twice, with its defaults and with its documented batching (local queue of
  * 500, completions batched over 25 ms).
  *
@@ -16,7 +16,7 @@
  * every handler of the processing scenario ran, the system's table until all are stored as done.
  *
  * Usage: pnpm bench  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ONLY=ojskit,…,
- *   BENCH_SDK_PREFETCH)
+ *   BENCH_SDK_OPTIONS)
  */
 import { randomBytes } from 'node:crypto';
 import { Engine } from '@ojskit/core';
@@ -152,14 +152,21 @@ async function ojskit(): Promise<System> {
 
 /**
  * ojskit through its SDK Worker (`@ojskit/client`), on the same engine and schema: handlers fed by fetches
- * sized to the free slots (at most the concurrency) and ACKs sent together once per event-loop turn.
+ * beyond the concurrency while there is a backlog (prefetch), and ACKs sent together.
  */
 async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<System> {
   const { engine, schema } = base;
   const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
-  // BENCH_SDK_PREFETCH overrides the SDK Worker's prefetch (default: one fetch batch) for A/B runs.
-  const prefetch = process.env['BENCH_SDK_PREFETCH'];
-  const options = { concurrency: CONCURRENCY, ackBatch: { maxSize: PREFETCH, maxDelayMs: 0 }, ...(prefetch ? { prefetch: Number(prefetch) } : {}) };
+  // The SDK Worker on graphile-worker's batched footing: a local buffer of PREFETCH jobs beyond the handlers,
+  // claimed in fetches of half that, and ACK batches of up to PREFETCH, two in flight. BENCH_SDK_OPTIONS (JSON)
+  // overrides any of these for A/B runs.
+  const options = {
+    concurrency: CONCURRENCY,
+    prefetch: PREFETCH,
+    fetchBatchSize: PREFETCH / 2,
+    ackBatch: { maxSize: PREFETCH, maxDelayMs: 0, maxInFlight: 2 },
+    ...(JSON.parse(process.env['BENCH_SDK_OPTIONS'] ?? '{}') as object),
+  };
   const unsupported = () => Promise.reject(new Error('enqueue rows come from the ojskit system'));
   return {
     name: 'ojskit (SDK Worker)',
