@@ -1,23 +1,31 @@
-/** The SDK's worker and client contracts through the HTTP transport against this gateway over memory. */
+/** The SDK's worker and client contracts through the HTTP transport against this gateway, on every store. */
 import { Engine } from '@ojskit/core';
 import { http } from '@ojskit/client';
 import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/client/testing';
-import { MemoryDriver } from '@ojskit/memory';
 import { createGateway, startGateway } from '../src/index.js';
+import { describeEachBackend, type TestBackend } from './support/backends.js';
 
-async function create(): Promise<WorkerContractSubject> {
-  const engine = new Engine({ driver: new MemoryDriver(), services: WORKER_CONTRACT_SERVICES, onError: () => undefined }).start();
-  const running = await startGateway(createGateway({ engine, logger: false }), { port: 0, host: '127.0.0.1' });
-  const api = http(running.url);
-  return {
-    api,
-    close: async () => {
-      await api.close();
-      await running.shutdown();
-      await engine.close();
-    },
+function subject(backend: TestBackend): () => Promise<WorkerContractSubject> {
+  return async () => {
+    const store = await backend.open();
+    const engine = new Engine({ driver: store.driver, services: WORKER_CONTRACT_SERVICES, onError: () => undefined }).start();
+    const running = await startGateway(createGateway({ engine, logger: false }), { port: 0, host: '127.0.0.1' });
+    const api = http(running.url);
+    return {
+      api,
+      close: async () => {
+        await api.close();
+        await running.shutdown();
+        // Stop the services first: the store (and a reused Postgres schema) must be quiet when it is disposed.
+        await engine.stop();
+        await store.dispose();
+      },
+    };
   };
 }
 
-runWorkerContract({ name: 'http (gateway over memory)', create });
-runClientContract({ name: 'http (gateway over memory)', create });
+describeEachBackend('SDK over HTTP', (backend) => {
+  const name = `http (gateway over ${backend.name})`;
+  runWorkerContract({ name, create: subject(backend) });
+  runClientContract({ name, create: subject(backend) });
+});
