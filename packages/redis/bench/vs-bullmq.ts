@@ -11,10 +11,12 @@
  * rounds (latency percentiles are over every round's samples), so a burst of load from other processes on a
  * shared machine moves one round of one system, not the result.
  *
- * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=500, BENCH_ROUNDS=3)
+ * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=500, BENCH_ROUNDS=3,
+ *   BENCH_WORKER_OPTIONS: JSON of SDK Worker options for ojskit, e.g. '{"prefetch":500,"fetchBatchSize":250}')
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type { WorkerOptions } from '@ojskit/client';
 import { bullmqSystem } from './bullmq-system.js';
 import { CONCURRENCY, PRODUCERS, ojskitSystem } from './ojskit-system.js';
 import { latencySummary, measure, table, type Sample } from './measure.js';
@@ -29,12 +31,14 @@ const admin = new Redis(url);
 
 // ---------------------------------------------------------------- the run
 
-const systems = [ojskitSystem(url, `ojsbench:${run}`), bullmqSystem(url, `bullbench:${run}`)];
+const workerOptions = JSON.parse(process.env.BENCH_WORKER_OPTIONS ?? '{}') as WorkerOptions;
+const systems = [ojskitSystem(url, `ojsbench:${run}`, workerOptions), bullmqSystem(url, `bullbench:${run}`)];
 const results: Record<string, Record<string, Sample[]>> = {};
 const latencies: Record<string, { start: number[]; done: number[] }> = {};
 const record = (system: string, scenario: string, sample: Sample) => ((results[system] ??= {})[scenario] ??= []).push(sample);
 
-console.log(`ojskit vs BullMQ on ${url}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, ${ROUNDS} rounds, run ${run}`);
+console.log(`ojskit vs BullMQ on ${url}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, ${ROUNDS} rounds, run ${run}` +
+  (Object.keys(workerOptions).length > 0 ? `, ojskit worker options ${JSON.stringify(workerOptions)}` : ''));
 // Warm-up (script loading, JIT) so neither side pays it inside a measurement.
 for (const s of systems) {
   await s.bulk(500, 'warm');
