@@ -6,14 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { packEvent, unpackEvent, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import { packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
-// Message format: `<publisher id>\n<JSON array of events, packed by core's packEvent>` (about half the bytes
-// of CloudEvents JSON). The id comes first so a process can drop its own messages (it delivered them
-// locally) without parsing them.
+// Message format: `<publisher id>\n<JSON array of items from core's packEvents>`: runs of alike job events (the
+// job.started of one claim, the job.completed of one ACK batch) as one group each, other events packed one by
+// one, a fraction of the bytes of CloudEvents JSON. The id comes first so a process can drop its own messages
+// (it delivered them locally) without parsing them.
 const SEPARATOR = '\n';
+/** Pub/sub messages have no practical size limit: a group may hold a whole run. */
+const MAX_GROUP_BYTES = 1 << 24;
 
 export interface RedisEventTransportOptions {
   /** Connection used to PUBLISH (shared with the driver). */
@@ -73,7 +76,7 @@ export class RedisEventTransport implements EventTransport {
     this.pending = [];
     if (batch.length === 0) return;
     this.deliver(batch);
-    const message = `${this.publisherId}${SEPARATOR}[${batch.map(packEvent).join(',')}]`;
+    const message = `${this.publisherId}${SEPARATOR}[${packEvents(batch, MAX_GROUP_BYTES).map((item) => item.text).join(',')}]`;
     this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => {
       this.options.onError?.(error);
     });
@@ -104,7 +107,7 @@ export class RedisEventTransport implements EventTransport {
         this.options.onError?.(error);
         return;
       }
-      if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent>).map(unpackEvent));
+      if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent | EventGroup>).flatMap(unpackItem));
     });
     // ioredis re-subscribes after a reconnect by itself.
     this.subscribed = subscriber.subscribe(this.options.channel).catch((error: unknown) => {

@@ -13,6 +13,9 @@ function driver(prefix: string): RedisDriver {
   drivers.push(d);
   return d;
 }
+/** A job event as the engine emits it: alike ones (same type, time, queue, state…) travel as one group. */
+const jobEvent = (n: number): OjsEvent =>
+  makeEvent('job.started', `job-${n}`, { job_id: `job-${n}`, job_type: 'email.send', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: 'w1' }, new Date(0).toISOString());
 const event = (n: number): OjsEvent => makeEvent('job.completed', `job-${n}`, { job_id: `job-${n}`, n }, new Date(0).toISOString());
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
@@ -40,6 +43,23 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     await until(() => atB.length === 50);
     expect(atB).toEqual([...Array(50).keys()]);
     expect(atA).toEqual([...Array(50).keys()]);
+  });
+
+  it('sends a run of alike job events as one group that arrives as the same events', async () => {
+    const prefix = uniquePrefix('ev');
+    const a = driver(prefix);
+    const b = driver(prefix);
+    const seen: OjsEvent[] = [];
+    b.events.subscribe((events) => seen.push(...events));
+    await b.events.ready();
+    const spy = vi.spyOn(a.redis, 'publish');
+    const sent = [...Array.from({ length: 40 }, (_, i) => jobEvent(i)), event(99)];
+    a.events.publish(sent);
+    await until(() => seen.length === sent.length);
+    expect(seen).toEqual(sent);
+    const message = spy.mock.calls[0]![1] as string;
+    // one group for the 40 job events, one item for the other
+    expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(2);
   });
 
   it('does not see events of another prefix', async () => {
