@@ -22,8 +22,14 @@ export class ReadyLevel<T extends ReadyItem> {
   head = 0;
   /** Live items. */
   live = 0;
+  /** True while the level is in its queue's order of levels to take from. */
+  listed = false;
 
-  constructor(readonly priority: number) {}
+  constructor(
+    readonly priority: number,
+    /** The queue the level belongs to. */
+    readonly owner: object,
+  ) {}
 
   isLive(i: number): boolean {
     const item = this.items[i]!;
@@ -45,12 +51,15 @@ export class ReadyLevel<T extends ReadyItem> {
  * q.shift(); // high
  */
 export class ReadyQueue<T extends ReadyItem> {
+  /**
+   * Every level this queue has used, kept while empty: a queue worked one job at a time empties its level
+   * on every claim, and dropping it from a map and making it again on the next push cost a measurable share
+   * of a lifecycle. An empty level holds no items, and a queue sees few distinct priorities.
+   */
   private readonly levels = new Map<number, ReadyLevel<T>>();
-  /** Priorities of non-empty levels, highest first. */
-  private readonly order: number[] = [];
+  /** Levels that may hold items, highest priority first. */
+  private readonly order: Array<ReadyLevel<T>> = [];
   private count = 0;
-  /** The last level dropped empty, reused when its priority comes back. No item refers to it. */
-  private spare: ReadyLevel<T> | undefined;
 
   get size(): number {
     return this.count;
@@ -60,14 +69,8 @@ export class ReadyQueue<T extends ReadyItem> {
   push(item: T): void {
     if (item.ready !== null) throw new Error('ReadyQueue.push: the item is already queued');
     let level = this.levels.get(item.priority);
-    if (level === undefined) {
-      level = this.spare?.priority === item.priority ? this.spare : new ReadyLevel<T>(item.priority);
-      this.spare = undefined;
-      this.levels.set(item.priority, level);
-      let i = 0;
-      while (i < this.order.length && this.order[i]! > item.priority) i++;
-      this.order.splice(i, 0, item.priority);
-    }
+    if (level === undefined) this.levels.set(item.priority, (level = new ReadyLevel<T>(item.priority, this)));
+    if (!level.listed) this.list(level);
     const { items, seqs } = level;
     const n = items.length;
     if (n > level.head && seqs[n - 1]! > item.seq) {
@@ -88,7 +91,7 @@ export class ReadyQueue<T extends ReadyItem> {
   /** The next item, left in place. */
   peek(): T | undefined {
     for (let o = 0; o < this.order.length; ) {
-      const level = this.levels.get(this.order[o]!)!;
+      const level = this.order[o]!;
       this.skipStale(level);
       if (level.head < level.items.length) return level.items[level.head];
       this.dropLevel(o);
@@ -106,7 +109,7 @@ export class ReadyQueue<T extends ReadyItem> {
   /** Removes an item if it is queued here. */
   remove(item: T): void {
     const level = item.ready as ReadyLevel<T> | null;
-    if (level === null || this.levels.get(level.priority) !== level) return;
+    if (level === null || level.owner !== this) return;
     item.ready = null;
     level.live--;
     this.count--;
@@ -118,24 +121,22 @@ export class ReadyQueue<T extends ReadyItem> {
       this.compact(level);
     }
     if (level.live === 0) {
-      const o = this.order.indexOf(level.priority);
+      const o = this.order.indexOf(level);
       if (o >= 0) this.dropLevel(o);
     }
   }
 
   /** Every queued item, highest priority first, FIFO within a priority. */
   *values(): IterableIterator<T> {
-    for (const priority of this.order) {
-      const level = this.levels.get(priority)!;
+    for (const level of this.order) {
       for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) yield level.items[i]!;
     }
   }
 
   clear(): void {
-    for (const level of this.levels.values()) for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) level.items[i]!.ready = null;
+    for (const level of this.order) for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) level.items[i]!.ready = null;
     this.levels.clear();
     this.order.length = 0;
-    this.spare = undefined;
     this.count = 0;
   }
 
@@ -165,17 +166,26 @@ export class ReadyQueue<T extends ReadyItem> {
     level.head = 0;
   }
 
+  /** Puts a level into the order of levels, by priority. */
+  private list(level: ReadyLevel<T>): void {
+    const order = this.order;
+    let i = order.length;
+    while (i > 0 && order[i - 1]!.priority < level.priority) i--;
+    if (i === order.length) order.push(level);
+    else order.splice(i, 0, level);
+    level.listed = true;
+  }
+
+  /** Takes the level at `o` out of the order when it holds no live item, releasing what its slots hold. */
   private dropLevel(o: number): void {
-    const level = this.levels.get(this.order[o]!)!;
+    const level = this.order[o]!;
     for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) return;
-    this.levels.delete(level.priority);
-    this.order.splice(o, 1);
-    // Kept for the next push at this priority: a queue worked one job at a time empties its level on
-    // every claim, and making a new one (two arrays) for every job was a measurable share of a lifecycle.
+    if (o === this.order.length - 1) this.order.pop();
+    else this.order.splice(o, 1);
+    level.listed = false;
     level.items.length = 0;
     level.seqs.length = 0;
     level.head = 0;
     level.live = 0;
-    this.spare = level;
   }
 }
