@@ -30,6 +30,31 @@ function priorityExtra(priority: number): Record<string, unknown> {
 
 const PRIORITY_EXTRAS: Array<Record<string, unknown> | undefined> = [];
 
+/** Durations below this many milliseconds share their `{ duration_ms }` extra. */
+const SHARED_DURATIONS = 1_000;
+const DURATION_EXTRAS: Array<Record<string, unknown> | undefined> = [];
+
+/**
+ * `{ duration_ms }` of a job completed without a result: one shared object per short duration, as
+ * `priorityExtra` does for priorities, since most jobs take under a second. Extras are never written.
+ */
+export function durationExtra(ms: number): Record<string, unknown> {
+  if (!Number.isInteger(ms) || ms < 0 || ms >= SHARED_DURATIONS) return { duration_ms: ms };
+  return (DURATION_EXTRAS[ms] ??= Object.freeze({ duration_ms: ms }));
+}
+
+let lastStarted: Readonly<{ worker_id: string }> | undefined;
+
+/**
+ * `{ worker_id }` of a `job.started` event, shared with the previous claim's when the worker is the same:
+ * a worker claims again and again, and each event keeps its extra. Extras are never written.
+ */
+export function startedExtra(workerId: string | undefined): Record<string, unknown> {
+  if (workerId === undefined) return { worker_id: workerId };
+  if (lastStarted?.worker_id !== workerId) lastStarted = Object.freeze({ worker_id: workerId });
+  return lastStarted;
+}
+
 /** Events for a job that failed (FAIL, execution timeout, visibility timeout, worker death). */
 export function failureEvents(job: Job, time: string, deadLettered: boolean): JobEventRecord[] {
   const error = job.error;

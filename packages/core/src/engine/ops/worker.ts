@@ -19,7 +19,7 @@ import type { AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from
 import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, reservationError, staleAttemptError, transitionError } from '../conflicts.js';
 import { buildJobError, decideFailure } from '../failure.js';
-import { expiredEvent, failureEvents, jobEvent } from '../job-events.js';
+import { durationExtra, expiredEvent, failureEvents, jobEvent, startedExtra } from '../job-events.js';
 
 /** Extra data of the event for a job a claim promoted on its way (event extras are read, never written). */
 const PROMOTED_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({ promoted: true });
@@ -66,12 +66,7 @@ function afterClaim(ctx: EngineContext, result: ClaimResult, nowIso: string): Pr
   const events: EventInput[] = [];
   for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, PROMOTED_EXTRA));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
-  // Every job of one claim went to the same worker: its events share one (never mutated) extra.
-  let started: Record<string, unknown> | undefined;
-  for (const job of result.jobs) {
-    if (started?.worker_id !== job.worker_id) started = { worker_id: job.worker_id };
-    events.push(jobEvent('job.started', job, 'available', nowIso, started));
-  }
+  for (const job of result.jobs) events.push(jobEvent('job.started', job, 'available', nowIso, startedExtra(job.worker_id)));
   const published = ctx.hub.emit(events);
   let terminal = false;
   for (const job of result.expired) if (job.workflow_id) terminal = true;
@@ -152,6 +147,7 @@ async function explainRejection(
 function completedEvent(job: Job, time: string, startedAt?: string): EventInput {
   const started = startedAt ?? job.started_at;
   const duration = started ? timestampMs(job.completed_at ?? time) - timestampMs(started) : undefined;
+  if (duration !== undefined && job.result === undefined) return jobEvent('job.completed', job, 'active', time, durationExtra(duration));
   const extra: Record<string, unknown> = {};
   if (duration !== undefined) extra.duration_ms = duration;
   if (job.result !== undefined) extra.result = job.result;
