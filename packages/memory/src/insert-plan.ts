@@ -14,7 +14,7 @@ import {
   type JobState,
   type StoredJob,
 } from '@ojskit/core';
-import { cloneValue, copyInternals, copyJob } from './clone.js';
+import { copyInternals, copyJob, copyStoredJob } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
 import type { UniqueIndex } from './unique-index.js';
@@ -83,7 +83,7 @@ export function planInsert(
         steps.push({ kind: 'skip' });
         continue;
       }
-      return abort(jobs, steps, { ok: false, index, reason: 'duplicate_id', existing: cloneValue(clash.job) });
+      return abort(jobs, steps, { ok: false, index, reason: 'duplicate_id', existing: copyStoredJob(clash.job) });
     }
     const job = copyJob(source.job);
     const x = copyInternals(source.x);
@@ -102,7 +102,7 @@ export function planInsert(
             steps.push({ kind: 'skip' });
             continue;
           }
-          return abort(jobs, steps, { ok: false, index, reason: 'unique', existing: cloneValue(match.job) });
+          return abort(jobs, steps, { ok: false, index, reason: 'unique', existing: copyStoredJob(match.job) });
         }
         if (policy === 'ignore') {
           steps.push({ kind: 'existing', matchId: match.id });

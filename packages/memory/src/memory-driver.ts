@@ -24,7 +24,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core';
-import { cloneValue } from './clone.js';
+import { cloneValue, copyStoredJob } from './clone.js';
 import { planInsert, type ConflictMode } from './insert-plan.js';
 import type { JobEntry } from './job-entry.js';
 import { JobStore } from './job-store.js';
@@ -117,7 +117,7 @@ export class MemoryDriver implements Driver {
         x.timeoutAt = now + x.timeoutMs;
         if (x.progress !== undefined) x.progress = undefined;
         this.store.attach(entry, 'available', nowIso);
-        jobs.push(cloneValue(job));
+        jobs.push(copyStoredJob(job));
       }
     }
     return { jobs, promoted, expired };
@@ -153,7 +153,7 @@ export class MemoryDriver implements Driver {
     }
     matches.sort((p, q) => (p.job.id < q.job.id ? 1 : p.job.id > q.job.id ? -1 : 0));
     const page = matches.slice(params.offset, params.offset + params.limit);
-    return { jobs: page.map((e) => cloneValue(e.job)), total: matches.length };
+    return { jobs: page.map((e) => copyStoredJob(e.job)), total: matches.length };
   }
 
   async jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null> {
@@ -163,7 +163,7 @@ export class MemoryDriver implements Driver {
     if (expect?.states !== undefined && !expect.states.includes(entry.job.state)) return null;
     if (expect?.deadLetter !== undefined && (entry.x.deadLetter === true) !== expect.deadLetter) return null;
     this.store.delete(entry);
-    return cloneValue(entry.job);
+    return copyStoredJob(entry.job);
   }
 
   async jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
@@ -392,7 +392,7 @@ export class MemoryDriver implements Driver {
     for (const step of plan.steps) {
       if (step.kind === 'skip') continue;
       if (step.kind === 'existing') {
-        outcomes.push({ status: 'existing', job: cloneValue(this.store.jobs.get(step.matchId)!.job) });
+        outcomes.push({ status: 'existing', job: copyStoredJob(this.store.jobs.get(step.matchId)!.job) });
         continue;
       }
       let replaced: Job | undefined;
@@ -404,11 +404,11 @@ export class MemoryDriver implements Driver {
         match.job.cancelled_at = nowIso;
         match.x.finishedAt = now;
         this.store.attach(match, from, nowIso);
-        replaced = cloneValue(match.job);
+        replaced = copyStoredJob(match.job);
       }
       const entry = step.entry;
       this.store.index(entry, nowIso);
-      const job = step.reported ?? cloneValue(entry.job);
+      const job = step.reported ?? copyStoredJob(entry.job);
       outcomes.push(replaced === undefined ? { status: 'inserted', job } : { status: 'inserted', job, replaced });
     }
     return outcomes;
@@ -421,7 +421,7 @@ export class MemoryDriver implements Driver {
     const { job, x } = entry;
     const from = job.state;
     if (!op.from.includes(from) || (from !== op.to && LEGAL.get(from)?.has(op.to) !== true) || !expectHolds(entry, op.expect)) {
-      return { ok: false, state: from, job: cloneValue(job) };
+      return { ok: false, state: from, job: copyStoredJob(job) };
     }
     this.store.detach(entry);
     const oldKey = x.uniqueKey;
@@ -450,7 +450,7 @@ export class MemoryDriver implements Driver {
     }
     // A transition carries no nowIso; a queue it creates (a job moved to a new queue) is dated by the job.
     this.store.attach(entry, from, job.enqueued_at ?? job.created_at);
-    return op.returning === 'summary' ? { ok: true, from, summary: summarize(job) } : { ok: true, from, job: cloneValue(job) };
+    return op.returning === 'summary' ? { ok: true, from, summary: summarize(job) } : { ok: true, from, job: copyStoredJob(job) };
   }
 
   /**
@@ -486,7 +486,7 @@ export class MemoryDriver implements Driver {
     entry.job.expired_at = nowIso;
     entry.x.finishedAt = now;
     this.store.attach(entry, from, nowIso);
-    return cloneValue(entry.job);
+    return copyStoredJob(entry.job);
   }
 }
 
@@ -502,5 +502,5 @@ function expectHolds(entry: JobEntry, expect: TransitionOp['expect']): boolean {
 }
 
 function copyStored(entry: JobEntry): StoredJob {
-  return { job: cloneValue(entry.job), x: cloneValue(entry.x) as JobInternals };
+  return { job: copyStoredJob(entry.job), x: cloneValue(entry.x) as JobInternals };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job, JobInternals } from '@ojskit/core';
-import { cloneValue, copyInternals, copyJob } from '../src/clone.js';
+import { cloneValue, copyInternals, copyJob, copyStoredJob } from '../src/clone.js';
 
 describe('cloneValue', () => {
   it('copies nested arrays and objects deeply', () => {
@@ -81,5 +81,66 @@ describe('copyJob', () => {
     expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
     expect((copy as { polluted?: boolean }).polluted).toBeUndefined();
     expect(Object.keys(copy)).toContain('__proto__');
+  });
+});
+
+describe('copyStoredJob', () => {
+  const stored = (): Job =>
+    copyJob({
+      specversion: '1.0', id: '019a0000-0000-7000-8000-000000000000', type: 't.x', queue: 'q', args: [1, { a: [2] }],
+      meta: { m: { n: 1 } }, priority: 0, state: 'available', attempt: 0, max_attempts: 3, created_at: 'c', enqueued_at: 'e',
+      tags: ['t'], custom_attribute: { deep: [1] }, '7': 'an index-like key',
+    });
+
+  /** Same keys in the same order, same values, no shared objects. */
+  function expectSameAsClone(job: Job): void {
+    const copy = copyStoredJob(job);
+    const reference = cloneValue(job);
+    expect(copy).toStrictEqual(reference);
+    expect(Object.keys(copy)).toEqual(Object.keys(reference));
+    expect(JSON.stringify(copy)).toBe(JSON.stringify(reference));
+    for (const key of Object.keys(job)) {
+      const value = (job as Record<string, unknown>)[key];
+      if (typeof value === 'object' && value !== null) expect((copy as Record<string, unknown>)[key]).not.toBe(value);
+    }
+  }
+
+  it('copies a fresh job as cloneValue does', () => {
+    expectSameAsClone(stored());
+  });
+
+  it('copies a claimed then acknowledged job, with fields set, cleared and added later', () => {
+    const job = stored();
+    job.state = 'active';
+    job.attempt = 1;
+    job.started_at = 's';
+    job.worker_id = 'w';
+    expectSameAsClone(job);
+    job.state = 'completed';
+    job.completed_at = 'd';
+    job.result = { ok: [1] };
+    job.worker_id = undefined;
+    job.tags = undefined;
+    expectSameAsClone(job);
+  });
+
+  it('copies objects wherever they sit, even in fields that hold text in every engine job', () => {
+    const job = stored();
+    (job as Record<string, unknown>).started_at = { odd: ['value'] };
+    (job as Record<string, unknown>).type = { odd: true };
+    expectSameAsClone(job);
+  });
+
+  it('keeps a JSON `__proto__` attribute as data', () => {
+    const job = copyJob(JSON.parse(JSON.stringify(stored()).replace('{', '{"__proto__": {"polluted": true},')) as Job);
+    const copy = copyStoredJob(job);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy)).toEqual(Object.keys(cloneValue(job)));
+  });
+
+  it('takes the generic copy for a job missing a field every engine job has', () => {
+    const job = stored();
+    job.specversion = undefined as unknown as '1.0';
+    expectSameAsClone(job);
   });
 });
