@@ -2,7 +2,7 @@
 import type { TransitionOp, TransitionResult } from '@ojskit/core';
 import type { JobRow } from './job-row.js';
 import type { Queryable, Statements } from './statements.js';
-import { encodeOp, lostResult, roundsByDistinctId, shapeStatement, wonResult, type OpShape, type TransitionRow } from './transition-ops.js';
+import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResult, type OpShape, type TransitionRow } from './transition-ops.js';
 
 /**
  * Applies `ops` (results in op order). Ops of a round have distinct ids and are grouped by shape; each group
@@ -12,18 +12,19 @@ import { encodeOp, lostResult, roundsByDistinctId, shapeStatement, wonResult, ty
 export async function transitionJobs(sql: Statements, on: Queryable, ops: readonly TransitionOp[], oneOff = false): Promise<TransitionResult[]> {
   const results = new Array<TransitionResult>(ops.length);
   const returning = { job: sql.value('job_envelope_columns_j'), summary: sql.value('job_summary_columns_j') };
+  const encoder = new OpEncoder();
   for (const round of roundsByDistinctId(ops)) {
-    const groups = new Map<string, { shape: OpShape; records: Array<Record<string, unknown>> }>();
+    const groups = new Map<string, { shape: OpShape; records: string[] }>();
     for (const index of round) {
-      const { record, shape, key } = encodeOp(ops[index]!, index);
+      const { text, shape, key } = encoder.encode(ops[index]!, index);
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { shape, records: [record] });
-      else group.records.push(record);
+      if (group === undefined) groups.set(key, { shape, records: [text] });
+      else group.records.push(text);
     }
     await Promise.all(
       [...groups].map(async ([key, { shape, records }]) => {
         const statement = shapeStatement(shape, key, returning);
-        const rows = await sql.run<TransitionRow>(on, statement.name, [JSON.stringify(records)], { oneOff, variantValues: statement.values });
+        const rows = await sql.run<TransitionRow>(on, statement.name, [`[${records.join(',')}]`], { oneOff, variantValues: statement.values });
         for (const row of rows) results[row.i] = wonResult(ops[row.i]!, row);
       }),
     );

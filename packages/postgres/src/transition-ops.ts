@@ -106,6 +106,69 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   return { record, shape: { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
 }
 
+/** Which guards an op carries, as bits (attempt 1, worker 2, visibleUntil 4, deadLetter 8). */
+function guardBits(op: TransitionOp): number {
+  const expect = op.expect;
+  if (expect === undefined) return 0;
+  return (
+    (expect.attempt !== undefined ? 1 : 0) |
+    (expect.workerId !== undefined ? 2 : 0) |
+    (expect.visibleUntil !== undefined ? 4 : 0) |
+    (expect.deadLetter !== undefined ? 8 : 0)
+  );
+}
+
+/** Record fields that differ between the ops of a batch sharing their patch objects. */
+const PER_OP_FIELDS: ReadonlySet<string> = new Set(['i', 'id', 'attempt', 'worker', 'vu', 'dl']);
+
+/**
+ * Encodes the ops of a batch as JSON records. A batch's ops usually share their patch objects (every ACK of
+ * one instant points at the same `set`, `unset` and `x`): an op sharing them with the previous one, and
+ * carrying the same guards, has its shape and the text of the values it sets worked out already; only its
+ * index, id and guard values are written.
+ */
+export class OpEncoder {
+  private last: TransitionOp | undefined;
+  private lastGuards = 0;
+  private shape: OpShape | undefined;
+  private key = '';
+  /** The JSON members shared by the ops like the last one, each preceded by a comma. */
+  private shared = '';
+
+  encode(op: TransitionOp, i: number): { text: string; shape: OpShape; key: string } {
+    const last = this.last;
+    const guards = guardBits(op);
+    if (
+      last === undefined ||
+      op.set !== last.set ||
+      op.unset !== last.unset ||
+      op.x !== last.x ||
+      op.from !== last.from ||
+      op.to !== last.to ||
+      op.returning !== last.returning ||
+      guards !== this.lastGuards
+    ) {
+      const { record, shape, key } = encodeOp(op, i);
+      const shared: Record<string, unknown> = {};
+      for (const field in record) if (!PER_OP_FIELDS.has(field)) shared[field] = record[field];
+      this.last = op;
+      this.lastGuards = guards;
+      this.shape = shape;
+      this.key = key;
+      this.shared = `,${JSON.stringify(shared).slice(1, -1)}`;
+    }
+    let text = `{"i":${i},"id":${JSON.stringify(op.id)}`;
+    const expect = op.expect;
+    if (expect !== undefined) {
+      if (expect.attempt !== undefined) text += `,"attempt":${JSON.stringify(expect.attempt)}`;
+      if (expect.workerId !== undefined) text += `,"worker":${JSON.stringify(expect.workerId)}`;
+      if (expect.visibleUntil !== undefined) text += `,"vu":${JSON.stringify(expect.visibleUntil)}`;
+      if (expect.deadLetter !== undefined) text += `,"dl":${JSON.stringify(expect.deadLetter)}`;
+    }
+    return { text: `${text}${this.shared}}`, shape: this.shape!, key: this.key };
+  }
+}
+
 const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition: string }> = {
   attempt: { field: 'attempt int', condition: 'AND j.attempt = o.attempt' },
   worker: { field: 'worker text', condition: 'AND (j.worker_id IS NULL OR j.worker_id = o.worker)' },
