@@ -47,4 +47,37 @@ describe('packEvents', () => {
     for (const item of items) expect(new TextEncoder().encode(item.text).length).toBeLessThanOrEqual(2_000);
     expect(roundTrip(events)).toEqual(events);
   });
+
+  it('sends only the first id of a run whose ids count up (as the engine derives them), and restores each', () => {
+    const id = (seq: number) => `evt_01a200b4-70b3-789e-83b5-f604${(seq % 2 ** 32).toString(16).padStart(8, '0')}`;
+    const counted = (n: number, seq: number): OjsEvent => ({ ...started(n), id: id(seq) });
+    // Across the 32-bit wrap of the sequence, then a gap, then ids that do not count at all.
+    const events = [
+      ...Array.from({ length: 4 }, (_, n) => counted(n, 2 ** 32 - 2 + n)),
+      counted(10, 7),
+      counted(11, 8),
+      counted(12, 20),
+      ...Array.from({ length: 3 }, (_, n) => ({ ...started(20 + n), id: `other-${n}` })),
+    ];
+    const items = packEvents(events);
+    const groups = items.map((item) => JSON.parse(item.text) as { i?: string; e: string[] });
+    expect(groups.map((g) => [g.i, g.e.length])).toEqual([
+      [id(2 ** 32 - 2), 4],
+      [id(7), 2],
+      [undefined, 8],
+    ]);
+    expect(groups[0]!.e).toEqual(['j0', 'j1', 'j2', 'j3']);
+    expect(roundTrip(events)).toEqual(events);
+  });
+
+  it('caps a group of counted ids in UTF-8 bytes too', () => {
+    const events = Array.from({ length: 400 }, (_, n) => ({ ...started(n), subject: `j${n}-é€😀`, data: { ...started(n).data, job_id: `j${n}-é€😀` }, id: `evt_${n.toString(16).padStart(8, '0')}` }));
+    const items = packEvents(events, 1_000);
+    expect(items.filter((item) => item.event === undefined).length).toBeGreaterThan(1);
+    for (const item of items) {
+      expect(new TextEncoder().encode(item.text).length).toBeLessThanOrEqual(1_000);
+      if (item.event === undefined) expect((JSON.parse(item.text) as { i?: string }).i).toBeDefined();
+    }
+    expect(roundTrip(events)).toEqual(events);
+  });
 });

@@ -62,33 +62,65 @@ export function packEvent(event: OjsEvent): string {
  * A run of job events alike but for their id and job (the `job.started` of one claim, the `job.completed` of
  * one batch of ACKs): their common part once, `[type, source|null, time, job_type, queue, state, from,
  * attempt, extra?]`, then `[id, job_id, id, job_id, …]`. A message then carries about twice the events.
+ * When the run's ids count up in their last 8 hex digits (the engine derives its ids from a sequence
+ * number), only the first id travels, as `i`, and `e` holds the job ids alone: about four times the events.
  */
 export interface EventGroup {
   j: unknown[];
+  i?: string;
   e: string[];
 }
 
-/** True when the extras of two job events are the same flat values in the same order (objects never are). */
-function sameExtra(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  const keys = Object.keys(a);
-  let n = 0;
-  for (const key in b) {
-    if (key !== keys[n++]) return false;
-    const value = a[key];
-    if (value !== b[key] || (typeof value === 'object' && value !== null)) return false;
+/** The value of an id's last 8 characters as lowercase hex digits, else -1. */
+function hexTail(id: string): number {
+  if (id.length < 8) return -1;
+  let value = 0;
+  for (let k = id.length - 8; k < id.length; k++) {
+    const c = id.charCodeAt(k);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
   }
-  return n === keys.length;
+  return value;
 }
 
+/** `first` with its last 8 hex digits counted up by `k` (modulo 2^32, as the sequence wraps). */
+function countedId(first: string, k: number): string {
+  return first.slice(0, -8) + ((hexTail(first) + k) % 0x1_0000_0000).toString(16).padStart(8, '0');
+}
+
+/** True when `data` holds the job fields, then exactly the flat values of `extra`, in their order. */
+function sameExtraData(extra: Record<string, unknown> | undefined, extraKeys: readonly string[], data: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const key in data) {
+    if (n < JOB_DATA_KEYS.length) {
+      if (key !== JOB_DATA_KEYS[n]) return false;
+    } else {
+      if (key !== extraKeys[n - JOB_DATA_KEYS.length]) return false;
+      const value = extra![key];
+      if (value !== data[key] || (typeof value === 'object' && value !== null)) return false;
+    }
+    n++;
+  }
+  return n === JOB_DATA_KEYS.length + extraKeys.length;
+}
+
+const NO_KEYS: readonly string[] = [];
+
 /** True when `event` can join the group that `first` (with `parts`) opened. */
-function joins(first: OjsEvent, parts: { source: string | null; extra: Record<string, unknown> | undefined }, event: OjsEvent): boolean {
+function joins(first: OjsEvent, parts: { source: string | null; extra: Record<string, unknown> | undefined }, extraKeys: readonly string[], event: OjsEvent): boolean {
   if (event.type !== first.type || event.time !== first.time) return false;
   const a = first.data;
   const b = event.data;
   if (b['job_type'] !== a['job_type'] || b['queue'] !== a['queue'] || b['state'] !== a['state'] || b['from'] !== a['from'] || b['attempt'] !== a['attempt']) return false;
-  const other = jobParts(event);
-  return other !== undefined && other.source === parts.source && sameExtra(parts.extra, other.extra);
+  return (
+    event.specversion === '1.0' &&
+    event.datacontenttype === 'application/json' &&
+    hasExactlyEventKeys(event) &&
+    b['job_id'] === event.subject &&
+    (event.source === ENGINE_SOURCE ? null : event.source) === parts.source &&
+    sameExtraData(parts.extra, extraKeys, b)
+  );
 }
 
 /** UTF-8 bytes of a string (a surrogate pair counts 4). */
@@ -112,32 +144,10 @@ export function packEvents(events: readonly OjsEvent[], maxGroupBytes = 7_000): 
   while (i < events.length) {
     const first = events[i]!;
     const parts = jobParts(first);
-    let end = i + 1;
-    if (parts !== undefined) while (end < events.length && joins(first, parts, events[end]!)) end++;
-    let text: string | undefined;
-    if (end - i > 1) {
-      const d = first.data;
-      const common: unknown[] = [first.type, parts!.source, first.time, d['job_type'], d['queue'], d['state'], d['from'], d['attempt']];
-      if (parts!.extra !== undefined) common.push(parts!.extra);
-      const head = JSON.stringify(common);
-      // As many of the run as fit; the rest opens the next group.
-      let ids = '';
-      let bytes = utf8Bytes(head) + 13; // {"j":…,"e":[…]}
-      let k = i;
-      for (; k < end; k++) {
-        const pair = `${k > i ? ',' : ''}${JSON.stringify(events[k]!.id)},${JSON.stringify(events[k]!.subject)}`;
-        bytes += utf8Bytes(pair);
-        if (bytes > maxGroupBytes) break;
-        ids += pair;
-      }
-      if (k - i > 1) {
-        text = `{"j":${head},"e":[${ids}]}`;
-        end = k;
-      }
-    }
-    if (text !== undefined) {
-      items.push({ text, event: undefined });
-      i = end;
+    const group = parts !== undefined && i + 1 < events.length ? packGroup(events, i, parts, maxGroupBytes) : undefined;
+    if (group !== undefined) {
+      items.push({ text: group.text, event: undefined });
+      i = group.end;
     } else {
       items.push({ text: packEvent(first), event: first });
       i++;
@@ -146,17 +156,62 @@ export function packEvents(events: readonly OjsEvent[], maxGroupBytes = 7_000): 
   return items;
 }
 
+/**
+ * The group opened by `events[i]` (a job event, with `parts`): the events after it that join it, while the
+ * group stays within `maxGroupBytes`; undefined when not even the next one joins. When the next event's id
+ * counts up from the first one's, the group holds only events whose ids do (the compact form); otherwise
+ * the id of each is written.
+ */
+function packGroup(
+  events: readonly OjsEvent[],
+  i: number,
+  parts: { source: string | null; extra: Record<string, unknown> | undefined },
+  maxGroupBytes: number,
+): { text: string; end: number } | undefined {
+  const first = events[i]!;
+  const extraKeys = parts.extra === undefined ? NO_KEYS : Object.keys(parts.extra);
+  if (!joins(first, parts, extraKeys, events[i + 1]!)) return undefined;
+  const d = first.data;
+  const common: unknown[] = [first.type, parts.source, first.time, d['job_type'], d['queue'], d['state'], d['from'], d['attempt']];
+  if (parts.extra !== undefined) common.push(parts.extra);
+  const head = JSON.stringify(common);
+  const firstId = first.id;
+  const seq = hexTail(firstId);
+  const prefix = seq >= 0 ? firstId.slice(0, -8) : '';
+  const counts = (k: number): boolean => {
+    const id = events[k]!.id;
+    return id.length === firstId.length && hexTail(id) === (seq + k - i) % 0x1_0000_0000 && id.startsWith(prefix);
+  };
+  const compact = seq >= 0 && counts(i + 1);
+  const idText = compact ? JSON.stringify(firstId) : '';
+  // {"j":…,"i":…,"e":[…]} or {"j":…,"e":[…]}
+  let bytes = utf8Bytes(head) + (compact ? utf8Bytes(idText) + 18 : 13);
+  const members: string[] = [];
+  let k = i;
+  for (; k < events.length; k++) {
+    if (k > i && !(joins(first, parts, extraKeys, events[k]!) && (!compact || counts(k)))) break;
+    const event = events[k]!;
+    const member = compact ? JSON.stringify(event.subject) : `${JSON.stringify(event.id)},${JSON.stringify(event.subject)}`;
+    bytes += utf8Bytes(member) + (k > i ? 1 : 0);
+    if (bytes > maxGroupBytes) break;
+    members.push(member);
+  }
+  if (k - i < 2) return undefined;
+  return { text: compact ? `{"j":${head},"i":${idText},"e":[${members.join(',')}]}` : `{"j":${head},"e":[${members.join(',')}]}`, end: k };
+}
+
 /** The events an item of `packEvents` stands for (a packed event or a group). */
 export function unpackItem(item: PackedEvent | OjsEvent | EventGroup): OjsEvent[] {
   if (Array.isArray(item) || 'specversion' in item || !('j' in item)) return [unpackEvent(item as PackedEvent | OjsEvent)];
   const [type, source, time, jobType, queue, state, from, attempt, extra] = item.j as [OjsEvent['type'], string | null, string, unknown, unknown, unknown, unknown, unknown, Record<string, unknown> | undefined];
   const events: OjsEvent[] = [];
-  for (let k = 0; k + 1 < item.e.length; k += 2) {
-    const subject = item.e[k + 1]!;
+  const event = (id: string, subject: string): OjsEvent => {
     const data: Record<string, unknown> = { job_id: subject, job_type: jobType, queue, state, from, attempt };
     if (extra !== undefined) Object.assign(data, extra);
-    events.push({ specversion: '1.0', id: item.e[k]!, type, source: source ?? ENGINE_SOURCE, time, subject, datacontenttype: 'application/json', data });
-  }
+    return { specversion: '1.0', id, type, source: source ?? ENGINE_SOURCE, time, subject, datacontenttype: 'application/json', data };
+  };
+  if (item.i !== undefined) for (let k = 0; k < item.e.length; k++) events.push(event(k === 0 ? item.i : countedId(item.i, k), item.e[k]!));
+  else for (let k = 0; k + 1 < item.e.length; k += 2) events.push(event(item.e[k]!, item.e[k + 1]!));
   return events;
 }
 
