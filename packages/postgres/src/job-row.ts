@@ -49,6 +49,70 @@ export function jobFromRow(row: JobRow): Job {
   return job as Job;
 }
 
+/**
+ * Reads rows given as arrays of values (see Statements.runArrays), by column position: the envelope in wire
+ * order as `jobFromRow` builds it, summaries, and single columns. Worked out once per result.
+ */
+/** The position of envelope fields that have no column: they are read from `doc`. */
+const DOC = -2;
+
+export class RowReader {
+  private readonly index = new Map<string, number>();
+  /** READ_PLAN with each column's position (-1: a column this result lacks; DOC: a field kept in `doc`). */
+  private readonly plan: ReadonlyArray<{ key: string; at: number; json: boolean }>;
+  private readonly docAt: number;
+  private readonly summaryAt: { id: number; type: number; queue: number; state: number; attempt: number; workflowId: number };
+
+  constructor(columns: readonly string[]) {
+    columns.forEach((column, at) => this.index.set(column, at));
+    this.plan = READ_PLAN.map((field) => ({ key: field.key, at: field.column === undefined ? DOC : this.at(field.column), json: field.json }));
+    this.docAt = this.at('doc');
+    this.summaryAt = {
+      id: this.at('id'),
+      type: this.at('type'),
+      queue: this.at('queue'),
+      state: this.at('state'),
+      attempt: this.at('attempt'),
+      workflowId: this.at('workflow_id'),
+    };
+  }
+
+  /** The position of `column`, -1 when the result lacks it. */
+  at(column: string): number {
+    return this.index.get(column) ?? -1;
+  }
+
+  /** A job envelope from its row (as jobFromRow). */
+  job(values: readonly unknown[]): Job {
+    const doc = (this.docAt >= 0 ? (values[this.docAt] as Record<string, unknown> | null) : null) ?? {};
+    const job: Record<string, unknown> = {};
+    for (const field of this.plan) {
+      if (field.at === DOC) {
+        if (field.key in doc) job[field.key] = doc[field.key];
+      } else if (field.at >= 0) {
+        const value = values[field.at];
+        if (value !== null && value !== undefined) job[field.key] = field.json ? JSON.parse(value as string) : value;
+      }
+    }
+    for (const key in doc) if (!ORDERED.has(key)) job[key] = doc[key];
+    return job as Job;
+  }
+
+  /** A summary from the row's light columns (as summaryFromRow). */
+  summary(values: readonly unknown[]): JobSummary {
+    const at = this.summaryAt;
+    const workflowId = values[at.workflowId];
+    return {
+      id: values[at.id] as string,
+      type: values[at.type] as string,
+      queue: values[at.queue] as string,
+      state: values[at.state] as JobState,
+      attempt: values[at.attempt] as number,
+      ...(workflowId ? { workflow_id: workflowId as string } : {}),
+    };
+  }
+}
+
 /** A job's internals from its row. */
 export function internalsFromRow(row: JobRow): JobInternals {
   const x: Record<string, unknown> = {};

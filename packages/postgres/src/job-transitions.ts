@@ -1,8 +1,8 @@
 /** Runs guarded transitions: one statement per op shape and round, then one read for the ops that lost. */
 import type { TransitionOp, TransitionResult } from '@ojskit/core';
-import type { JobRow } from './job-row.js';
+import { RowReader, type JobRow } from './job-row.js';
 import type { Queryable, Statements } from './statements.js';
-import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResult, type OpShape, type TransitionRow } from './transition-ops.js';
+import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResults, type OpShape } from './transition-ops.js';
 
 /**
  * Applies `ops` (results in op order). Ops of a round have distinct ids and are grouped by shape; each group
@@ -24,8 +24,8 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
     await Promise.all(
       [...groups].map(async ([key, { shape, records }]) => {
         const statement = shapeStatement(shape, key, returning);
-        const rows = await sql.run<TransitionRow>(on, statement.name, [`[${records.join(',')}]`], { oneOff, variantValues: statement.values });
-        for (const row of rows) results[row.i] = wonResult(ops[row.i]!, row);
+        const { rows, columns } = await sql.runArrays(on, statement.name, [`[${records.join(',')}]`], { oneOff, variantValues: statement.values });
+        wonResults(ops, rows, new RowReader(columns), results);
       }),
     );
     const losers = round.filter((index) => results[index] === undefined);

@@ -23,7 +23,7 @@ import {
 } from '@ojskit/core';
 import type { ClientConfig, Pool, QueryResultRow } from 'pg';
 import { PgEventTransport } from './event-transport.js';
-import { jobFromRow, storedFromRow, summaryFromRow, type JobRow } from './job-row.js';
+import { jobFromRow, RowReader, storedFromRow, summaryFromRow, type JobRow } from './job-row.js';
 import { insertJobs } from './job-insert.js';
 import { DEFAULT_SCHEMA } from './migrate.js';
 import { toOjsError } from './pg-errors.js';
@@ -59,15 +59,6 @@ export interface PostgresDriverOptions {
    */
   analyzeAfterInserts?: number;
 }
-
-/** Raw rows of the claim statement. */
-type ClaimRow = JobRow & {
-  kind: 'claimed' | 'promoted';
-  ord: string | null;
-  claim_seq: string | null;
-  priority: number;
-  from_state: JobState | null;
-};
 
 /**
  * The Postgres driver. Jobs live in one table whose `doc` (envelope) and `x` (internals) are the truth and
@@ -138,7 +129,7 @@ export class PostgresDriver implements Driver {
     // One statement claims; it runs again only while it promoted or expired jobs and is still short.
     for (;;) {
       const wanted = params.limit - result.jobs.length;
-      const rows = await this.sql.run<ClaimRow>(this.pool, 'jobClaim', [
+      const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaim', [
         params.queues,
         wanted,
         params.workerId,
@@ -146,21 +137,34 @@ export class PostgresDriver implements Driver {
         params.nowIso,
         params.visibilityMs ?? null,
       ]);
-      const claimed: ClaimRow[] = [];
+      const read = new RowReader(columns);
+      const kindAt = read.at('kind');
+      const stateAt = read.at('state');
+      const ordAt = read.at('ord');
+      const priorityAt = read.at('priority');
+      const seqAt = read.at('claim_seq');
+      const fromAt = read.at('from_state');
+      const claimed: unknown[][] = [];
       let moved = 0;
       for (const row of rows) {
-        if (row.state === 'discarded') {
-          result.expired.push(jobFromRow(row));
+        if (row[stateAt] === 'discarded') {
+          result.expired.push(read.job(row));
           moved++;
-        } else if (row.kind === 'claimed') claimed.push(row);
+        } else if (row[kindAt] === 'claimed') claimed.push(row);
         else {
-          result.promoted.push(promotedSummary(row));
+          const from = row[fromAt] as JobState | null;
+          result.promoted.push({ ...read.summary(row), ...(from !== null ? { from } : {}) });
           moved++;
         }
       }
       // Claim order: queue position, then priority (higher first), then FIFO. seq is a bigint (string).
-      claimed.sort((a, b) => Number(a.ord) - Number(b.ord) || b.priority - a.priority || compareSeq(a.claim_seq!, b.claim_seq!));
-      for (const row of claimed) result.jobs.push(jobFromRow(row));
+      claimed.sort(
+        (a, b) =>
+          Number(a[ordAt]) - Number(b[ordAt]) ||
+          (b[priorityAt] as number) - (a[priorityAt] as number) ||
+          compareSeq(a[seqAt] as string, b[seqAt] as string),
+      );
+      for (const row of claimed) result.jobs.push(read.job(row));
       if (moved === 0 || claimed.length >= wanted) return result;
     }
   }

@@ -47,6 +47,28 @@ export class Statements {
   }
 
   /**
+   * Runs statement `name` for rows as arrays of values (pg's `rowMode: 'array'`), with the column names in
+   * order: the hot statements return some thirty columns a row, and keyed row objects cost their building
+   * and a keyed read per column.
+   */
+  async runArrays(
+    on: Queryable,
+    name: string,
+    values: unknown[],
+    options: { oneOff?: boolean; variantValues?: () => Record<string, string> } = {},
+  ): Promise<{ rows: unknown[][]; columns: string[] }> {
+    // pg's QueryArrayConfig; Queryable is typed for keyed rows, hence the assertion.
+    const config = { text: this.text(name, options.variantValues), values, rowMode: 'array' } as QueryConfig;
+    if (options.oneOff !== true) config.name = `ojskit:${this.schema}:${name}`;
+    try {
+      const result = (await on.query(config)) as unknown as { rows: unknown[][]; fields?: Array<{ name: string }> };
+      return { rows: result.rows, columns: (result.fields ?? []).map((f) => f.name) };
+    } catch (error) {
+      throw toOjsError(error, name);
+    }
+  }
+
+  /**
    * Runs statement `name`. Named (server-side prepared, planned once per connection) unless `oneOff`:
    * caller transactions run unnamed so nothing is left prepared on the caller's connection.
    */

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, type Column } from './job-columns.js';
-import { jobFromRow, summaryFromRow, type JobRow } from './job-row.js';
+import { jobFromRow, type JobRow, type RowReader } from './job-row.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
@@ -204,13 +204,15 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
   return { name, values };
 }
 
-/** A row of jobTransitionMany.sql: the envelope columns, or only the summary ones. */
-export type TransitionRow = JobRow & { i: number; from_state: string | null };
-
-/** The result of a winning op from its row. */
-export function wonResult(op: TransitionOp, row: TransitionRow): TransitionResult {
-  const from = row.from_state as JobState;
-  return op.returning === 'summary' ? { ok: true, from, summary: summaryFromRow(row) } : { ok: true, from, job: jobFromRow(row) };
+/** The results of the ops that won, from the rows of jobTransitionMany.sql (as arrays, see RowReader). */
+export function wonResults(ops: readonly TransitionOp[], rows: readonly unknown[][], read: RowReader, results: TransitionResult[]): void {
+  const iAt = read.at('i');
+  const fromAt = read.at('from_state');
+  for (const row of rows) {
+    const i = row[iAt] as number;
+    const from = row[fromAt] as JobState;
+    results[i] = ops[i]!.returning === 'summary' ? { ok: true, from, summary: read.summary(row) } : { ok: true, from, job: read.job(row) };
+  }
 }
 
 /** The result of a losing op from the job's current row (undefined: no such job). */
