@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UUIDV7_PATTERN, isUuidV7, newEventId, newId, newRequestId } from '../src/index.js';
 
 const V7 = '0196b2f0-8e4a-7c3d-9f12-3456789abcde';
@@ -42,6 +42,51 @@ describe('UUIDv7 ids', () => {
     for (const id of ids) expect(id).toMatch(UUIDV7_PATTERN);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it('newId carries the current time in its first 48 bits', () => {
+    const before = Date.now();
+    const id = newId();
+    const after = Date.now();
+    const ms = Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThanOrEqual(after);
+  });
+
+  it('newId stays ordered through a small clock rollback and restarts from the clock after a large one', () => {
+    const timeOf = (id: string): number => Number.parseInt(id.slice(0, 8) + id.slice(9, 13), 16);
+    const now = vi.spyOn(Date, 'now');
+    try {
+      const start = Date.UTC(2031, 0, 1);
+      now.mockReturnValue(start);
+      const first = newId();
+      now.mockReturnValue(start - 5_000);
+      const second = newId();
+      expect(second > first).toBe(true);
+      expect(timeOf(second)).toBe(start);
+      now.mockReturnValue(start - 60_000);
+      const third = newId();
+      expect(timeOf(third)).toBe(start - 60_000);
+      now.mockReturnValue(start - 60_000);
+      expect(newId() > third).toBe(true);
+    } finally {
+      now.mockRestore();
+    }
+  });
+
+  it('newId draws the variant bits and the random tail afresh (not a fixed pattern)', () => {
+    const now = vi.spyOn(Date, 'now');
+    try {
+      const ids = Array.from({ length: 400 }, (_, i) => {
+        now.mockReturnValue(Date.UTC(2032, 0, 1) + i);
+        return newId();
+      });
+      for (const id of ids) expect(id).toMatch(UUIDV7_PATTERN);
+      expect(new Set(ids.map((id) => id[19])).size).toBe(4);
+      expect(new Set(ids.map((id) => id.slice(28))).size).toBe(ids.length);
+    } finally {
+      now.mockRestore();
+    }
   });
 
   it('request and event ids carry their prefix and a v7', () => {
