@@ -39,11 +39,17 @@ export function requireObject(value: unknown, field = 'body'): Record<string, un
 }
 
 export function checkJobType(value: unknown, field = 'type'): string {
+  // Requests mostly name the type the one before named: comparing strings costs less than the pattern.
+  if (typeof value === 'string' && value === lastJobType) return value;
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TYPE_LENGTH || !JOB_TYPE_PATTERN.test(value)) {
     invalidField(field, `a non-empty string of at most ${MAX_TYPE_LENGTH} characters matching ${JOB_TYPE_PATTERN.source}`, value);
   }
+  lastJobType = value;
   return value;
 }
+
+/** The last job type `checkJobType` accepted. */
+let lastJobType: string | undefined;
 
 export function checkQueue(value: unknown, field = 'queue'): string {
   if (!isQueueName(value)) invalidField(field, 'a queue name matching ^[a-z0-9][a-z0-9.-]*$ (at most 128 characters)', value);
