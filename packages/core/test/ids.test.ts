@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UUIDV7_PATTERN, isUuidV7, newEventId, newId, newRequestId } from '../src/index.js';
+import { UUIDV7_PATTERN, eventIdFor, eventSeqOf, isUuidV7, newEventId, newId, newRequestId } from '../src/index.js';
 
 const V7 = '0196b2f0-8e4a-7c3d-9f12-3456789abcde';
 
@@ -92,5 +92,18 @@ describe('UUIDv7 ids', () => {
   it('request and event ids carry their prefix and a v7', () => {
     expect(newRequestId()).toMatch(/^req_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(newEventId()).toMatch(/^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('eventIdFor', () => {
+  it('writes the instant and the sequence number of each event, whatever instant came before', () => {
+    const a = Date.UTC(2026, 0, 1);
+    const b = a + 1;
+    const ids = [eventIdFor(a, 1), eventIdFor(a, 2), eventIdFor(b, 3), eventIdFor(a, 4), eventIdFor(b, 2 ** 32 + 5)];
+    expect(ids.map((id) => id.slice(4, 12) + id.slice(13, 17))).toEqual(
+      [a, a, b, a, b].map((ms) => ms.toString(16).padStart(12, '0')),
+    );
+    expect(ids.map(eventSeqOf)).toEqual([1, 2, 3, 4, 5]);
+    for (const id of ids) expect(UUIDV7_PATTERN.test(id.slice(4))).toBe(true);
   });
 });

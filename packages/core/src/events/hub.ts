@@ -2,6 +2,7 @@
 import type { EventTransport } from '../driver/driver.js';
 import type { EventFilter } from '../api/ojs-api.js';
 import { eventIdFor, eventSeqOf } from '../formats/ids.js';
+import { timestampMs } from '../formats/timestamps.js';
 import { isJobEventRecord, jobEventToOjs, type EventInput, type JobEventRecord, type OjsEvent } from './event.js';
 
 type Listener = (event: OjsEvent) => void;
@@ -90,7 +91,7 @@ export class EventHub {
       return;
     }
     // Other processes need the wire form: build it now, under an id that is ours.
-    const built = events.map((e) => (isJobEventRecord(e) ? jobEventToOjs(e, eventIdFor(Date.parse(e.time), this.nextSeq++)) : e));
+    const built = events.map((e) => (isJobEventRecord(e) ? jobEventToOjs(e, eventIdFor(timestampMs(e.time), this.nextSeq++)) : e));
     return tx === undefined ? this.transport.publish(built) : this.transport.publish(built, tx);
   }
 
@@ -152,7 +153,7 @@ export class EventHub {
         time: this.time[i]!,
         extra: this.extra[i],
       },
-      eventIdFor(Date.parse(this.time[i]!), seq),
+      eventIdFor(timestampMs(this.time[i]!), seq),
     );
   }
 

@@ -174,11 +174,18 @@ const TAG_TEXT = `${hex(TAG_HI, 3)}-${hex(0x8000 | (TAG_LO >>> 16), 4)}`;
  * @example eventIdFor(Date.now(), 42)
  */
 export function eventIdFor(ms: number, seq: number): string {
-  const t = hex(Math.max(0, Math.floor(ms)), 12);
-  // rand_b = variant(2) | TAG_LO(30) | seq(32): the first 4 hex digits hold variant + 14 tag bits, the rest 16 tag bits + seq.
-  const tail = hex(TAG_LO & 0xffff, 4) + hex(seq >>> 0, 8);
-  return `evt_${t.slice(0, 8)}-${t.slice(8)}-7${TAG_TEXT}-${tail}`;
+  // The events of one transition batch share their instant: its part of the id is worked out once.
+  if (ms !== lastIdMs) {
+    const t = hex(Math.max(0, Math.floor(ms)), 12);
+    // rand_b = variant(2) | TAG_LO(30) | seq(32): the first 4 hex digits hold variant + 14 tag bits, the rest 16 tag bits + seq.
+    lastIdHead = `evt_${t.slice(0, 8)}-${t.slice(8)}-7${TAG_TEXT}-${hex(TAG_LO & 0xffff, 4)}`;
+    lastIdMs = ms;
+  }
+  return lastIdHead + hex(seq >>> 0, 8);
 }
+
+let lastIdMs = Number.NaN;
+let lastIdHead = '';
 
 /** The sequence number inside an id made by `eventIdFor` in this process, else undefined. */
 export function eventSeqOf(id: string): number | undefined {
