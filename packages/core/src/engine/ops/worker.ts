@@ -94,7 +94,7 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number): { promis
   return { promise, cancel: done };
 }
 
-/** What every ACK of one instant writes. Shared by the ops of a batch (drivers only read ops). */
+/** What every ACK of one instant writes. Shared by the ops of that instant, frozen (drivers only read ops). */
 interface AckParts {
   now: number;
   nowIso: string;
@@ -103,8 +103,14 @@ interface AckParts {
   x: TransitionOp['x'];
 }
 
+/** The parts of the last instant ACKs were made at: ACKs one at a time mostly share a millisecond. */
+let lastAckParts: AckParts | undefined;
+
 function ackParts(now: number, nowIso: string): AckParts {
-  return { now, nowIso, set: { completed_at: nowIso }, x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null } };
+  if (lastAckParts !== undefined && lastAckParts.now === now && lastAckParts.nowIso === nowIso) return lastAckParts;
+  const set = Object.freeze({ completed_at: nowIso });
+  const x = Object.freeze({ finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null });
+  return (lastAckParts = { now, nowIso, set, x });
 }
 
 const ACK_UNSET: readonly string[] = Object.freeze(['error', 'worker_id', 'next_attempt_at']);
