@@ -91,6 +91,19 @@ const SHAPED_JOB_ORDER: readonly string[] = [
 const SHAPED_JOB_KEYS: ReadonlySet<string> = new Set(SHAPED_JOB_ORDER);
 
 /**
+ * The stored `meta` of every job whose `meta` is empty, as most are: one object shared by all instead of one
+ * each for the collector to copy while the job lives. Nothing writes it (a change to a job replaces the whole
+ * field), and copies handed out are fresh objects.
+ */
+const EMPTY_META: Record<string, unknown> = Object.freeze({});
+
+function isEmptyPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== objectProto) return false;
+  for (const _ in value) return false;
+  return true;
+}
+
+/**
  * The driver's own copy of a job, the way `copyInternals` copies internals: every job starts with the
  * same fields in the same order, among them those a claim and an ACK write (`started_at`, `worker_id`,
  * `completed_at`, holding `undefined` until set). Copied by `cloneValue`, each job grew its object one
@@ -105,7 +118,7 @@ export function copyJob(job: Job): Job {
     type: job.type,
     queue: job.queue,
     args: cloneValue(job.args),
-    meta: cloneValue(job.meta),
+    meta: isEmptyPlainObject(job.meta) ? EMPTY_META : cloneValue(job.meta),
     priority: job.priority,
     state: job.state,
     attempt: job.attempt,

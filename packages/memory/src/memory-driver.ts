@@ -433,7 +433,8 @@ export class MemoryDriver implements Driver {
         job[key] = value === undefined ? undefined : cloneValue(value);
       }
     }
-    if (op.unset !== undefined) for (const key of op.unset) if (!PROTECTED_KEYS.has(key) && key in job) job[key] = undefined;
+    // A field already undefined (or absent) needs no write: only present values are cleared.
+    if (op.unset !== undefined) for (const key of op.unset) if (job[key] !== undefined && !PROTECTED_KEYS.has(key)) job[key] = undefined;
     if (op.x !== undefined) {
       const fields = x as unknown as Record<string, unknown>;
       const patch = op.x as Record<string, unknown>;

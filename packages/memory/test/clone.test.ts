@@ -69,6 +69,19 @@ describe('copyJob', () => {
     expect((copy.custom_attribute as { deep: number[] }).deep).not.toBe((source.custom_attribute as { deep: number[] }).deep);
   });
 
+  it('stores an empty meta as one shared object, and hands out a fresh one', () => {
+    const first = copyJob({ ...job(), meta: {} });
+    const second = copyJob({ ...job(), meta: {} });
+    expect(first.meta).toBe(second.meta);
+    expect(Object.isFrozen(first.meta)).toBe(true);
+    const out = copyStoredJob(first);
+    expect(out.meta).toStrictEqual({});
+    expect(out.meta).not.toBe(first.meta);
+    out.meta.added = true;
+    expect(copyStoredJob(second).meta).toStrictEqual({});
+    expect(copyJob({ ...job(), meta: Object.create({ inherited: 1 }) as Record<string, unknown> }).meta).not.toBe(first.meta);
+  });
+
   it('holds the fields claims and ACKs write as undefined until set', () => {
     const copy = copyJob(job());
     expect(Object.keys(copy)).toEqual(expect.arrayContaining(['started_at', 'worker_id', 'completed_at']));
