@@ -7,7 +7,7 @@ import type { JobState, QueueRecord } from '@ojskit/core';
 import { BinaryHeap } from './binary-heap.js';
 import { ExpiryNode, type JobEntry } from './job-entry.js';
 import { QueueState } from './queue-state.js';
-import { zeroCounts } from './state-counts.js';
+import { addCount, zeroCounts } from './state-counts.js';
 import { UniqueIndex } from './unique-index.js';
 
 export class JobStore {
@@ -59,10 +59,10 @@ export class JobStore {
     const state = entry.job.state;
     const q = entry.q;
     if (q !== null) {
-      q.counts[state]--;
+      addCount(q.counts, state, -1);
       if (entry.ready !== null) q.available.remove(entry);
     }
-    this.totals[state]--;
+    addCount(this.totals, state, -1);
     if (entry.heap !== null) entry.heap.remove(entry);
     const expiry = entry.expiry;
     if (expiry !== null && expiry.heap !== null) this.expiry.remove(expiry);
@@ -79,8 +79,8 @@ export class JobStore {
     const state = job.state;
     let q = entry.q;
     if (q === null || q.record.name !== job.queue) entry.q = q = this.queue(job.queue, nowIso);
-    q.counts[state]++;
-    this.totals[state]++;
+    addCount(q.counts, state, 1);
+    addCount(this.totals, state, 1);
     switch (state) {
       case 'available':
         if (from !== 'available') entry.seq = ++this.seq;
