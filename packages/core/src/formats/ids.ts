@@ -1,11 +1,12 @@
 /** Identifiers: UUIDv7 job ids (the protocol requires v7, not the v4 `crypto.randomUUID()` gives). */
+import { V7Generator } from 'uuidv7';
 
 /** Lowercase, hyphenated UUIDv7, as the protocol accepts it. */
 export const UUIDV7_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * Random 32-bit words from the platform CSPRNG, drawn in blocks: ids are minted on the hot path (one per
- * job), and a call into the CSPRNG every few ids would cost more than the rest of making them.
+ * Random 32-bit words from the platform CSPRNG, drawn in blocks: ids are minted on the hot path (a job id
+ * plus an event id per transition), and the library's default source calls into the CSPRNG every few ids.
  */
 class BlockRandom {
   private readonly block = new Uint32Array(1024);
@@ -20,94 +21,32 @@ class BlockRandom {
   }
 }
 
-const random = new BlockRandom();
-const HEX = Array.from({ length: 16 }, (_, d) => d.toString(16).charCodeAt(0));
+const generator = new V7Generator(new BlockRandom());
+const HEX_HIGH = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0').charCodeAt(0));
+const HEX_LOW = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0').charCodeAt(1));
 const DASH = 45;
-/** Largest 42-bit counter. */
-const MAX_COUNTER = 2 ** 42 - 1;
-/** How far back the clock may step before the generator gives up monotonic order (as the `uuidv7` package allows by default). */
-const ROLLBACK_ALLOWANCE_MS = 10_000;
+
+/** Character codes of an id, one reused array per prefix length (ids are made one at a time). */
+const codeBuffers = new Map<number, number[]>();
 
 /**
- * UUIDv7s made as the `uuidv7` package's `V7Generator` makes them (RFC 9562 method 1: a 42-bit counter,
- * seeded at random each millisecond and incremented within one, in `rand_a` and the top of `rand_b`; 32
- * random bits after it; the last timestamp kept while the clock steps back at most ten seconds, so ids
- * stay ordered), written straight into character codes: the package builds an object and a byte array for
- * every id, and formatting its bytes cost more than the rest of an enqueue's parse.
+ * Formats the generator's bytes as one flat string. The library's `toString()` appends character by
+ * character, which leaves a 36-piece rope (≈800 bytes and 36 objects) behind every id.
  */
-class V7Ids {
-  /** Timestamp of the last id plus one, so that zero means none yet. */
-  private timestampBiased = 0;
-  private counter = 0;
-  /** Character codes of ids per prefix (ids are made one at a time); the timestamp digits change only with the millisecond. */
-  private readonly buffers = new Map<readonly number[], { codes: number[]; ms: number }>();
-
-  /** The next id, after `prefix` (one of this module's constant prefixes: a buffer is kept for each). */
-  next(prefix: readonly number[]): string {
-    const ms = this.tick(Date.now());
-    let buffer = this.buffers.get(prefix);
-    if (buffer === undefined) {
-      const codes = new Array<number>(prefix.length + 36).fill(0);
-      for (let i = 0; i < prefix.length; i++) codes[i] = prefix[i]!;
-      const p = prefix.length;
-      codes[p + 8] = codes[p + 13] = codes[p + 18] = codes[p + 23] = DASH;
-      codes[p + 14] = 55; // '7', the version
-      this.buffers.set(prefix, (buffer = { codes, ms: -1 }));
-    }
-    const codes = buffer.codes;
-    const p = prefix.length;
-    if (buffer.ms !== ms) {
-      buffer.ms = ms;
-      // 48-bit time as 12 hex digits: the high 16 bits, then the low 32.
-      const high = Math.floor(ms / 2 ** 32);
-      const low = ms >>> 0;
-      for (let i = 0; i < 4; i++) codes[p + i] = HEX[(high >>> (12 - 4 * i)) & 15]!;
-      for (let i = 0; i < 4; i++) codes[p + 4 + i] = HEX[(low >>> (28 - 4 * i)) & 15]!;
-      for (let i = 0; i < 4; i++) codes[p + 9 + i] = HEX[(low >>> (12 - 4 * i)) & 15]!;
-    }
-    // rand_a: the counter's top 12 bits; rand_b: variant 10, the counter's low 30 bits, 32 random bits.
-    const randA = Math.floor(this.counter / 2 ** 30);
-    const randBHi = this.counter % 2 ** 30;
-    const randBLo = random.nextUint32();
-    codes[p + 15] = HEX[(randA >>> 8) & 15]!;
-    codes[p + 16] = HEX[(randA >>> 4) & 15]!;
-    codes[p + 17] = HEX[randA & 15]!;
-    codes[p + 19] = HEX[8 | (randBHi >>> 28)]!;
-    codes[p + 20] = HEX[(randBHi >>> 24) & 15]!;
-    codes[p + 21] = HEX[(randBHi >>> 20) & 15]!;
-    codes[p + 22] = HEX[(randBHi >>> 16) & 15]!;
-    for (let i = 0; i < 4; i++) codes[p + 24 + i] = HEX[(randBHi >>> (12 - 4 * i)) & 15]!;
-    for (let i = 0; i < 8; i++) codes[p + 28 + i] = HEX[(randBLo >>> (28 - 4 * i)) & 15]!;
-    return String.fromCharCode.apply(null, codes);
+function format(prefix: readonly number[]): string {
+  const bytes = generator.generate().bytes;
+  let codes = codeBuffers.get(prefix.length);
+  if (codes === undefined) codeBuffers.set(prefix.length, (codes = new Array<number>(prefix.length + 36).fill(0)));
+  let n = 0;
+  for (; n < prefix.length; n++) codes[n] = prefix[n]!;
+  for (let i = 0; i < 16; i++) {
+    const byte = bytes[i]!;
+    codes[n++] = HEX_HIGH[byte]!;
+    codes[n++] = HEX_LOW[byte]!;
+    if (i === 3 || i === 5 || i === 7 || i === 9) codes[n++] = DASH;
   }
-
-  /** Advances the state for an id at `now`; returns the timestamp the id carries. */
-  private tick(now: number): number {
-    const biased = now + 1;
-    if (biased > this.timestampBiased) {
-      this.timestampBiased = biased;
-      this.resetCounter();
-    } else if (biased + ROLLBACK_ALLOWANCE_MS >= this.timestampBiased) {
-      // A clock that stepped back a little: keep the last timestamp and count on.
-      this.counter++;
-      if (this.counter > MAX_COUNTER) {
-        this.timestampBiased++;
-        this.resetCounter();
-      }
-    } else {
-      // A clock that stepped back far: start over from it, giving up the order.
-      this.timestampBiased = biased;
-      this.resetCounter();
-    }
-    return this.timestampBiased - 1;
-  }
-
-  private resetCounter(): void {
-    this.counter = random.nextUint32() * 0x400 + (random.nextUint32() & 0x3ff);
-  }
+  return String.fromCharCode.apply(null, codes);
 }
-
-const ids = new V7Ids();
 
 const NO_PREFIX: readonly number[] = [];
 const REQUEST_PREFIX = [...'req_'].map((c) => c.charCodeAt(0));
@@ -118,7 +57,7 @@ const EVENT_PREFIX = [...'evt_'].map((c) => c.charCodeAt(0));
  * @example newId() // '019a…-7…'
  */
 export function newId(): string {
-  return ids.next(NO_PREFIX);
+  return format(NO_PREFIX);
 }
 
 /**
@@ -148,12 +87,12 @@ export function isUuidV7(value: unknown): value is string {
 
 /** A request id for responses whose caller sent none. */
 export function newRequestId(): string {
-  return ids.next(REQUEST_PREFIX);
+  return format(REQUEST_PREFIX);
 }
 
 /** An event id. */
 export function newEventId(): string {
-  return ids.next(EVENT_PREFIX);
+  return format(EVENT_PREFIX);
 }
 
 // Event ids are derived, not drawn: a job event is stored compactly and gets its id only when someone reads it,
