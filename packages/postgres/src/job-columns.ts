@@ -65,8 +65,8 @@ const JSON_COLUMNS: ReadonlySet<string> = new Set([...ENVELOPE_COLUMNS, ...INTER
 
 /** The columns of the envelope alone (what a claim or a transition hands back: no internals). */
 const ENVELOPE_READ_COLUMNS: readonly string[] = ['id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc'];
-/** The columns a summary is built from. */
-const SUMMARY_COLUMNS: readonly string[] = ['id', 'type', 'queue', 'state', 'attempt', 'workflow_id'];
+/** The columns a transition's summary is read from: its id and new state are the op's. */
+const SUMMARY_COLUMNS: readonly string[] = ['type', 'queue', 'attempt', 'workflow_id'];
 
 function listOf(columns: readonly string[], prefix: string): string {
   return columns.map((c) => (JSON_COLUMNS.has(c) ? `${prefix}${c}::text AS ${c}` : `${prefix}${c}`)).join(', ');

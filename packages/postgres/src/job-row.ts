@@ -98,15 +98,15 @@ export class RowReader {
     return job as Job;
   }
 
-  /** A summary from the row's light columns (as summaryFromRow). */
-  summary(values: readonly unknown[]): JobSummary {
+  /** A summary from the row's light columns (as summaryFromRow); `id` and `state` when the row lacks them. */
+  summary(values: readonly unknown[], id?: string, state?: JobState): JobSummary {
     const at = this.summaryAt;
     const workflowId = values[at.workflowId];
     return {
-      id: values[at.id] as string,
+      id: id ?? (values[at.id] as string),
       type: values[at.type] as string,
       queue: values[at.queue] as string,
-      state: values[at.state] as JobState,
+      state: state ?? (values[at.state] as JobState),
       attempt: values[at.attempt] as number,
       ...(workflowId ? { workflow_id: workflowId as string } : {}),
     };

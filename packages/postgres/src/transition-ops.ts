@@ -211,7 +211,9 @@ export function wonResults(ops: readonly TransitionOp[], rows: readonly unknown[
   for (const row of rows) {
     const i = row[iAt] as number;
     const from = row[fromAt] as JobState;
-    results[i] = ops[i]!.returning === 'summary' ? { ok: true, from, summary: read.summary(row) } : { ok: true, from, job: read.job(row) };
+    const op = ops[i]!;
+    // A winning op moved its job (`j.id = o.id`) to its `to`.
+    results[i] = op.returning === 'summary' ? { ok: true, from, summary: read.summary(row, op.id, op.to) } : { ok: true, from, job: read.job(row) };
   }
 }
 

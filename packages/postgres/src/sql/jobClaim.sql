@@ -73,6 +73,7 @@ claimed AS (
   WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked)) AND j.ctid = p.ctid AND j.state = 'available'
   RETURNING p.ord, p.seq AS claim_seq, {{job_envelope_columns_j}}
 )
-SELECT 'claimed' AS kind, ord, claim_seq, NULL AS from_state, {{job_envelope_columns}} FROM claimed
+-- ord and claim_seq as int and text: pg hands a bigint over as text after a regex test per value.
+SELECT 'claimed' AS kind, ord::int AS ord, claim_seq::text AS claim_seq, NULL AS from_state, {{job_envelope_columns}} FROM claimed
 UNION ALL
 SELECT 'promoted', NULL, NULL, from_state, {{job_envelope_columns}} FROM promoted

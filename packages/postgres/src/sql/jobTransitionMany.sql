@@ -5,7 +5,8 @@
 --           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
 --           kept in `doc` and the internals kept in `x_rest` to set / remove.
 -- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
---           the summary columns when every op of the batch asked for a summary.
+--           the summary columns (type, queue, attempt, workflow_id: its id and state are the op's) when every
+--           op of the batch asked for a summary.
 --           The driver reads the current state of the others with jobTransitionMany.losers.sql, a new
 --           statement whose snapshot includes whatever beat them (this one's snapshot may predate it: the
 --           UPDATE waited for the winner's lock, then re-checked the row).
