@@ -6,6 +6,7 @@ import { allowedFrom } from '../../lifecycle/transitions.js';
 import { isUuidV7 } from '../../formats/ids.js';
 import { timestampMs } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
+import type { JobState } from '../../lifecycle/states.js';
 import {
   parseAckBatchRequest,
   parseAckRequest,
@@ -115,10 +116,13 @@ function ackParts(now: number, nowIso: string): AckParts {
 
 const ACK_UNSET: readonly string[] = Object.freeze(['error', 'worker_id', 'next_attempt_at']);
 
+/** `allowedFrom('completed', 'ack')`, looked up on the first ACK rather than on every one. */
+let ackFrom: readonly JobState[] | undefined;
+
 function ackOp(ack: AckRequest, parts: AckParts, returning: 'job' | 'summary'): TransitionOp {
   const op: TransitionOp = {
     id: ack.jobId,
-    from: allowedFrom('completed', 'ack'),
+    from: (ackFrom ??= allowedFrom('completed', 'ack')),
     to: 'completed',
     set: ack.hasResult ? { completed_at: parts.nowIso, result: ack.result } : parts.set,
     unset: ACK_UNSET,
