@@ -10,12 +10,16 @@ import { createHash } from 'node:crypto';
 import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, type Column } from './job-columns.js';
 import { jobFromRow, type JobRow, type RowReader } from './job-row.js';
+import { sqlLiteral } from './sql-template.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
 /** What an op's statement looks like, as data. */
 export interface OpShape {
+  /** The states the op moves from, and the one it moves to: written into the statement, not sent per op. */
+  from: readonly string[];
+  to: string;
   set: Column[];
   clear: Column[];
   doc: boolean;
@@ -36,7 +40,7 @@ export interface EncodedOp {
  * `null` remove the field and `undefined` ones are ignored. A key both set and unset ends up removed.
  */
 export function encodeOp(op: TransitionOp, i: number): EncodedOp {
-  const record: Record<string, unknown> = { i, id: op.id, from: op.from, to: op.to };
+  const record: Record<string, unknown> = { i, id: op.id };
   const set: Column[] = [];
   const clear: Column[] = [];
   let ds: Record<string, unknown> | undefined;
@@ -98,12 +102,12 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   }
   // The shape's identity: columns in the order the op named them (the same producer names them the same
   // way, so a batch shares one statement); the statement text sorts nothing and needs no more.
-  let key = '';
+  let key = `${op.from.join(',')}>${op.to}|`;
   for (const c of set) key += `${c.column},`;
   key += '|';
   for (const c of clear) key += `${c.column},`;
   key += `|${doc ? 'd' : ''}${rest ? 'r' : ''}|${guardKey}|${op.returning === 'summary' ? 's' : 'j'}`;
-  return { record, shape: { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
+  return { record, shape: { from: op.from, to: op.to, set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
 }
 
 /** Which guards an op carries, as bits (attempt 1, worker 2, visibleUntil 4, deadLetter 8). */
@@ -155,7 +159,8 @@ export class OpEncoder {
       this.lastGuards = guards;
       this.shape = shape;
       this.key = key;
-      this.shared = `,${JSON.stringify(shared).slice(1, -1)}`;
+      const members = JSON.stringify(shared).slice(1, -1);
+      this.shared = members === '' ? '' : `,${members}`;
     }
     let text = `{"i":${i},"id":${JSON.stringify(op.id)}`;
     const expect = op.expect;
@@ -182,7 +187,7 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
   const values = (): Record<string, string> => {
     const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
     const record = [
-      'i int', 'id text', '"from" text[]', '"to" text',
+      'i int', 'id text',
       ...shape.guards.map((g) => GUARD_FIELDS[g].field),
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),
@@ -195,6 +200,8 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
       ...(shape.rest ? ["x_rest = NULLIF((COALESCE(j.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)"] : []),
     ];
     return {
+      from_states: `ARRAY[${shape.from.map(sqlLiteral).join(', ')}]::text[]`,
+      to_state: `${sqlLiteral(shape.to)}::text`,
       op_record: record.join(', '),
       assignments: assignments.map((a) => `${a},\n    `).join(''),
       guards: shape.guards.map((g) => GUARD_FIELDS[g].condition).join('\n    '),

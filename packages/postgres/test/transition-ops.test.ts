@@ -52,4 +52,13 @@ describe('OpEncoder', () => {
       expect(fast.key).toBe(reference.key);
     }
   });
+
+  it('writes valid records for ops that set nothing, and keys shapes by their from- and to-states', () => {
+    const x = { visibleUntil: null };
+    const touch = (n: number, to: TransitionOp['to'] = 'active'): TransitionOp => ({ id: ID(n), from: ['active'], to, x });
+    for (const { fast, reference } of encodeBoth([touch(1), touch(2)])) expect(fast.record).toEqual(reference.record);
+    const encoder = new OpEncoder();
+    const keys = [touch(1), touch(2, 'completed'), { ...touch(3), from: ['available', 'active'] } as TransitionOp].map((op, i) => encoder.encode(op, i).key);
+    expect(new Set(keys).size).toBe(3);
+  });
 });
