@@ -126,10 +126,11 @@ function guardBits(op: TransitionOp): number {
 const PER_OP_FIELDS: ReadonlySet<string> = new Set(['i', 'id', 'attempt', 'worker', 'vu', 'dl']);
 
 /**
- * Encodes the ops of a batch as JSON records. A batch's ops usually share their patch objects (every ACK of
- * one instant points at the same `set`, `unset` and `x`): an op sharing them with the previous one, and
- * carrying the same guards, has its shape and the text of the values it sets worked out already; only its
- * index, id and guard values are written.
+ * Encodes the ops of a batch as JSON records: `head` (index, id, guard values: an open object) and `shared`
+ * (the values it sets, as members each preceded by a comma; '' when none), so a group of ops whose `shared` is
+ * the same can send it once (see shapeStatement). A batch's ops usually share their patch objects (every ACK
+ * of one instant points at the same `set`, `unset` and `x`): an op sharing them with the previous one, and
+ * carrying the same guards, has its shape and its `shared` text worked out already.
  */
 export class OpEncoder {
   private last: TransitionOp | undefined;
@@ -139,7 +140,7 @@ export class OpEncoder {
   /** The JSON members shared by the ops like the last one, each preceded by a comma. */
   private shared = '';
 
-  encode(op: TransitionOp, i: number): { text: string; shape: OpShape; key: string } {
+  encode(op: TransitionOp, i: number): { head: string; shared: string; shape: OpShape; key: string } {
     const last = this.last;
     const guards = guardBits(op);
     if (
@@ -170,7 +171,7 @@ export class OpEncoder {
       if (expect.visibleUntil !== undefined) text += `,"vu":${JSON.stringify(expect.visibleUntil)}`;
       if (expect.deadLetter !== undefined) text += `,"dl":${JSON.stringify(expect.deadLetter)}`;
     }
-    return { text: `${text}${this.shared}}`, shape: this.shape!, key: this.key };
+    return { head: text, shared: this.shared, shape: this.shape!, key: this.key };
   }
 }
 
@@ -181,14 +182,22 @@ const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition
   dl: { field: 'dl boolean', condition: 'AND COALESCE(j.x_dead_letter, false) = o.dl' },
 };
 
-/** The statement (name and template values) for ops of one shape. */
-export function shapeStatement(shape: OpShape, key: string, returning: { job: string; summary: string }): { name: string; values: () => Record<string, string> } {
-  const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
+/**
+ * The statement (name and template values) for ops of one shape. With `shared`, the values the ops set are
+ * the same for all of them and come once, as `$2` (a JSON object), joined to every op's record of `$1`: the
+ * server reads each value once instead of once per op.
+ */
+export function shapeStatement(
+  shape: OpShape,
+  key: string,
+  returning: { job: string; summary: string },
+  shared = false,
+): { name: string; values: () => Record<string, string> } {
+  const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}${shared ? 's' : ''}`;
   const values = (): Record<string, string> => {
     const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
-    const record = [
-      'i int', 'id text',
-      ...shape.guards.map((g) => GUARD_FIELDS[g].field),
+    const perOp = ['i int', 'id text', ...shape.guards.map((g) => GUARD_FIELDS[g].field)];
+    const set = [
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),
       ...(shape.rest ? ['xs jsonb', 'xsu text[]'] : []),
@@ -202,7 +211,10 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
     return {
       from_states: `ARRAY[${shape.from.map(sqlLiteral).join(', ')}]::text[]`,
       to_state: `${sqlLiteral(shape.to)}::text`,
-      op_record: record.join(', '),
+      op_source:
+        shared && set.length > 0
+          ? `json_to_recordset($1::json) AS o(${perOp.join(', ')}) CROSS JOIN json_to_record($2::json) AS s(${set.join(', ')})`
+          : `json_to_recordset($1::json) AS o(${[...perOp, ...set].join(', ')})`,
       assignments: assignments.map((a) => `${a},\n    `).join(''),
       guards: shape.guards.map((g) => GUARD_FIELDS[g].condition).join('\n    '),
       transition_returning: shape.returning === 'summary' ? returning.summary : returning.job,

@@ -206,6 +206,33 @@ describe.runIf(HAVE_PG)('PostgresDriver primitives', () => {
     expect(results[3]).toMatchObject({ ok: false, state: 'completed' });
   });
 
+  it('applies to each job its own values when ops of one shape set different ones, and shared ones once', async () => {
+    const jobs = [storedJob('v'), storedJob('v'), storedJob('v'), storedJob('v')];
+    await db.driver.jobInsert({ jobs, now: T0, nowIso: iso(T0) });
+    await claim(['v'], 4);
+    const complete = (id: string, result: unknown, at = iso(T0 + 1)): TransitionOp => ({
+      id,
+      from: ['active'],
+      to: 'completed',
+      set: { completed_at: at, result },
+      x: { finishedAt: T0 + 1 },
+      returning: 'summary',
+    });
+    // Same shape, different values: each op carries its own.
+    const mixed = await db.driver.jobTransitionMany([complete(jobs[0]!.job.id, { a: 1 }), complete(jobs[1]!.job.id, [2], iso(T0 + 2))]);
+    expect(mixed.every((r) => r.ok)).toBe(true);
+    // Same shape, same values (separate but equal objects): sent once.
+    const same = await db.driver.jobTransitionMany([complete(jobs[2]!.job.id, 'r'), complete(jobs[3]!.job.id, 'r')]);
+    expect(same.every((r) => r.ok)).toBe(true);
+    const stored = await Promise.all(jobs.map((j) => db.driver.jobGet(j.job.id)));
+    expect(stored.map((s) => [s!.job.result, s!.job.completed_at, s!.x.finishedAt])).toEqual([
+      [{ a: 1 }, iso(T0 + 1), T0 + 1],
+      [[2], iso(T0 + 2), T0 + 1],
+      ['r', iso(T0 + 1), T0 + 1],
+      ['r', iso(T0 + 1), T0 + 1],
+    ]);
+  });
+
   it('draws a new FIFO sequence when a job re-enters available', async () => {
     const [a, b] = [storedJob('f'), storedJob('f')];
     await db.driver.jobInsert({ jobs: [a!, b!], now: T0, nowIso: iso(T0) });

@@ -11,7 +11,7 @@ function encodeBoth(ops: TransitionOp[]) {
   return ops.map((op, i) => {
     const fast = encoder.encode(op, i);
     const reference = encodeOp(op, i);
-    return { fast: { record: JSON.parse(fast.text) as unknown, key: fast.key, shape: fast.shape }, reference };
+    return { fast: { record: JSON.parse(`${fast.head}${fast.shared}}`) as unknown, key: fast.key, shape: fast.shape }, reference };
   });
 }
 

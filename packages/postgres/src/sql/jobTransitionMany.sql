@@ -3,9 +3,11 @@
 -- on: see transition-ops.ts), so each row's update is a plain list of assignments, with no per-column test of
 -- what the op carries, and the states are constants ({{from_states}}, {{to_state}}) rather than per-op values
 -- (a text[] read from JSON per row cost about a tenth of the statement).
--- Params:   $1 ops json: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
---           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
---           kept in `doc` and the internals kept in `x_rest` to set / remove.
+-- Params:   $1 ops json: one record per op (i, id, guard values) with distinct ids, and what it sets:
+--           `s_<column>` holds the new value of a column the shape sets (json columns as JSON text); ds/du,
+--           xs/xsu the envelope fields kept in `doc` and the internals kept in `x_rest` to set / remove;
+--           $2 (only when every op sets the same values, e.g. a batch of ACKs) those values once, as one JSON
+--           object, and then the records of $1 hold no more than index, id and guards.
 -- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
 --           the summary columns (type, queue, attempt, workflow_id: its id and state are the op's) when every
 --           op of the batch asked for a summary.
@@ -17,7 +19,7 @@
 --           worker (only when the job has a worker_id), visibleUntil, deadLetter. Entering `available` draws
 --           a new FIFO seq.
 WITH ops AS (
-  SELECT * FROM json_to_recordset($1::json) AS o({{op_record}})
+  SELECT * FROM {{op_source}}
 ),
 moved AS (
   UPDATE {{schema}}.jobs j SET
