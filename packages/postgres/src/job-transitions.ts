@@ -14,26 +14,17 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
   const returning = { job: sql.value('job_envelope_columns_j'), summary: sql.value('job_summary_columns_j') };
   const encoder = new OpEncoder();
   for (const round of roundsByDistinctId(ops)) {
-    const groups = new Map<string, { shape: OpShape; heads: string[]; shared: string[]; uniform: boolean }>();
+    const groups = new Map<string, { shape: OpShape; records: string[] }>();
     for (const index of round) {
-      const { head, shared, shape, key } = encoder.encode(ops[index]!, index);
+      const { text, shape, key } = encoder.encode(ops[index]!, index);
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { shape, heads: [head], shared: [shared], uniform: true });
-      else {
-        group.heads.push(head);
-        group.shared.push(shared);
-        if (shared !== group.shared[0]) group.uniform = false;
-      }
+      if (group === undefined) groups.set(key, { shape, records: [text] });
+      else group.records.push(text);
     }
     await Promise.all(
-      [...groups].map(async ([key, { shape, heads, shared, uniform }]) => {
-        // Ops that all set the same values (a batch of ACKs) send them once.
-        const once = uniform && shared[0] !== '';
-        const statement = shapeStatement(shape, key, returning, once);
-        const values = once
-          ? [`[${heads.join('},')}}]`, `{${shared[0]!.slice(1)}}`]
-          : [`[${heads.map((head, k) => `${head}${shared[k]}}`).join(',')}]`];
-        const { rows, columns } = await sql.runArrays(on, statement.name, values, { oneOff, variantValues: statement.values });
+      [...groups].map(async ([key, { shape, records }]) => {
+        const statement = shapeStatement(shape, key, returning);
+        const { rows, columns } = await sql.runArrays(on, statement.name, [`[${records.join(',')}]`], { oneOff, variantValues: statement.values });
         wonResults(ops, rows, new RowReader(columns), results);
       }),
     );

@@ -10,16 +10,12 @@ import { createHash } from 'node:crypto';
 import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, type Column } from './job-columns.js';
 import { jobFromRow, type JobRow, type RowReader } from './job-row.js';
-import { sqlLiteral } from './sql-template.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
 /** What an op's statement looks like, as data. */
 export interface OpShape {
-  /** The states the op moves from, and the one it moves to: written into the statement, not sent per op. */
-  from: readonly string[];
-  to: string;
   set: Column[];
   clear: Column[];
   doc: boolean;
@@ -40,7 +36,7 @@ export interface EncodedOp {
  * `null` remove the field and `undefined` ones are ignored. A key both set and unset ends up removed.
  */
 export function encodeOp(op: TransitionOp, i: number): EncodedOp {
-  const record: Record<string, unknown> = { i, id: op.id };
+  const record: Record<string, unknown> = { i, id: op.id, from: op.from, to: op.to };
   const set: Column[] = [];
   const clear: Column[] = [];
   let ds: Record<string, unknown> | undefined;
@@ -102,12 +98,12 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   }
   // The shape's identity: columns in the order the op named them (the same producer names them the same
   // way, so a batch shares one statement); the statement text sorts nothing and needs no more.
-  let key = `${op.from.join(',')}>${op.to}|`;
+  let key = '';
   for (const c of set) key += `${c.column},`;
   key += '|';
   for (const c of clear) key += `${c.column},`;
   key += `|${doc ? 'd' : ''}${rest ? 'r' : ''}|${guardKey}|${op.returning === 'summary' ? 's' : 'j'}`;
-  return { record, shape: { from: op.from, to: op.to, set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
+  return { record, shape: { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
 }
 
 /** Which guards an op carries, as bits (attempt 1, worker 2, visibleUntil 4, deadLetter 8). */
@@ -126,11 +122,10 @@ function guardBits(op: TransitionOp): number {
 const PER_OP_FIELDS: ReadonlySet<string> = new Set(['i', 'id', 'attempt', 'worker', 'vu', 'dl']);
 
 /**
- * Encodes the ops of a batch as JSON records: `head` (index, id, guard values: an open object) and `shared`
- * (the values it sets, as members each preceded by a comma; '' when none), so a group of ops whose `shared` is
- * the same can send it once (see shapeStatement). A batch's ops usually share their patch objects (every ACK
- * of one instant points at the same `set`, `unset` and `x`): an op sharing them with the previous one, and
- * carrying the same guards, has its shape and its `shared` text worked out already.
+ * Encodes the ops of a batch as JSON records. A batch's ops usually share their patch objects (every ACK of
+ * one instant points at the same `set`, `unset` and `x`): an op sharing them with the previous one, and
+ * carrying the same guards, has its shape and the text of the values it sets worked out already; only its
+ * index, id and guard values are written.
  */
 export class OpEncoder {
   private last: TransitionOp | undefined;
@@ -140,7 +135,7 @@ export class OpEncoder {
   /** The JSON members shared by the ops like the last one, each preceded by a comma. */
   private shared = '';
 
-  encode(op: TransitionOp, i: number): { head: string; shared: string; shape: OpShape; key: string } {
+  encode(op: TransitionOp, i: number): { text: string; shape: OpShape; key: string } {
     const last = this.last;
     const guards = guardBits(op);
     if (
@@ -160,8 +155,7 @@ export class OpEncoder {
       this.lastGuards = guards;
       this.shape = shape;
       this.key = key;
-      const members = JSON.stringify(shared).slice(1, -1);
-      this.shared = members === '' ? '' : `,${members}`;
+      this.shared = `,${JSON.stringify(shared).slice(1, -1)}`;
     }
     let text = `{"i":${i},"id":${JSON.stringify(op.id)}`;
     const expect = op.expect;
@@ -171,7 +165,7 @@ export class OpEncoder {
       if (expect.visibleUntil !== undefined) text += `,"vu":${JSON.stringify(expect.visibleUntil)}`;
       if (expect.deadLetter !== undefined) text += `,"dl":${JSON.stringify(expect.deadLetter)}`;
     }
-    return { head: text, shared: this.shared, shape: this.shape!, key: this.key };
+    return { text: `${text}${this.shared}}`, shape: this.shape!, key: this.key };
   }
 }
 
@@ -182,22 +176,14 @@ const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition
   dl: { field: 'dl boolean', condition: 'AND COALESCE(j.x_dead_letter, false) = o.dl' },
 };
 
-/**
- * The statement (name and template values) for ops of one shape. With `shared`, the values the ops set are
- * the same for all of them and come once, as `$2` (a JSON object), joined to every op's record of `$1`: the
- * server reads each value once instead of once per op.
- */
-export function shapeStatement(
-  shape: OpShape,
-  key: string,
-  returning: { job: string; summary: string },
-  shared = false,
-): { name: string; values: () => Record<string, string> } {
-  const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}${shared ? 's' : ''}`;
+/** The statement (name and template values) for ops of one shape. */
+export function shapeStatement(shape: OpShape, key: string, returning: { job: string; summary: string }): { name: string; values: () => Record<string, string> } {
+  const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
   const values = (): Record<string, string> => {
     const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
-    const perOp = ['i int', 'id text', ...shape.guards.map((g) => GUARD_FIELDS[g].field)];
-    const set = [
+    const record = [
+      'i int', 'id text', '"from" text[]', '"to" text',
+      ...shape.guards.map((g) => GUARD_FIELDS[g].field),
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),
       ...(shape.rest ? ['xs jsonb', 'xsu text[]'] : []),
@@ -209,12 +195,7 @@ export function shapeStatement(
       ...(shape.rest ? ["x_rest = NULLIF((COALESCE(j.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)"] : []),
     ];
     return {
-      from_states: `ARRAY[${shape.from.map(sqlLiteral).join(', ')}]::text[]`,
-      to_state: `${sqlLiteral(shape.to)}::text`,
-      op_source:
-        shared && set.length > 0
-          ? `json_to_recordset($1::json) AS o(${perOp.join(', ')}) CROSS JOIN json_to_record($2::json) AS s(${set.join(', ')})`
-          : `json_to_recordset($1::json) AS o(${[...perOp, ...set].join(', ')})`,
+      op_record: record.join(', '),
       assignments: assignments.map((a) => `${a},\n    `).join(''),
       guards: shape.guards.map((g) => GUARD_FIELDS[g].condition).join('\n    '),
       transition_returning: shape.returning === 'summary' ? returning.summary : returning.job,

@@ -1,13 +1,9 @@
 -- jobTransitionMany: independent guarded compare-and-sets on many jobs, in ONE statement.
--- Rendered once per op *shape* (the states the ops move from and to, which fields they set, clear and guard
--- on: see transition-ops.ts), so each row's update is a plain list of assignments, with no per-column test of
--- what the op carries, and the states are constants ({{from_states}}, {{to_state}}) rather than per-op values
--- (a text[] read from JSON per row cost about a tenth of the statement).
--- Params:   $1 ops json: one record per op (i, id, guard values) with distinct ids, and what it sets:
---           `s_<column>` holds the new value of a column the shape sets (json columns as JSON text); ds/du,
---           xs/xsu the envelope fields kept in `doc` and the internals kept in `x_rest` to set / remove;
---           $2 (only when every op sets the same values, e.g. a batch of ACKs) those values once, as one JSON
---           object, and then the records of $1 hold no more than index, id and guards.
+-- Rendered once per op *shape* (which fields the ops set, clear and guard on: see transition-ops.ts), so
+-- each row's update is a plain list of assignments, with no per-column test of what the op carries.
+-- Params:   $1 ops json: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
+--           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
+--           kept in `doc` and the internals kept in `x_rest` to set / remove.
 -- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
 --           the summary columns (type, queue, attempt, workflow_id: its id and state are the op's) when every
 --           op of the batch asked for a summary.
@@ -19,20 +15,20 @@
 --           worker (only when the job has a worker_id), visibleUntil, deadLetter. Entering `available` draws
 --           a new FIFO seq.
 WITH ops AS (
-  SELECT * FROM {{op_source}}
+  SELECT * FROM json_to_recordset($1::json) AS o({{op_record}})
 ),
 moved AS (
   UPDATE {{schema}}.jobs j SET
-    state = {{to_state}},
+    state = o."to",
     {{assignments}}
-    seq = CASE WHEN {{to_state}} = 'available' AND j.state <> 'available' THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
+    seq = CASE WHEN o."to" = 'available' AND j.state <> 'available' THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
     prev_state = j.state
   FROM ops o
   -- The ids as an array too: the planner then probes the primary key for exactly these rows (it cannot
   -- estimate how many records json_to_recordset yields, and may otherwise scan the whole table).
   WHERE j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
-    AND j.state = ANY ({{from_states}})
-    AND (j.state = {{to_state}} OR (j.state || '>' || {{to_state}}) = ANY ({{legal_pairs}}))
+    AND j.state = ANY (o."from")
+    AND (j.state = o."to" OR (j.state || '>' || o."to") = ANY ({{legal_pairs}}))
     {{guards}}
   RETURNING o.i, j.prev_state AS from_state, {{transition_returning}}
 )
