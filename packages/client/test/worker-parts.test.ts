@@ -6,7 +6,7 @@ import { AckBatcher } from '../src/worker/ack-batcher.js';
 import { compose } from '../src/worker/middleware.js';
 import { resolveWorkerOptions } from '../src/worker/options.js';
 import { WakeSignal } from '../src/worker/wake-signal.js';
-import { JobLostError, type JobContext, type Transport } from '../src/index.js';
+import { JobLostError, Worker, type JobContext, type Transport } from '../src/index.js';
 
 describe('worker options', () => {
   it('fills in defaults derived from other options', () => {
@@ -52,6 +52,24 @@ describe('wake latch', () => {
     const started = performance.now();
     await wake.wait(1_000);
     expect(performance.now() - started).toBeLessThan(50);
+  });
+});
+
+describe('shutdown of an idle worker', () => {
+  it('ends its long-polling fetch at once instead of waiting out pollWaitMs', async () => {
+    const engine = new Engine({ driver: new MemoryDriver() });
+    const worker = new Worker(engine, { queues: ['idle'], pollWaitMs: 2_000 });
+    worker.register('t', () => null);
+    worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(worker.stats.fetchCalls).toBe(1);
+    const started = performance.now();
+    await worker.close();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // Nothing enqueued after the close is claimed by the abandoned fetch.
+    const { job } = await engine.enqueue({ type: 't', args: [], options: { queue: 'idle' } });
+    expect((await engine.getJob(job.id)).job.state).toBe('available');
+    await engine.close();
   });
 });
 

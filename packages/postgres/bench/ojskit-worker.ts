@@ -38,6 +38,8 @@ export class EngineWorker {
   private requested = 0;
   private pending: Array<{ job_id: string; worker_id: string }> = [];
   private acking = 0;
+  private ackQueued = false;
+  private readonly waits = new AbortController();
   private readonly fetchSize: number;
   private readonly maxFetches: number;
   private readonly maxAcks: number;
@@ -59,6 +61,8 @@ export class EngineWorker {
   /** Stops fetching, finishes the buffered jobs and sends every ACK. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.waits.abort(); // an idle long-poll ends now, not after its wait_ms
+
     while (this.fetching > 0 || this.acking > 0 || this.running > 0 || this.buffer.length > 0 || this.pending.length > 0) {
       this.dispatch();
       this.ack();
@@ -75,7 +79,7 @@ export class EngineWorker {
       this.fetching++;
       this.requested += count;
       void this.engine
-        .fetch({ queues: [this.options.queue], count, worker_id: this.options.workerId, ...(idle ? { wait_ms: 1_000 } : {}) })
+        .fetch({ queues: [this.options.queue], count, worker_id: this.options.workerId, ...(idle ? { wait_ms: 1_000 } : {}) }, { signal: this.waits.signal })
         .then(
           ({ jobs }) => {
             for (const job of jobs) this.buffer.push(job);
@@ -107,8 +111,18 @@ export class EngineWorker {
     void Promise.resolve().then(() => {
       this.running--;
       this.pending.push({ job_id: job.id, worker_id: this.options.workerId });
-      this.ack();
+      this.queueAck();
       this.dispatch();
+    });
+  }
+
+  /** Sends at the end of this event-loop turn: every handler that finishes in the turn shares one ackMany. */
+  private queueAck(): void {
+    if (this.ackQueued) return;
+    this.ackQueued = true;
+    setImmediate(() => {
+      this.ackQueued = false;
+      this.ack();
     });
   }
 

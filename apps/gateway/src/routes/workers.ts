@@ -27,7 +27,9 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
     async (c, { body }) => {
       // A draining gateway hands out no new work; workers finish and ACK what they hold.
       if (deps.isDraining()) return ojsJson(c, { jobs: [] });
-      return ojsJson(c, await engine.fetch(body));
+      // A client that hangs up during a long-poll ends the wait: jobs claimed for it would stay reserved until
+      // their visibility deadline with nobody to work them.
+      return ojsJson(c, await engine.fetch(body, { signal: c.req.raw.signal }));
     },
   );
 

@@ -104,6 +104,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private pipelining = false;
   /** A job.enqueued event arrived since the idle fetch went out. */
   private enqueuedSeen = false;
+  /** Aborted at shutdown: ends a long-polling fetch's wait at once instead of after `pollWaitMs`. */
+  private readonly fetchWaits = new AbortController();
   private loop: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
@@ -178,6 +180,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private async shutdown(timeoutMs: number): Promise<void> {
     const wasRunning = this.status === 'running';
     this.status = 'closing';
+    this.fetchWaits.abort();
     this.wake.notify();
     if (wasRunning) {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -341,6 +344,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
             visibilityTimeoutMs: this.options.visibilityTimeoutMs,
             waitMs: pollWaitMs,
           }),
+          { signal: this.fetchWaits.signal },
         );
         jobs = response.jobs ?? [];
       } catch (error) {

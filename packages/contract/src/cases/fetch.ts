@@ -1,4 +1,4 @@
-/** FETCH: response shape, priority then FIFO, multi-queue order, paused queues, count, request validation. */
+/** FETCH: response shape, priority then FIFO, multi-queue order, paused queues, count, long-poll, request validation. */
 import { expect } from 'vitest';
 import type { Suite } from '../harness.js';
 import { expectOjsError } from '../support/errors.js';
@@ -20,6 +20,34 @@ export function registerFetchCases(suite: Suite): void {
       const res = await t.api.fetch({ queues: [t.queue()] });
       expect(res.jobs).toEqual([]);
       expect(res.job).toBeUndefined();
+    });
+
+    suite.test('fetch.long-poll-wakes', 'a fetch with wait_ms on an empty queue answers with a job enqueued while it waits, before its wait ends', async (t) => {
+      const queue = t.queue();
+      const started = performance.now();
+      const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-poll' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const job = await t.push(queue);
+      const res = await fetching;
+      expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
+      expect(res.jobs[0]).toMatchObject({ state: 'active', worker_id: 'w-poll' });
+      // Woken by the enqueue, not by the end of its 2 s wait.
+      expect(performance.now() - started).toBeLessThan(1_500);
+    });
+
+    suite.test('fetch.long-poll-abort', 'an aborted long-poll answers with no jobs at once and claims nothing enqueued after the abort', async (t) => {
+      const queue = t.queue();
+      const controller = new AbortController();
+      const started = performance.now();
+      const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-gone' }, { signal: controller.signal });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      const res = await fetching;
+      expect(res.jobs).toEqual([]);
+      expect(performance.now() - started).toBeLessThan(1_500);
+      const job = await t.push(queue);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await t.state(job.id)).toBe('available');
     });
 
     suite.test('fetch.validation', 'missing or empty queues, or count < 1 → 400 invalid_request', async (t) => {

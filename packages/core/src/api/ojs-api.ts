@@ -40,8 +40,12 @@ export interface OjsApi {
   setProgress(id: string, request: unknown): Promise<R.ProgressResponse>;
   getProgress(id: string): Promise<R.ProgressResponse>;
 
-  /** FETCH. Body `{queues, count?, worker_id?, visibility_timeout_ms?, wait_ms?}`. */
-  fetch(request: unknown): Promise<R.FetchResponse>;
+  /**
+   * FETCH. Body `{queues, count?, worker_id?, visibility_timeout_ms?, wait_ms?}`. An aborted `options.signal`
+   * ends a long-poll wait early: the fetch then answers with no jobs and claims nothing (a claim already under
+   * way completes and returns its jobs). A transport may ignore the signal and hold the wait to its end.
+   */
+  fetch(request: unknown, options?: { signal?: AbortSignal }): Promise<R.FetchResponse>;
   ack(request: unknown): Promise<R.AckResponse>;
   nack(request: unknown): Promise<R.NackResponse>;
   heartbeat(request: unknown): Promise<R.HeartbeatResponse>;

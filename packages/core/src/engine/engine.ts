@@ -109,7 +109,7 @@ export class Engine implements OjsApi {
   setProgress = (id: string, request: unknown): Promise<R.ProgressResponse> => jobs.setProgress(this.ctx, id, request);
   getProgress = (id: string): Promise<R.ProgressResponse> => jobs.getProgress(this.ctx, id);
 
-  fetch = (request: unknown): Promise<R.FetchResponse> => worker.fetchJobs(this.ctx, request);
+  fetch = (request: unknown, options?: { signal?: AbortSignal }): Promise<R.FetchResponse> => worker.fetchJobs(this.ctx, request, options?.signal);
   ack = (request: unknown): Promise<R.AckResponse> => worker.ack(this.ctx, request);
   /** Batched ACKs (ojskit extension `x-ack-batch`): `{ acks: [{ job_id, result?, worker_id? }] }`. */
   ackMany = (request: unknown): Promise<{ results: worker.AckManyResult[] }> => worker.ackMany(this.ctx, request);

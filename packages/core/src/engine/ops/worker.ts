@@ -28,11 +28,15 @@ const PROMOTED_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({ promot
 /** Worker id recorded for claims whose FETCH named none. */
 export const ANONYMOUS_WORKER = 'anonymous';
 
-/** FETCH: claim up to `count` jobs; when none and `wait_ms` is set, wait for an enqueue on these queues once. */
-export async function fetchJobs(ctx: EngineContext, body: unknown): Promise<FetchResponse> {
+/**
+ * FETCH: claim up to `count` jobs; when none and `wait_ms` is set, wait for an enqueue on these queues once.
+ * An abort of `signal` ends the wait without a second claim: whoever asked is gone (a client that hung up, a
+ * worker shutting down), and jobs claimed for it would sit reserved until their visibility deadline.
+ */
+export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: AbortSignal): Promise<FetchResponse> {
   const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
   // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
-  const wake = request.waitMs > 0 ? waitForWork(ctx, request.queues, request.waitMs) : undefined;
+  const wake = request.waitMs > 0 && signal?.aborted !== true ? waitForWork(ctx, request.queues, request.waitMs, signal) : undefined;
   let params = claimParams(ctx, request);
   let result = await ctx.driver.jobClaim(params);
   let settled = afterClaim(ctx, result, params.nowIso);
@@ -40,6 +44,7 @@ export async function fetchJobs(ctx: EngineContext, body: unknown): Promise<Fetc
   if (wake) {
     if (result.jobs.length === 0) {
       await wake.promise;
+      if (signal?.aborted) return { jobs: [] };
       params = claimParams(ctx, request);
       result = await ctx.driver.jobClaim(params);
       settled = afterClaim(ctx, result, params.nowIso);
@@ -80,17 +85,22 @@ async function settleClaim(ctx: EngineContext, published: void | Promise<void>, 
   for (const job of expired) if (job.workflow_id) await ctx.onTerminal(job);
 }
 
-/** Resolves on the first enqueue-like event for `queues`, or after `ms`; `cancel` stops listening early. */
-function waitForWork(ctx: EngineContext, queues: string[], ms: number): { promise: Promise<void>; cancel: () => void } {
+/**
+ * Resolves on the first enqueue-like event for `queues`, after `ms`, or when `signal` aborts; `cancel` stops
+ * listening early.
+ */
+function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: AbortSignal): { promise: Promise<void>; cancel: () => void } {
   let done!: () => void;
   const promise = new Promise<void>((resolve) => {
     done = () => {
       clearTimeout(timer);
       unsubscribe();
+      signal?.removeEventListener('abort', done);
       resolve();
     };
   });
   const timer = setTimeout(done, ms);
+  signal?.addEventListener('abort', done, { once: true });
   const unsubscribe = ctx.hub.subscribe({ types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues }, () => done());
   return { promise, cancel: done };
 }
