@@ -129,22 +129,7 @@ export function copyJob(job: Job): Job {
     worker_id: job.worker_id,
     completed_at: job.completed_at,
   };
-  const source = job as Record<string, unknown>;
-  // Jobs mostly come with the named fields first and in order (the engine's parse writes them so): a key
-  // compared with the next expected name (interned strings, so by identity) is cheaper than a set lookup.
-  let next = 0;
-  for (const key in source) {
-    if (key === SHAPED_JOB_ORDER[next]) {
-      next++;
-      continue;
-    }
-    if (SHAPED_JOB_KEYS.has(key)) continue;
-    const v = source[key];
-    if (v === undefined) continue;
-    const copy = typeof v === 'object' && v !== null ? cloneValue(v) : v;
-    if (key === '__proto__') Object.defineProperty(out, key, { value: copy, writable: true, enumerable: true, configurable: true });
-    else out[key] = copy;
-  }
+  copyOtherFields(job, out);
   return out;
 }
 
@@ -180,7 +165,15 @@ export function copyStoredJob(job: Job): Job {
   if (job.started_at !== undefined) out.started_at = field(job.started_at);
   if (job.worker_id !== undefined) out.worker_id = field(job.worker_id);
   if (job.completed_at !== undefined) out.completed_at = field(job.completed_at);
+  copyOtherFields(job, out);
+  return out;
+}
+
+/** Copies the fields of `job` beyond the named ones (scheduling, retries, results, custom attributes) into `out`, as they come. */
+function copyOtherFields(job: Job, out: Job): void {
   const source = job as Record<string, unknown>;
+  // Jobs mostly come with the named fields first and in order (the engine's parse writes them so): a key
+  // compared with the next expected name (interned strings, so by identity) is cheaper than a set lookup.
   let next = 0;
   for (const key in source) {
     if (key === SHAPED_JOB_ORDER[next]) {
@@ -194,7 +187,6 @@ export function copyStoredJob(job: Job): Job {
     if (key === '__proto__') Object.defineProperty(out, key, { value: copy, writable: true, enumerable: true, configurable: true });
     else out[key] = copy;
   }
-  return out;
 }
 
 /** A field's value copied: scalars as they are (the inlined common case), anything else by `cloneValue`. */
