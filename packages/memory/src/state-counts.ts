@@ -9,40 +9,11 @@ export function zeroCounts(): Record<JobState, number> {
 }
 
 /**
- * Adds `delta` to the counter of `state`. Every state change moves two counters in two sets (its queue's
- * and the totals). Written `counts[state] += delta`, each went through V8's cache for lookups by computed
- * key, about ten times slower than the named field a switch on the state updates.
+ * Adds `delta` to the counter of `state`. Every state change moves two counters in two sets (its queue's and
+ * the totals). A switch naming each state would write to named fields (V8 serves `counts[state]` from its
+ * cache for computed keys, some 20 ns a move), but it would list the states by hand, which only core's
+ * lifecycle module does; the cost is about 2 % of a lifecycle.
  */
 export function addCount(counts: Record<JobState, number>, state: JobState, delta: number): void {
-  switch (state) {
-    case 'scheduled':
-      counts.scheduled += delta;
-      break;
-    case 'available':
-      counts.available += delta;
-      break;
-    case 'pending':
-      counts.pending += delta;
-      break;
-    case 'active':
-      counts.active += delta;
-      break;
-    case 'completed':
-      counts.completed += delta;
-      break;
-    case 'retryable':
-      counts.retryable += delta;
-      break;
-    case 'cancelled':
-      counts.cancelled += delta;
-      break;
-    case 'discarded':
-      counts.discarded += delta;
-      break;
-    default: {
-      // Anything else (a state added later, or whatever a driver-level caller stored) is counted by name.
-      const byName = counts as Record<string, number>;
-      byName[state as string] = (byName[state as string] as number) + delta;
-    }
-  }
+  counts[state] = (counts[state] ?? 0) + delta;
 }
