@@ -15,18 +15,28 @@ import { waitFor } from './support/wait.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-/** Runs a fixture with the workspace's TypeScript sources; resolves its first stdout line. */
-function runFixture(name: string, args: string[]): { line: Promise<string>; kill: () => Promise<void>; exited: Promise<number | null> } {
+/**
+ * Runs a fixture with the workspace's TypeScript sources. `line` resolves its first stdout line, `nextLine`
+ * each one after; `send` writes a line to its stdin.
+ */
+function runFixture(
+  name: string,
+  args: string[],
+): { line: Promise<string>; nextLine: () => Promise<string>; send: (line: string) => void; kill: () => Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', fixture(name), ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const line = new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    void exited.then((code) => reject(new Error(`${name} exited (${code}) before printing`)));
-  });
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const nextLine = async (): Promise<string> => {
+    const next = await Promise.race([lines.next(), exited.then((code) => ({ done: true as const, value: code }))]);
+    if (next.done) throw new Error(`${name} exited (${String(next.value)}) before printing`);
+    return next.value;
+  };
   return {
-    line,
+    line: nextLine(),
+    nextLine,
+    send: (line) => child.stdin!.write(`${line}\n`),
     exited,
     kill: async () => {
       child.kill('SIGKILL');
@@ -67,7 +77,11 @@ describe.runIf(HAVE_PG)('faults on the shared database', () => {
     const total = 600;
     const { jobs } = await engine.enqueueBatch({ jobs: Array.from({ length: total }, (_, i) => ({ type: 'test.split', queue: 'split', args: [i] })) });
     const workers = [0, 1, 2].map(() => runFixture('worker-loop.ts', [DATABASE_URL, db.schema, 'split']));
-    const claimed = (await Promise.all(workers.map(async (w) => JSON.parse(await w.line) as string[]))).map((ids) => ids);
+    // Start them together: a process that starts a second late on a loaded machine would otherwise find the
+    // queue already drained by the others, and the test would not show sharing.
+    expect(await Promise.all(workers.map((w) => w.line))).toEqual(['ready', 'ready', 'ready']);
+    for (const w of workers) w.send('go');
+    const claimed = await Promise.all(workers.map(async (w) => JSON.parse(await w.nextLine()) as string[]));
     await Promise.all(workers.map((w) => w.exited));
     const all = claimed.flat();
     expect(all).toHaveLength(total);
