@@ -8,6 +8,8 @@
 -- legal edges: the WHEN clause checks the edge (an expression, evaluated per row at a fraction of a PL/pgSQL
 -- call, which every claim and completion would otherwise pay), so the function only runs to refuse. It keeps
 -- its own check, so it refuses the same edges if it is ever fired some other way.
+-- It runs AFTER the update (raising then still undoes the statement): a BEFORE row trigger makes PostgreSQL
+-- lock each row before it even evaluates the WHEN clause, one more WAL record per completion.
 
 ALTER TABLE {{schema}}.jobs DROP CONSTRAINT IF EXISTS jobs_state_check;
 ALTER TABLE {{schema}}.jobs ADD CONSTRAINT jobs_state_check CHECK (state = ANY ({{job_states}}));
@@ -25,7 +27,7 @@ $fn$;
 
 DROP TRIGGER IF EXISTS jobs_refuse_illegal_transition ON {{schema}}.jobs;
 CREATE TRIGGER jobs_refuse_illegal_transition
-  BEFORE UPDATE OF state ON {{schema}}.jobs
+  AFTER UPDATE OF state ON {{schema}}.jobs
   FOR EACH ROW
   WHEN (OLD.state IS DISTINCT FROM NEW.state AND NOT (OLD.state || '>' || NEW.state) = ANY ({{legal_pairs}}))
   EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_transition();
