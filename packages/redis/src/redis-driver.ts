@@ -23,7 +23,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core';
-import { decodeJob, decodeStoredJob, decodeSummary, encodeStoredJob } from './codec.js';
+import { decodeJob, decodeStoredJob, decodeSummary, encodeEnvelopeValue, encodeStoredJob } from './codec.js';
 import { toDriverError } from './errors.js';
 import { RedisEventTransport } from './event-transport.js';
 import { memoryPolicyWarning, readMemoryPolicy, type MemoryPolicyReport } from './memory-policy.js';
@@ -129,7 +129,7 @@ export class RedisDriver implements Driver {
       args.push(params.now, params.nowIso, params.jobs.length);
       pushJobs(params.jobs, args);
     }
-    const replies = list((await this.scripts.run('job-insert', args)) as unknown[][]);
+    const replies = list((await this.scripts.run('job-insert', args)) as Array<unknown[] | 1>);
     return batch.map((params, g) => decodeInsertReply(replies[g]!, params));
   }
 
@@ -418,15 +418,24 @@ function failUnfulfilled(connection: Redis): void {
   internals.prevCommandQueue = null;
 }
 
+/** Internals that make a job non-plain for lib/insert.lua (its plan or indexes read them from the pairs). */
+const INDEXED_INTERNALS = ['uniqueKey', 'dueAt', 'expiresAt', 'visibleUntil', 'timeoutAt', 'finishedAt', 'deadLetter'] as const;
+
+/** Appends job records as lib/insert.lua reads them (a header, the hash's pairs, the '@seq' placeholder). */
 function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): void {
   for (const stored of jobs) {
     const fields = encodeStoredJob(stored);
-    args.push(fields.length / 2);
+    const { job, x } = stored;
+    const available = job.state === 'available';
+    const plain = INDEXED_INTERNALS.every((key) => x[key] === undefined || x[key] === null);
+    args.push(fields.length / 2 + (available ? 1 : 0), job.id, job.queue, job.state, encodeEnvelopeValue('priority', job.priority) ?? '', plain ? 1 : 0);
     for (const f of fields) args.push(f);
+    if (available) args.push('@seq', '');
   }
 }
 
-function decodeInsertReply(reply: unknown[], params: InsertParams): InsertResult {
+function decodeInsertReply(reply: unknown[] | 1, params: InsertParams): InsertResult {
+  if (reply === 1) return { ok: true, outcomes: params.jobs.map((stored) => ({ status: 'inserted', job: { ...stored.job } })) };
   if (reply[0] === 'abort') {
     const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | false, number | false];
     const existing = fields ? decodeJob(fields) : { ...params.jobs[typeof batchIndex === 'number' ? batchIndex : index]!.job };

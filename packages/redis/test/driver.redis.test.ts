@@ -109,12 +109,14 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const d = driver();
     const keyed = () => storedJob({ queue: 'co' }, { uniqueKey: 'same', uniqueStates: ['available'] });
     const dup = storedJob({ queue: 'co' });
+    const first = keyed();
+    const last = storedJob({ queue: 'co' });
     const calls = [
-      insert(d, [keyed()]),
+      insert(d, [first]),
       insert(d, [storedJob({ queue: 'co' }), keyed()]), // aborts as a whole: nothing of it is stored
       insert(d, [dup]),
       insert(d, [storedJob({ queue: 'co' }, {}), { ...dup, job: { ...dup.job } }]), // duplicate id of the call before
-      insert(d, [storedJob({ queue: 'co' })]),
+      insert(d, [last]),
     ];
     const results = await Promise.all(calls);
     expect(results.map((r) => r.ok)).toEqual([true, false, true, false, true]);
@@ -122,6 +124,9 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(results[3]).toMatchObject({ ok: false, index: 1, reason: 'duplicate_id' });
     expect((await d.jobCounts({ queue: 'co' })).available).toBe(3);
     expect(await indexViolations(d)).toEqual([]);
+    // stored in call order (one FIFO sequence across the calls), each found by id
+    expect((await claim(d, ['co'], 10)).jobs.map((j) => j.id)).toEqual([first.job.id, dup.job.id, last.job.id]);
+    for (const stored of [first, dup, last]) expect((await d.jobGet(stored.job.id))?.job.id).toBe(stored.job.id);
   });
 
   it('refuses a change of state outside the transition table even when the caller allows it', async () => {

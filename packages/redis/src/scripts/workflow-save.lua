@@ -19,7 +19,10 @@ elseif stored ~= expect then
   return 0
 end
 local jobs = read_jobs(9, tonumber(ARGS[8]))
-local decisions = plan_insert(jobs, now, 'skip')
-apply_insert(decisions, now, nowIso)
+local S = insert_begin()
+insert_prefetch(S, jobs)
+local decisions = plan_insert(S, jobs, now, 'skip')
+apply_insert(S, decisions, now, nowIso)
+insert_finish(S)
 redis.call('HSET', wk, 'v', version, 'doc', doc)
 return 1
