@@ -1,6 +1,6 @@
 /** Events over Redis pub/sub: they cross processes (here: connections), arrive in publish order, and are coalesced. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeEvent, type OjsEvent } from '@ojskit/core';
+import { Engine, makeEvent, type OjsEvent } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
 import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
 
@@ -82,5 +82,22 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     expect(spy).toHaveBeenCalledTimes(1);
     const message = spy.mock.calls[0]![1] as string;
     expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(100);
+  });
+});
+
+describe.skipIf(!redisAvailable)('a FETCH waiting in the engine that enqueues', () => {
+  it('wakes on the enqueue itself, not on the transport bringing its event back', async () => {
+    const real = driver(uniquePrefix('wake'));
+    // The same driver, but its transport never brings anything back: only the engine's own wake-up is left.
+    const withheld = Object.create(real) as RedisDriver;
+    Object.defineProperty(withheld, 'events', { value: { publish: (events: readonly OjsEvent[]) => real.events.publish(events), subscribe: () => () => {} } });
+    const engine = new Engine({ driver: withheld });
+    const waiting = engine.fetch({ queues: ['wake'], worker_id: 'w1', wait_ms: 2_000 });
+    await new Promise((r) => setTimeout(r, 50)); // the FETCH found nothing and waits
+    const { job } = await engine.enqueue({ type: 'test.wake', queue: 'wake', args: [] });
+    // Without the wake-up the FETCH would claim the job only when its 2 s wait runs out.
+    const early = await Promise.race([waiting, new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), 1_000))]);
+    expect(early === 'still waiting' ? early : early.jobs.map((j) => j.id)).toEqual([job.id]);
+    await engine.stop();
   });
 });

@@ -90,6 +90,8 @@ export class EventHub {
       for (const event of events) this.store(event);
       return;
     }
+    // Inside an open transaction the change is not visible yet: watchers hear it back from the transport.
+    if (tx === undefined && this.watchers.size > 0) this.tellWatchers(events);
     // Other processes need the wire form: build it now, under an id that is ours.
     const built = events.map((e) => (isJobEventRecord(e) ? jobEventToOjs(e, eventIdFor(timestampMs(e.time), this.nextSeq++)) : e));
     return tx === undefined ? this.transport.publish(built) : this.transport.publish(built, tx);
@@ -161,6 +163,32 @@ export class EventHub {
     const entry = { filter, listener };
     this.listeners.add(entry);
     return () => this.listeners.delete(entry);
+  }
+
+  private readonly watchers = new Set<{ filter: EventFilter; listener: () => void }>();
+
+  /**
+   * Calls `listener` when this engine emits an event matching `filter`, as it emits it. With a transport,
+   * subscribers hear an event only once it came back through it (another hop: a pub/sub message, a NOTIFY);
+   * a FETCH waiting in this same process for work uses this too, so it claims a job enqueued here one hop
+   * sooner. Without a transport, subscribers hear events as they are emitted and watchers are not called.
+   */
+  watchEmits(filter: EventFilter, listener: () => void): () => void {
+    const entry = { filter, listener };
+    this.watchers.add(entry);
+    return () => this.watchers.delete(entry);
+  }
+
+  private tellWatchers(events: readonly EventInput[]): void {
+    for (const watcher of this.watchers) {
+      const heard = events.some((e) => (isJobEventRecord(e) ? recordMatches(e, watcher.filter) : matchesFilter(e, watcher.filter)));
+      if (!heard) continue;
+      try {
+        watcher.listener();
+      } catch (err) {
+        this.onListenerError(err);
+      }
+    }
   }
 
   /** Sequence number just after the event `after`, or the oldest kept when absent or no longer kept. */

@@ -101,7 +101,14 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: 
   });
   const timer = setTimeout(done, ms);
   signal?.addEventListener('abort', done, { once: true });
-  const unsubscribe = ctx.hub.subscribe({ types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues }, () => done());
+  const filter = { types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues };
+  // Work enqueued in another process arrives through the transport; work enqueued in this one, at once.
+  const unsubscribeHeard = ctx.hub.subscribe(filter, () => done());
+  const unwatch = ctx.hub.watchEmits(filter, () => done());
+  const unsubscribe = () => {
+    unsubscribeHeard();
+    unwatch();
+  };
   return { promise, cancel: done };
 }
 
