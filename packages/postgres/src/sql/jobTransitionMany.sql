@@ -1,7 +1,7 @@
 -- jobTransitionMany: independent guarded compare-and-sets on many jobs, in ONE statement.
 -- Rendered once per op *shape* (which fields the ops set, clear and guard on: see transition-ops.ts), so
 -- each row's update is a plain list of assignments, with no per-column test of what the op carries.
--- Params:   $1 ops json: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
+-- Params:   $1 ops jsonb: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
 --           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
 --           kept in `doc` and the internals kept in `x_rest` to set / remove.
 -- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
@@ -14,8 +14,12 @@
 --           current state; only while the job is in `from` and every guard of the shape holds: attempt,
 --           worker (only when the job has a worker_id), visibleUntil, deadLetter. Entering `available` draws
 --           a new FIFO seq.
+-- The ops are jsonb, not json: a json parameter is lexed when bound (to validate it) and again by
+-- json_to_recordset, which also builds a hash table of each record's keys; jsonb is parsed once and its
+-- records' keys are found by binary search (about 8 % of the server's instructions per claimed and
+-- completed job).
 WITH ops AS (
-  SELECT * FROM json_to_recordset($1::json) AS o({{op_record}})
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS o({{op_record}})
 ),
 moved AS (
   UPDATE {{schema}}.jobs j SET
@@ -25,7 +29,7 @@ moved AS (
     prev_state = j.state
   FROM ops o
   -- The ids as an array too: the planner then probes the primary key for exactly these rows (it cannot
-  -- estimate how many records json_to_recordset yields, and may otherwise scan the whole table).
+  -- estimate how many records jsonb_to_recordset yields, and may otherwise scan the whole table).
   WHERE j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
     AND j.state = ANY (o."from")
     AND (j.state = o."to" OR (j.state || '>' || o."to") = ANY ({{legal_pairs}}))
