@@ -1,7 +1,7 @@
 /**
  * PostgreSQL's cost per processed job, without the worker loop's concurrency: FETCHes of BENCH_FETCH jobs, each
  * acknowledged at once with one ackMany, one after the other on one connection. Prints the server's CPU,
- * WAL bytes and the time spent in the claim and in the ACK, per job.
+ * WAL bytes and the time spent in the claim and in the ACK, per job (and the CPU and WAL of enqueueing them).
  *
  * Usage: pnpm bench:sql-cost  (env: DATABASE_URL, BENCH_JOBS=20000,
  *        BENCH_FETCH=250, BENCH_EVENTS=0 to run without NOTIFY,
@@ -55,7 +55,6 @@ const walBytes = async (from: string, to: string) =>
 await enqueue('warm', 1_000);
 await processAll('warm');
 fetchMs = ackMs = 0;
-await enqueue('work', N);
 // The driver's one backend: its own CPU (schedstat, ns) is not blurred by other clients of the server.
 // (Backends that start during the run count whole; ones that exit during it are lost.)
 const backends = async () =>
@@ -65,8 +64,14 @@ const onCpuNs = (pids: number[]) => {
   for (const pid of pids) at.set(pid, Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]));
   return at;
 };
+const enqueueCpu = onCpuNs(await backends());
+const enqueueLsn = await lsn();
+await enqueue('work', N);
+let enqueueUs = 0;
 const cpuBefore = onCpuNs(await backends());
+for (const [pid, ns] of cpuBefore) enqueueUs += (ns - (enqueueCpu.get(pid) ?? 0)) / 1000;
 const before = await lsn();
+const enqueueWal = await walBytes(enqueueLsn, before);
 let processed = 0;
 const sample = await measure(async () => void (processed = await processAll('work')));
 const after = await lsn();
@@ -75,6 +80,7 @@ for (const [pid, ns] of onCpuNs(await backends())) backendUs += (ns - (cpuBefore
 const wal = await walBytes(before, after);
 if (process.env['BENCH_LSN']) console.log(`wal ${before} ${after}`);
 if (processed !== N) throw new Error(`processed ${processed} of ${N}`);
+console.log(`enqueue: backend ${(enqueueUs / N).toFixed(1)} µs/job, WAL ${(enqueueWal / N).toFixed(0)} B/job`);
 console.log(
   `sql-cost: ${N} jobs, fetch ${FETCH}: backend ${(backendUs / N).toFixed(1)} µs/job, Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job, WAL ${(wal / N).toFixed(0)} B/job, ` +
     `claim ${((fetchMs * 1000) / N).toFixed(1)} µs/job, ack ${((ackMs * 1000) / N).toFixed(1)} µs/job (wall)`,

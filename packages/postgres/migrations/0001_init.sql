@@ -12,56 +12,68 @@
 -- Times from the engine (epoch ms) are float8, which holds every JavaScript number exactly.
 -- `seq` is the FIFO number a job draws each time it enters `available`; `prev_state` the state before the
 -- last guarded transition (what jobTransition reports as `from`).
+--
+-- Column order: an UPDATE whose new row version stays on the page logs only the bytes between the longest
+-- unchanged prefix and the longest unchanged suffix of the row, so the columns a claim or a completion
+-- changes sit together, after the fixed-width columns that never change (their offsets, hence their
+-- bytes, stay put) and before the variable-length ones that never change. PostgreSQL 15 also compares
+-- every indexed column of the old and new version on each UPDATE (to decide on a HOT update), walking the
+-- row from its first column for each one: indexed columns come early.
 
 CREATE SEQUENCE {{schema}}.job_seq;
 
 CREATE TABLE {{schema}}.jobs (
-  id                     text PRIMARY KEY,
-  state                  text NOT NULL,
-  type                   text NOT NULL,
-  queue                  text NOT NULL,
-  args                   json NOT NULL,
-  meta                   json NOT NULL,
+  -- Column order is part of the cost of every claim and completion (see "Column order" above).
+  -- Fixed-width, never changed by a claim or a completion:
   priority               integer NOT NULL,
-  attempt                integer NOT NULL,
   max_attempts           integer NOT NULL,
-  created_at             text NOT NULL,
-  enqueued_at            text,
-  scheduled_at           text,
-  expires_at             text,
-  activated_at           text,
-  started_at             text,
-  completed_at           text,
-  cancelled_at           text,
-  discarded_at           text,
-  expired_at             text,
-  next_attempt_at        text,
-  retry_delay_ms         float8,
-  worker_id              text,
-  result                 json,
-  error                  json,
-  errors                 json,
-  workflow_id            text,
-  doc                    jsonb NOT NULL DEFAULT '{}',
+  seq                    bigint NOT NULL,
   x_due_at               float8,
   x_expires_at           float8,
+  x_visibility_ms        float8,
+  x_timeout_ms           float8,
+  x_unique_until         float8,
+  retry_delay_ms         float8,
+  x_workflow_index       integer,
+  x_dead_letter          boolean,
+  -- Indexed text, never changed:
+  id                     text PRIMARY KEY,
+  queue                  text NOT NULL,
+  x_unique_key           text,
+  -- What claims and completions change:
+  state                  text NOT NULL,
+  attempt                integer NOT NULL,
   x_visible_until        float8,
   x_timeout_at           float8,
-  x_visibility_ms        float8,
   x_claim_visibility_ms  float8,
-  x_timeout_ms           float8,
-  x_unique_key           text,
-  x_unique_states        text[],
-  x_unique_until         float8,
-  x_unique_on_conflict   text,
-  x_dead_letter          boolean,
   x_finished_at          float8,
+  worker_id              text,
+  started_at             text,
+  completed_at           text,
+  prev_state             text,
+  enqueued_at            text,
+  next_attempt_at        text,
+  error                  json,
   x_progress             json,
-  x_workflow_index       integer,
-  x_workflow_role        text,
+  -- Changed by other transitions (most likely first), then never changed:
+  result                 json,
+  errors                 json,
+  discarded_at           text,
+  expired_at             text,
+  cancelled_at           text,
+  activated_at           text,
   x_rest                 jsonb,
-  seq                    bigint NOT NULL,
-  prev_state             text
+  type                   text NOT NULL,
+  args                   json NOT NULL,
+  meta                   json NOT NULL,
+  created_at             text NOT NULL,
+  scheduled_at           text,
+  expires_at             text,
+  workflow_id            text,
+  x_unique_states        text[],
+  x_unique_on_conflict   text,
+  x_workflow_role        text,
+  doc                    jsonb NOT NULL DEFAULT '{}'
 ) WITH (
   -- Every job row is updated two or more times in its life: leave room on each page, vacuum early and
   -- often, and keep planner statistics fresh (a claim planned without them is much slower).
