@@ -1,6 +1,6 @@
 /**
  * Where ojskit's processing time goes: runs only the "process N queued jobs" scenario (SDK Worker and the
- * engine loop of ojskit-worker.ts) and prints Node and PostgreSQL CPU per job, plus, when the server has
+ * engine loop of ojskit-worker.ts, both set up as run.ts sets them up) and prints Node and PostgreSQL CPU per job, plus, when the server has
  * pg_stat_statements loaded (`shared_preload_libraries`), each statement's calls and execution time per job.
  * With BENCH_CPU_PROFILE=<prefix>, the Node side of each measured run is written to <prefix>-<mode>.cpuprofile
  * (open it in Chrome DevTools or VS Code).
@@ -23,6 +23,7 @@ const N = Number(process.env['BENCH_JOBS'] ?? 20_000);
 const MODE = process.env['BENCH_MODE'] ?? 'both';
 const PROFILE = process.env['BENCH_CPU_PROFILE'];
 const CONCURRENCY = 50;
+const PREFETCH = 500;
 const CHUNK = 1_000;
 const schema = `ojs_breakdown_${randomBytes(3).toString('hex')}`;
 const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
@@ -55,7 +56,14 @@ async function until(queue: string, count: number, started: () => number): Promi
 
 const runners: Record<string, (queue: string, count: number) => Promise<void>> = {
   async sdk(queue, count) {
-    const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ackBatch: { maxSize: 500, maxDelayMs: 0 } });
+    // Configured as run.ts configures it, so the two benchmarks' SDK figures compare.
+    const worker = new Worker(engine, {
+      queues: [queue],
+      concurrency: CONCURRENCY,
+      prefetch: PREFETCH,
+      fetchBatchSize: PREFETCH / 2,
+      ackBatch: { maxSize: PREFETCH, maxDelayMs: 0, maxInFlight: 2 },
+    });
     let started = 0;
     worker.register('bench.noop', async () => void started++);
     worker.start();
@@ -64,7 +72,7 @@ const runners: Record<string, (queue: string, count: number) => Promise<void>> =
   },
   async engine(queue, count) {
     let started = 0;
-    const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: 500, workerId: 'bench', onStart: () => void started++ }).start();
+    const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => void started++ }).start();
     await until(queue, count, () => started);
     await worker.stop();
   },
@@ -88,6 +96,8 @@ for (const mode of MODE === 'both' ? ['engine', 'sdk'] : [MODE]) {
   if (session) {
     session.connect();
     await session.post('Profiler.enable');
+    // 100 µs rather than the default 1 ms: a run of 20 000 jobs then yields enough samples per function.
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
     await session.post('Profiler.start');
   }
   const sample: Sample = await measure(() => run(`work-${mode}`, N));
