@@ -137,6 +137,14 @@ function utf8Bytes(text: string): number {
   return bytes;
 }
 
+/** Printable ASCII but `"` and backslash: a string of these is its own JSON text between quotes. */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** `JSON.stringify(text)`; ids and names, written by the thousand into groups, skip its general path. */
+function jsonString(text: string): string {
+  return PLAIN_JSON.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
 /**
  * Serialises events for a message, in order: runs of alike job events as one group item each (see
  * EventGroup) of at most `maxGroupBytes`, others one item each (`event` is set on those, so a transport can
@@ -195,7 +203,7 @@ function packGroup(
   for (; k < events.length; k++) {
     if (k > i && !(joins(first, parts, extraKeys, events[k]!) && (!compact || counts(k)))) break;
     const event = events[k]!;
-    const member = compact ? JSON.stringify(event.subject) : `${JSON.stringify(event.id)},${JSON.stringify(event.subject)}`;
+    const member = compact ? jsonString(event.subject) : `${jsonString(event.id)},${jsonString(event.subject)}`;
     bytes += utf8Bytes(member) + (k > i ? 1 : 0);
     if (bytes > maxGroupBytes) break;
     members.push(member);

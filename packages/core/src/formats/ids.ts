@@ -117,14 +117,20 @@ export function eventIdFor(ms: number, seq: number): string {
   if (ms !== lastIdMs) {
     const t = hex(Math.max(0, Math.floor(ms)), 12);
     // rand_b = variant(2) | TAG_LO(30) | seq(32): the first 4 hex digits hold variant + 14 tag bits, the rest 16 tag bits + seq.
-    lastIdHead = `evt_${t.slice(0, 8)}-${t.slice(8)}-7${TAG_TEXT}-${hex(TAG_LO & 0xffff, 4)}`;
+    const head = `evt_${t.slice(0, 8)}-${t.slice(8)}-7${TAG_TEXT}-${hex(TAG_LO & 0xffff, 4)}`;
+    for (let k = 0; k < head.length; k++) idCodes[k] = head.charCodeAt(k);
     lastIdMs = ms;
   }
-  return lastIdHead + hex(seq >>> 0, 8);
+  // The id is written out as one flat string: `head + hex(seq)` would be a two-piece rope that every reader
+  // (a transport packing runs of ids, JSON) flattens again, and toString(16) costs more than these 8 digits.
+  for (let k = 39, v = seq >>> 0; k >= 32; k--, v >>>= 4) idCodes[k] = HEX_DIGITS[v & 15]!;
+  return String.fromCharCode.apply(null, idCodes);
 }
 
 let lastIdMs = Number.NaN;
-let lastIdHead = '';
+/** Character codes of the last id: its first 32 (the instant's part) are kept for the ids of that instant. */
+const idCodes = new Array<number>(40).fill(0);
+const HEX_DIGITS = Array.from({ length: 16 }, (_, d) => d.toString(16).charCodeAt(0));
 
 /** The sequence number inside an id made by `eventIdFor` in this process, else undefined. */
 export function eventSeqOf(id: string): number | undefined {
