@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventHub, makeEvent, matchesFilter, type EventType, type OjsEvent } from '../src/index.js';
+import { EventHub, makeEvent, matchesFilter, type EventType, type JobEventRecord, type OjsEvent } from '../src/index.js';
 
 const TIME = '2026-01-15T10:30:00.000Z';
 let seq = 0;
@@ -158,5 +158,44 @@ describe('subscribers', () => {
     hub.close();
     hub.emit([jobEvent('job.completed')]);
     expect(got).toEqual(['job.enqueued']);
+  });
+});
+
+describe('with a transport', () => {
+  /** A transport that hands every publish straight back, as a cross-process one does for this process. */
+  const loopback = () => {
+    const listeners: Array<(events: readonly OjsEvent[]) => void> = [];
+    return {
+      publish: (events: readonly OjsEvent[]) => listeners.forEach((l) => l(events)),
+      subscribe: (l: (events: readonly OjsEvent[]) => void) => (listeners.push(l), () => {}),
+    };
+  };
+  const record = (type: EventType, jobId: string, extra?: Record<string, unknown>): JobEventRecord => ({
+    kind: 'job', type, jobId, jobType: 'email.send', queue: 'default', state: 'active', from: 'available', attempt: 1, time: TIME, extra,
+  });
+
+  it('job events read back as they were delivered, ids included; polls resume after their ids', () => {
+    const hub = new EventHub(10, loopback());
+    const delivered: OjsEvent[] = [];
+    hub.subscribe({}, (e) => delivered.push(e));
+    hub.emit([record('job.started', 'j1', { worker_id: 'w' }), record('job.started', 'j2', { worker_id: 'w' }), record('job.completed', 'j1')]);
+    // Another shape, kept as it is: a job event from another source.
+    const foreign = { ...jobEvent('job.enqueued'), source: 'ojs://elsewhere' };
+    hub.emit([foreign]);
+    expect(delivered).toHaveLength(4);
+    expect(hub.poll({ limit: 10 }).events).toEqual(delivered);
+    expect(hub.poll({ after: delivered[1]!.id, limit: 10 }).events).toEqual(delivered.slice(2));
+    expect(hub.poll({ after: delivered[3]!.id, limit: 10 }).events).toEqual([]);
+    expect(hub.poll({ jobId: 'j1', limit: 10 }).events).toEqual([delivered[0], delivered[2]]);
+  });
+
+  it('events with different extras keep their own', () => {
+    const hub = new EventHub(10, loopback());
+    hub.emit([record('job.started', 'j1', { worker_id: 'a' }), record('job.started', 'j2', { worker_id: 'b' }), record('job.started', 'j3', { worker_id: 'b', n: 1 })]);
+    expect(hub.poll({ limit: 10 }).events.map((e) => e.data)).toEqual([
+      expect.objectContaining({ job_id: 'j1', worker_id: 'a' }),
+      expect.objectContaining({ job_id: 'j2', worker_id: 'b' }),
+      expect.objectContaining({ job_id: 'j3', worker_id: 'b', n: 1 }),
+    ]);
   });
 });
