@@ -85,16 +85,23 @@ export class RowReader {
   /** A job envelope from its row (as jobFromRow). */
   job(values: readonly unknown[]): Job {
     const doc = (this.docAt >= 0 ? (values[this.docAt] as Record<string, unknown> | null) : null) ?? {};
+    // Doc keys not placed yet: once none is left, the envelope fields kept in `doc` need no lookup (a claimed
+    // job's doc mostly holds `specversion` alone, the first of them).
+    let unplaced = 0;
+    for (const _ in doc) unplaced++;
     const job: Record<string, unknown> = {};
     for (const field of this.plan) {
       if (field.at === DOC) {
-        if (field.key in doc) job[field.key] = doc[field.key];
+        if (unplaced > 0 && field.key in doc) {
+          job[field.key] = doc[field.key];
+          unplaced--;
+        }
       } else if (field.at >= 0) {
         const value = values[field.at];
         if (value !== null && value !== undefined) job[field.key] = field.json ? JSON.parse(value as string) : value;
       }
     }
-    for (const key in doc) if (!ORDERED.has(key)) job[key] = doc[key];
+    if (unplaced > 0) for (const key in doc) if (!ORDERED.has(key)) job[key] = doc[key];
     return job as Job;
   }
 
