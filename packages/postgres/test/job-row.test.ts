@@ -32,6 +32,15 @@ describe('RowReader', () => {
     expect('meta' in job).toBe(false);
   });
 
+  it('agrees with jobFromRow for a doc of specversion alone, an empty doc and none', () => {
+    for (const doc of [{ specversion: '1.0' }, {}, null]) {
+      const { columns, values } = asArray({ ...row, doc });
+      const job = new RowReader(columns).job(values);
+      expect(job).toEqual(jobFromRow({ ...row, doc }));
+      expect(Object.keys(job)).toEqual(Object.keys(jobFromRow({ ...row, doc })));
+    }
+  });
+
   it('leaves out a column the result lacks rather than reading it from doc', () => {
     const { worker_id: _dropped, ...rest } = row;
     const withDoc = { ...rest, doc: { ...row.doc!, worker_id: 'from-doc' } };
