@@ -9,7 +9,7 @@ Transition: any state (within the guard) -> deleted. ]]
 
 local id, states, dl = ARGS[2], ARGS[3], ARGS[4]
 local q, jk = locate(id)
-local v = q and read_view(jk)
+local v = q and read_view(q, id, jk)
 if not v then return nil end
 if states ~= '' and not string.find(states, ',' .. v.state .. ',', 1, true) then return nil end
 if dl ~= '' and (v['@deadLetter'] == '1') ~= (dl == '1') then return nil end

@@ -14,7 +14,7 @@ local extended, states = {}, {}
 for k = 5, #ARGS do
   local id = ARGS[k]
   local q, jk = locate(id)
-  local v = q and read_view(jk)
+  local v = q and read_view(q, id, jk)
   if not v then
     states[#states + 1] = false
   else

@@ -18,7 +18,7 @@ local function promote_due(q, now, nowIso, max, promoted, expired)
   local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'due'), '-inf', now, 'LIMIT', 0, max)
   for _, id in ipairs(ids) do
     local jk = jkey(q, id)
-    local v = read_view(jk)
+    local v = read_view(q, id, jk)
     if not v then
       redis.call('ZREM', qkey(q, 'due'), id)
     elseif v['@expiresAt'] and tonumber(v['@expiresAt']) < now then

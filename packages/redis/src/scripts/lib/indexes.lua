@@ -6,14 +6,16 @@ generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
 -- 2^40: FIFO sequences stay below it, priorities in [-100, 100] keep scores below 2^53 (exact doubles).
 local SEQ_SPAN = 1099511627776
 
+-- id and queue are not read: the caller knows them (a job's hash sits under the queue named in it). Every
+-- field read costs a scan of the hash's listpack, a whole one when the field is absent.
 local VIEW = { 'state', 'priority', '@seq', '@dueAt', '@visibleUntil', '@timeoutAt', '@finishedAt', '@deadLetter',
-  '@expiresAt', '@uniqueKey', 'attempt', 'worker_id', 'type', 'queue', 'workflow_id', 'id' }
+  '@expiresAt', '@uniqueKey', 'attempt', 'worker_id', 'type', 'workflow_id' }
 
--- The view of a job (missing fields are false), or nil when the hash does not exist.
-local function read_view(jk)
+-- The view of job `id` of queue `q` (missing fields are false), or nil when the hash does not exist.
+local function read_view(q, id, jk)
   local r = redis.call('HMGET', jk, unpack(VIEW))
   if not r[1] then return nil end
-  local v = {}
+  local v = { id = id, queue = q }
   for i, f in ipairs(VIEW) do v[f] = r[i] end
   return v
 end
@@ -144,11 +146,23 @@ local function idx_remove(q, id, v)
   if EXPIRABLE[state] and v['@expiresAt'] then zrem(qkey(q, 'exp'), id) end
 end
 
+-- Scores go out as the stored decimal text where there is one: redis.call formats a Lua number with printf,
+-- which costs more than the rest of an index write.
 local function active_score(v)
   local a, b = tonumber(v['@visibleUntil']), tonumber(v['@timeoutAt'])
-  local score = a or b
-  if a and b and b < a then score = b end
-  return score or '+inf'
+  if a and b then
+    if b < a then return v['@timeoutAt'] end
+    return v['@visibleUntil']
+  end
+  if a then return v['@visibleUntil'] end
+  if b then return v['@timeoutAt'] end
+  return '+inf'
+end
+
+-- The stored decimal text `s` when it is a number, else 0.
+local function score_of(s)
+  if tonumber(s) then return s end
+  return 0
 end
 
 -- fresh: the job has just entered its state (entering `available` takes a new FIFO sequence).
@@ -166,14 +180,14 @@ local function idx_add(q, id, jk, v, fresh)
     end
     score = avail_score(tonumber(v.priority) or 0, seq)
   elseif DUE[state] then
-    score = tonumber(v['@dueAt']) or 0
+    score = score_of(v['@dueAt'])
   elseif state == 'active' then
     score = active_score(v)
   elseif TERMINAL[state] then
-    score = tonumber(v['@finishedAt']) or 0
+    score = score_of(v['@finishedAt'])
   end
   zadd(state_index(q, state, v), score, id)
-  if EXPIRABLE[state] and v['@expiresAt'] then zadd(qkey(q, 'exp'), tonumber(v['@expiresAt']), id) end
+  if EXPIRABLE[state] and v['@expiresAt'] then zadd(qkey(q, 'exp'), score_of(v['@expiresAt']), id) end
 end
 
 -- The summary fields (id, type, queue, state, attempt, workflow_id) of a view.
@@ -199,7 +213,7 @@ end
 
 -- Removes a job and every trace of it (indexes, counts, directory, unique membership).
 local function job_remove(q, id, jk)
-  local v = read_view(jk)
+  local v = read_view(q, id, jk)
   if v then
     idx_remove(q, id, v)
     if v['@uniqueKey'] then redis.call('SREM', ukey(v['@uniqueKey']), id) end

@@ -302,7 +302,7 @@ local function apply_insert(S, decisions, now, nowIso)
       if d.replace then
         local q = insert_locate(S, d.replace)
         local jk = jkey(q, d.replace)
-        local v = read_view(jk)
+        local v = read_view(q, d.replace, jk)
         idx_remove(q, d.replace, v)
         redis.call('HSET', jk, 'state', 'cancelled', 'cancelled_at', nowIso, '@finishedAt', now)
         v.state = 'cancelled'

@@ -42,7 +42,7 @@ end
 local function transition(id, eAtt, eWorker, eVis, shape)
   local q, jk = locate(id)
   if not q then return { 0, false } end
-  local v = read_view(jk)
+  local v = read_view(q, id, jk)
   if not v then return { 0, false } end
   if not guard_holds(v, shape, eAtt, eWorker, eVis) then
     return { 0, v.state, redis.call('HGETALL', jk) }
