@@ -12,22 +12,21 @@ local VIEW = { 'state', 'priority', '@seq', '@dueAt', '@visibleUntil', '@timeout
   '@expiresAt', '@uniqueKey', 'attempt', 'worker_id', 'type', 'workflow_id' }
 
 -- The view of job `id` of queue `q` (missing fields are false), or nil when the hash does not exist.
-local function read_view(q, id, jk)
-  local r = redis.call('HMGET', jk, unpack(VIEW))
+-- `fields` (state first) narrows it to what the caller needs (default VIEW).
+local function read_view(q, id, jk, fields)
+  fields = fields or VIEW
+  local r = redis.call('HMGET', jk, unpack(fields))
   if not r[1] then return nil end
   local v = { id = id, queue = q }
-  for i, f in ipairs(VIEW) do v[f] = r[i] end
+  for i, f in ipairs(fields) do v[f] = r[i] end
   return v
 end
 
--- Applies field writes (flat field/value list from index a to b) and removals to a view.
+-- Applies field writes (flat field/value list from index a to b) and removals to a view (fields outside
+-- the view included: a narrowed view learns the new values it did not read).
 local function view_apply(v, set, a, b, del, c, d)
-  for k = a, b, 2 do
-    if v[set[k]] ~= nil then v[set[k]] = set[k + 1] end
-  end
-  for k = c, d do
-    if v[del[k]] ~= nil then v[del[k]] = false end
-  end
+  for k = a, b, 2 do v[set[k]] = set[k + 1] end
+  for k = c, d do v[del[k]] = false end
 end
 
 local function avail_score(priority, seq)

@@ -23,6 +23,42 @@ local function guard_holds(v, shape, eAtt, eWorker, eVis)
   return true
 end
 
+-- The view fields an op of this shape reads: what its guards and the removal from the old index need, and
+-- what the new index and the reply need unless the op writes it (an ACK reads 5 fields, not 14: each field
+-- read scans the job's listpack, all of it when the field is absent). `vis`: the op guards @visibleUntil.
+local function shape_view(shape, vis)
+  local from, to = shape.from, shape.to
+  local touched = {}
+  for k = 1, #shape.set, 2 do touched[shape.set[k]] = true end
+  for k = 1, #shape.del do touched[shape.del[k]] = true end
+  local function may_be(states)
+    if states[to] then return true end
+    for s in pairs(states) do
+      if string.find(from, ',' .. s .. ',', 1, true) then return true end
+    end
+    return false
+  end
+  local fields = { 'state', 'attempt', 'worker_id' }
+  local function read(f) fields[#fields + 1] = f end
+  local function read_unless_written(f) if not touched[f] then read(f) end end
+  if shape.eDl ~= '' or may_be({ discarded = true }) then read('@deadLetter') end
+  if touched['@uniqueKey'] then read('@uniqueKey') end
+  if may_be(EXPIRABLE) then read('@expiresAt') end
+  if vis then read('@visibleUntil') elseif to == 'active' then read_unless_written('@visibleUntil') end
+  if to == 'active' then read_unless_written('@timeoutAt') end
+  if to == 'available' then
+    read_unless_written('priority')
+    read_unless_written('@seq')
+  end
+  if DUE[to] then read_unless_written('@dueAt') end
+  if TERMINAL[to] then read_unless_written('@finishedAt') end
+  if shape.returning == 'summary' then
+    read('type')
+    read('workflow_id')
+  end
+  return fields
+end
+
 -- Reads the shapes of a batch; returns them and the index after them (where nOps is).
 local function read_shapes(i)
   local shapes = {}
@@ -34,6 +70,8 @@ local function read_shapes(i)
     local ndel = tonumber(ARGS[delPos])
     shapes[s] = { from = ARGS[i], to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3],
       set = { unpack(ARGS, i + 5, delPos - 1) }, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
+    shapes[s].view = shape_view(shapes[s], false)
+    shapes[s].viewVis = shape_view(shapes[s], true)
     i = delPos + 1 + ndel
   end
   return shapes, i
@@ -42,7 +80,7 @@ end
 local function transition(id, eAtt, eWorker, eVis, shape)
   local q, jk = locate(id)
   if not q then return { 0, false } end
-  local v = read_view(q, id, jk)
+  local v = read_view(q, id, jk, eVis ~= '' and shape.viewVis or shape.view)
   if not v then return { 0, false } end
   if not guard_holds(v, shape, eAtt, eWorker, eVis) then
     return { 0, v.state, redis.call('HGETALL', jk) }
