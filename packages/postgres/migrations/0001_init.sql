@@ -36,8 +36,9 @@ CREATE TABLE {{schema}}.jobs (
   retry_delay_ms         float8,
   x_workflow_index       integer,
   x_dead_letter          boolean,
-  -- Indexed text, never changed:
-  id                     text PRIMARY KEY,
+  -- Indexed text, never changed. Ids compare byte by byte (how UUIDv7 text sorts by creation), not through
+  -- the database's locale at every primary-key probe and insert:
+  id                     text COLLATE "C" PRIMARY KEY,
   queue                  text NOT NULL,
   x_unique_key           text,
   -- What claims and completions change:
