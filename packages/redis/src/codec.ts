@@ -100,37 +100,57 @@ export function encodeStoredJob(stored: StoredJob): string[] {
   return out;
 }
 
-/** Decodes a flat HGETALL reply into a stored job. */
-export function decodeStoredJob(flat: readonly string[]): StoredJob {
-  const values: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  let unordered: string[] | undefined;
-  const x: Record<string, unknown> = {};
+// How each envelope field of ENVELOPE_ORDER is stored, indexed by its rank there.
+const RAW = 0;
+const INT = 1;
+const JSON_TEXT = 2;
+const KIND_BY_RANK = ENVELOPE_ORDER.map((key) => (RAW_STRING.has(key) ? RAW : RAW_INT.has(key) ? INT : JSON_TEXT));
+
+/**
+ * Decodes a flat HGETALL reply: the envelope (fields of ENVELOPE_ORDER land in a slot per rank, then go out
+ * in that order, unknown attributes after them in stored order), and the internals into `x` when given.
+ */
+function decodeFlat(flat: readonly string[], x: Record<string, unknown> | null): Job {
+  const slots: unknown[] = new Array<unknown>(ENVELOPE_ORDER.length);
+  let unordered: Array<[string, unknown]> | undefined;
   for (let i = 0; i < flat.length; i += 2) {
     const field = flat[i]!;
     const raw = flat[i + 1]!;
     if (field.charCodeAt(0) === 64 /* @ */) {
-      const key = field.slice(1);
-      if (key !== 'seq') x[key] = decodeInternal(key, raw);
+      if (x && field !== '@seq') {
+        const key = field.slice(1);
+        x[key] = decodeInternal(key, raw);
+      }
       continue;
     }
-    const key = envelopeKey(field);
-    if (RAW_STRING.has(key)) values[key] = raw;
-    else if (RAW_INT.has(key)) values[key] = Number(raw);
-    else values[key] = JSON.parse(raw);
-    if (!ORDER_RANK.has(key)) (unordered ??= []).push(key);
+    const rank = ORDER_RANK.get(field);
+    if (rank === undefined) {
+      (unordered ??= []).push([envelopeKey(field), JSON.parse(raw)]);
+      continue;
+    }
+    const kind = KIND_BY_RANK[rank];
+    slots[rank] = kind === RAW ? raw : kind === INT ? Number(raw) : JSON.parse(raw);
   }
-  // Served in ENVELOPE_ORDER, then unknown attributes in stored order.
   const job: Record<string, unknown> = {};
-  for (const key of ENVELOPE_ORDER) if (key in values) job[key] = values[key];
-  if (unordered) {
-    for (const key of unordered) Object.defineProperty(job, key, { value: values[key], enumerable: true, writable: true, configurable: true });
+  for (let rank = 0; rank < slots.length; rank++) {
+    if (slots[rank] !== undefined) job[ENVELOPE_ORDER[rank]!] = slots[rank];
   }
-  return { job: job as Job, x: x as unknown as JobInternals };
+  if (unordered) {
+    for (const [key, value] of unordered) Object.defineProperty(job, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return job as Job;
 }
 
-/** Decodes a flat HGETALL reply into the served envelope. */
+/** Decodes a flat HGETALL reply into a stored job. */
+export function decodeStoredJob(flat: readonly string[]): StoredJob {
+  const x: Record<string, unknown> = {};
+  const job = decodeFlat(flat, x);
+  return { job, x: x as unknown as JobInternals };
+}
+
+/** Decodes a flat HGETALL reply into the served envelope (internals skipped). */
 export function decodeJob(flat: readonly string[]): Job {
-  return decodeStoredJob(flat).job;
+  return decodeFlat(flat, null);
 }
 
 /** Decodes the summary fields the scripts return (id, type, queue, state, attempt, workflow_id). */

@@ -37,10 +37,17 @@ function opShape(op: TransitionOp): Array<string | number> {
 export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>): void {
   const shapes: Array<Array<string | number>> = [];
   const opArgs: Array<string | number> = [];
+  let previous: TransitionOp | undefined;
+  let n = 0;
   for (const op of ops) {
-    const shape = opShape(op);
-    let n = findShape(shapes, shape);
-    if (n === 0) n = shapes.push(shape);
+    // a batch of ACKs: each op carries the same values as the one before; comparing them costs less than
+    // encoding a shape per op
+    if (!previous || !sameShapeValues(previous, op)) {
+      const shape = opShape(op);
+      n = findShape(shapes, shape);
+      if (n === 0) n = shapes.push(shape);
+    }
+    previous = op;
     const expect = op.expect;
     opArgs.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n);
   }
@@ -48,6 +55,33 @@ export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<str
   for (const shape of shapes) for (const a of shape) out.push(a);
   out.push(ops.length);
   for (const a of opArgs) out.push(a);
+}
+
+/** Whether two ops have the same shape for sure: the values behind it are the same, key order included. */
+function sameShapeValues(a: TransitionOp, b: TransitionOp): boolean {
+  return a.to === b.to && a.returning === b.returning && a.expect?.deadLetter === b.expect?.deadLetter &&
+    sameList(a.from, b.from) && sameList(a.unset, b.unset) && sameEntries(a.set, b.set) && sameEntries(a.x, b.x);
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Same keys in the same order with the same values (Object.is: -0 is stored apart from 0). */
+function sameEntries(a: object | undefined, b: object | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  if (keys.length !== other.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== other[i] || !Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  }
+  return true;
 }
 
 /** 1-based number of an equal shape among the last few (ops with results of their own never share one), else 0. */
