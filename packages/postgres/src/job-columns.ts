@@ -80,7 +80,7 @@ function selectList(prefix: string): string {
   return listOf(READ_COLUMNS, prefix);
 }
 
-/** `{ column → value }` as json_to_recordset reads it (json columns as JSON text). */
+/** `{ column → value }` as jsonb_to_recordset reads it (json columns as JSON text). */
 function recordDefinition(): string {
   const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
   const cols = [

@@ -152,7 +152,7 @@ function write(column: Column, value: unknown): unknown {
   return column.type === 'json' ? JSON.stringify(value) : value;
 }
 
-/** The record a job is inserted from (json_to_recordset in jobInsert.sql): one field per column. */
+/** The record a job is inserted from (jsonb_to_recordset in jobInsert.sql): one field per column. */
 export function recordOf(stored: StoredJob): Record<string, unknown> {
   const { job, x } = stored;
   const record: Record<string, unknown> = { id: job.id, state: job.state };

@@ -1,9 +1,9 @@
 -- jobInsert.skipExisting: as jobInsert, but a row whose id exists is skipped (workflow re-drives).
--- Params:   $1 rows json (as jobInsert), $2 now_iso text
+-- Params:   $1 rows jsonb (as jobInsert), $2 now_iso text
 -- Returns:  id of each stored row.
 -- Transition: (new) → the state of each row.
 WITH rows AS (
-  SELECT * FROM json_to_recordset($1::json) AS r({{job_record}})
+  SELECT * FROM jsonb_to_recordset($1::jsonb) AS r({{job_record}})
 ),
 new_queues AS (
   INSERT INTO {{schema}}.queues (name, created_at)
