@@ -5,7 +5,7 @@
  * With BENCH_CPU_PROFILE=<prefix>, the Node side of each measured run is written to <prefix>-<mode>.cpuprofile
  * (open it in Chrome DevTools or VS Code).
  *
- * Usage: pnpm bench:breakdown  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_MODE=sdk|engine|both, BENCH_CPU_PROFILE,
+ * Usage: pnpm bench:breakdown  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_MODE=sdk|engine|both, BENCH_SDK_OPTIONS, BENCH_CPU_PROFILE,
  *        BENCH_EVENTS=0 to run without LISTEN/NOTIFY)
  */
 import { randomBytes } from 'node:crypto';
@@ -63,6 +63,7 @@ const runners: Record<string, (queue: string, count: number) => Promise<void>> =
       prefetch: PREFETCH,
       fetchBatchSize: PREFETCH / 2,
       ackBatch: { maxSize: PREFETCH, maxDelayMs: 0, maxInFlight: 2 },
+      ...(JSON.parse(process.env['BENCH_SDK_OPTIONS'] ?? '{}') as object),
     });
     let started = 0;
     worker.register('bench.noop', async () => void started++);
