@@ -29,16 +29,34 @@ const dir = mkdtempSync(join(tmpdir(), 'ojskit-callgrind-'));
 const server = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.out')}`,
   'redis-server', '--port', String(PORT), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
 const url = `redis://127.0.0.1:${PORT}`;
-const poke = new Redis(url, { retryStrategy: () => 200, lazyConnect: true });
-// refused while valgrind starts Redis; retried below
+// no reconnecting of its own: the loop below retries while valgrind starts Redis
+const poke = new Redis(url, { retryStrategy: () => null, lazyConnect: true });
 poke.on('error', () => {});
-for (let i = 0; ; i++) {
-  try {
-    await poke.connect();
-    break;
-  } catch (error) {
-    if (i === 100) throw error;
-    await new Promise((r) => setTimeout(r, 200));
+
+/** Stops our Redis and waits for it to exit (slow under valgrind), so a next run finds the port free. */
+async function stopServer(): Promise<void> {
+  poke.disconnect();
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill();
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function connect(): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      await poke.connect();
+      break;
+    } catch (error) {
+      if (i === 100) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  // a Redis already on the port would answer instead of ours
+  if (!new RegExp(`^process_id:${server.pid}\\r?$`, 'm').test(await poke.info('server'))) {
+    throw new Error(`port ${PORT} is taken by another Redis; set BENCH_PORT`);
   }
 }
 
@@ -67,44 +85,50 @@ async function count(name: string, fn: () => Promise<void>): Promise<number> {
   return Number(totals?.[1] ?? NaN);
 }
 
-const ojskit = ojskitSystem(url, `ojsinstr:${randomUUID().slice(0, 8)}`);
-const driver = ojskit.driver;
 try {
-  await ojskit.bulk(200, 'warm');
-  await ojskit.process(200, 'warm');
-  await ojskit.bulk(N, 'alone');
-  const claimed: Array<{ id: string; attempt: number }> = [];
-  const claim = await count('claim', async () => {
-    for (let i = 0; i < N; i += BATCH) {
-      const now = Date.now();
-      const result = await driver.jobClaim({ queues: ['alone'], limit: BATCH, workerId: 'bench', now, nowIso: new Date(now).toISOString() });
-      for (const job of result.jobs) claimed.push({ id: job.id, attempt: job.attempt });
-    }
-  });
-  const ack = await count('ack', async () => {
-    for (let i = 0; i < claimed.length; i += BATCH) {
-      const now = Date.now();
-      const nowIso = new Date(now).toISOString();
-      // the op the engine's batched ACK sends (core's ackOp), as in bench:breakdown
-      await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => ({
-        id: job.id,
-        from: allowedFrom('completed', 'ack'),
-        to: 'completed' as const,
-        expect: { workerId: 'bench', attempt: job.attempt },
-        set: { completed_at: nowIso },
-        unset: ['error', 'worker_id', 'next_attempt_at'],
-        x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
-        returning: 'summary' as const,
-      })));
-    }
-  });
-  await ojskit.bulk(N, 'sdk');
-  const sdk = await count('sdk', () => ojskit.process(N, 'sdk'));
-  const k = (n: number) => (n / N / 1000).toFixed(1);
-  console.log(`Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, job-transition-many (ACK) alone ${k(ack)}, SDK worker run ${k(sdk)}`);
+  await connect();
+  await measure();
 } finally {
-  await ojskit.close();
-  poke.disconnect();
-  server.kill();
-  rmSync(dir, { recursive: true, force: true });
+  await stopServer();
+}
+
+async function measure(): Promise<void> {
+  const ojskit = ojskitSystem(url, `ojsinstr:${randomUUID().slice(0, 8)}`);
+  const driver = ojskit.driver;
+  try {
+    await ojskit.bulk(200, 'warm');
+    await ojskit.process(200, 'warm');
+    await ojskit.bulk(N, 'alone');
+    const claimed: Array<{ id: string; attempt: number }> = [];
+    const claim = await count('claim', async () => {
+      for (let i = 0; i < N; i += BATCH) {
+        const now = Date.now();
+        const result = await driver.jobClaim({ queues: ['alone'], limit: BATCH, workerId: 'bench', now, nowIso: new Date(now).toISOString() });
+        for (const job of result.jobs) claimed.push({ id: job.id, attempt: job.attempt });
+      }
+    });
+    const ack = await count('ack', async () => {
+      for (let i = 0; i < claimed.length; i += BATCH) {
+        const now = Date.now();
+        const nowIso = new Date(now).toISOString();
+        // the op the engine's batched ACK sends (core's ackOp), as in bench:breakdown
+        await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => ({
+          id: job.id,
+          from: allowedFrom('completed', 'ack'),
+          to: 'completed' as const,
+          expect: { workerId: 'bench', attempt: job.attempt },
+          set: { completed_at: nowIso },
+          unset: ['error', 'worker_id', 'next_attempt_at'],
+          x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
+          returning: 'summary' as const,
+        })));
+      }
+    });
+    await ojskit.bulk(N, 'sdk');
+    const sdk = await count('sdk', () => ojskit.process(N, 'sdk'));
+    const k = (n: number) => (n / N / 1000).toFixed(1);
+    console.log(`Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, job-transition-many (ACK) alone ${k(ack)}, SDK worker run ${k(sdk)}`);
+  } finally {
+    await ojskit.close();
+  }
 }
