@@ -182,7 +182,7 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
   const values = (): Record<string, string> => {
     const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
     const record = [
-      'i int', 'id text', '"from" text[]', '"to" text',
+      'i int', 'id text', '"from" jsonb', '"to" text',
       ...shape.guards.map((g) => GUARD_FIELDS[g].field),
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),

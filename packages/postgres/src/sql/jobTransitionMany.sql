@@ -31,7 +31,8 @@ moved AS (
   -- The ids as an array too: the planner then probes the primary key for exactly these rows (it cannot
   -- estimate how many records jsonb_to_recordset yields, and may otherwise scan the whole table).
   WHERE j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
-    AND j.state = ANY (o."from")
+    -- `from` stays jsonb (an array of states): `?` finds the state in it without building a text[] per op.
+    AND o."from" ? j.state
     AND (j.state = o."to" OR (j.state || '>' || o."to") = ANY ({{legal_pairs}}))
     {{guards}}
   RETURNING o.i, j.prev_state AS from_state, {{transition_returning}}
