@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { allowedFrom } from '@ojskit/core';
 import { ojskitSystem } from './ojskit-system.js';
 import { measure, table, type Sample } from './measure.js';
+import { benchAckOp } from './ack-op.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -67,17 +67,7 @@ const acks = await probe(async () => {
   for (let i = 0; i < claimed.length; i += BATCH) {
     const now = Date.now();
     const nowIso = new Date(now).toISOString();
-    // the op the engine's batched ACK sends (core's ackOp)
-    await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => ({
-      id: job.id,
-      from: allowedFrom('completed', 'ack'),
-      to: 'completed' as const,
-      expect: { workerId: 'breakdown', attempt: job.attempt },
-      set: { completed_at: nowIso },
-      unset: ['error', 'worker_id', 'next_attempt_at'],
-      x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
-      returning: 'summary' as const,
-    })));
+    await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => benchAckOp(job, 'breakdown', now, nowIso)));
   }
 });
 const script = (p: typeof claim) => perJob(p.commands.find(([name]) => name === 'evalsha')?.[2] ?? 0);

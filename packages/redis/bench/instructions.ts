@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { allowedFrom } from '@ojskit/core';
 import { ojskitSystem } from './ojskit-system.js';
+import { benchAckOp } from './ack-op.js';
 
 const N = Number(process.env.BENCH_JOBS ?? 2_000);
 const PORT = Number(process.env.BENCH_PORT ?? 6399);
@@ -111,17 +111,7 @@ async function measure(): Promise<void> {
       for (let i = 0; i < claimed.length; i += BATCH) {
         const now = Date.now();
         const nowIso = new Date(now).toISOString();
-        // the op the engine's batched ACK sends (core's ackOp), as in bench:breakdown
-        await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => ({
-          id: job.id,
-          from: allowedFrom('completed', 'ack'),
-          to: 'completed' as const,
-          expect: { workerId: 'bench', attempt: job.attempt },
-          set: { completed_at: nowIso },
-          unset: ['error', 'worker_id', 'next_attempt_at'],
-          x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
-          returning: 'summary' as const,
-        })));
+        await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => benchAckOp(job, 'bench', now, nowIso)));
       }
     });
     await ojskit.bulk(N, 'sdk');
