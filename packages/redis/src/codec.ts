@@ -1,7 +1,8 @@
 /**
  * The one mapper between a stored job and its Redis hash. Envelope fields keep their names (values that Lua
- * reads or writes stay raw strings, the rest JSON); internals are `@`-prefixed. Lua never decodes JSON, so
- * user data (`args`, `meta`, `result`) round-trips byte for byte.
+ * reads or writes stay raw strings, the rest JSON); internals are `@`-prefixed. The envelope fields no script
+ * reads and no transition writes travel together as one JSON field, `@e` (SEALED). Lua never decodes JSON,
+ * so user data (`args`, `meta`, `result`) round-trips byte for byte.
  */
 import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
 
@@ -21,6 +22,18 @@ const INTERNALS: Record<keyof JobInternals, InternalKind> = {
   deadLetter: 'bool', uniqueKey: 'str', uniqueOnConflict: 'str', workflowRole: 'str', uniqueStates: 'list',
   progress: 'json',
 };
+
+/**
+ * Envelope fields fixed at insert that no script reads: stored together as the JSON object in hash field
+ * `@e`. Every string Redis hands a script costs, and every field a hash holds lengthens the listpack each
+ * HSET/HMGET scans: a claim reads a job in 11 fields instead of 15 (about 12 % of its Redis instructions).
+ * A transition must never write one of these (transition-args.ts refuses it).
+ */
+export const SEALED: ReadonlySet<string> = new Set([
+  'specversion', 'id', 'args', 'meta', 'max_attempts', 'retry', 'unique', 'tags', 'timeout_ms', 'timeout',
+  'visibility_timeout_ms', 'schema', 'expires_at',
+]);
+const SEALED_FIELD = '@e';
 
 /** Key order of served envelopes (hash field order is not preserved by Redis for large hashes). */
 const ENVELOPE_ORDER = [
@@ -86,13 +99,36 @@ function decodeInternal(key: string, raw: string): unknown {
   }
 }
 
+/** A sealed field's value as its own hash field would decode it (`undefined`: absent). */
+function sealedValue(key: string, value: unknown): unknown {
+  if (value === undefined) return undefined;
+  if (RAW_STRING.has(key)) return value === null ? undefined : String(value);
+  if (RAW_INT.has(key)) return value === null ? undefined : Math.trunc(Number(value));
+  return value;
+}
+
 /** Flat field/value list of a stored job, as HSET takes it. */
 export function encodeStoredJob(stored: StoredJob): string[] {
-  const out: string[] = [];
+  const out: string[] = ['', ''];
+  const sealed: Record<string, unknown> = {};
+  let nSealed = 0;
   for (const [key, value] of Object.entries(stored.job)) {
+    if (SEALED.has(key)) {
+      const v = sealedValue(key, value);
+      if (v !== undefined) {
+        sealed[key] = v;
+        nSealed++;
+      }
+      continue;
+    }
     const encoded = encodeEnvelopeValue(key, value);
     if (encoded !== undefined) out.push(envelopeField(key), encoded);
   }
+  // first in the hash: a listpack keeps insertion order, so the fields scripts look up sit nearer the end
+  if (nSealed > 0) {
+    out[0] = SEALED_FIELD;
+    out[1] = encodeJson(sealed);
+  } else out.splice(0, 2);
   for (const [key, value] of Object.entries(stored.x)) {
     const encoded = encodeInternalValue(key, value);
     if (encoded !== undefined) out.push(`@${key}`, encoded);
@@ -113,10 +149,15 @@ const KIND_BY_RANK = ENVELOPE_ORDER.map((key) => (RAW_STRING.has(key) ? RAW : RA
 function decodeFlat(flat: readonly string[], x: Record<string, unknown> | null): Job {
   const slots: unknown[] = new Array<unknown>(ENVELOPE_ORDER.length);
   let unordered: Array<[string, unknown]> | undefined;
+  let sealed: string | undefined;
   for (let i = 0; i < flat.length; i += 2) {
     const field = flat[i]!;
     const raw = flat[i + 1]!;
     if (field.charCodeAt(0) === 64 /* @ */) {
+      if (field === SEALED_FIELD) {
+        sealed = raw;
+        continue;
+      }
       if (x && field !== '@seq') {
         const key = field.slice(1);
         x[key] = decodeInternal(key, raw);
@@ -130,6 +171,15 @@ function decodeFlat(flat: readonly string[], x: Record<string, unknown> | null):
     }
     const kind = KIND_BY_RANK[rank];
     slots[rank] = kind === RAW ? raw : kind === INT ? Number(raw) : JSON.parse(raw);
+  }
+  if (sealed !== undefined) {
+    // a field of its own, were there one, is the newer value
+    const values = JSON.parse(sealed) as Record<string, unknown>;
+    for (const key in values) {
+      const rank = ORDER_RANK.get(key);
+      if (rank === undefined) (unordered ??= []).push([key, values[key]]);
+      else if (slots[rank] === undefined) slots[rank] = values[key];
+    }
   }
   const job: Record<string, unknown> = {};
   for (let rank = 0; rank < slots.length; rank++) {

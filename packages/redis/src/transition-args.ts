@@ -1,9 +1,14 @@
 /** Encodes `TransitionOp`s as the ARGV batch lib/transition.lua reads, and decodes their results. */
 import type { TransitionOp, TransitionResult, JobState } from '@ojskit/core';
-import { decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField } from './codec.js';
+import { decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField, SEALED } from './codec.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job, or `to` sets them. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
+
+/** Sealed fields live inside `@e`, which a script cannot edit: a transition touching one is a driver bug. */
+function refuseSealed(key: string): void {
+  if (SEALED.has(key)) throw new Error(`@ojskit/redis: a transition cannot change '${key}', which is fixed at insert (sealed in '@e').`);
+}
 
 /** The part of an op that ops of a batch usually share (see lib/transition.lua). */
 function opShape(op: TransitionOp): Array<string | number> {
@@ -13,12 +18,17 @@ function opShape(op: TransitionOp): Array<string | number> {
   if (op.set) {
     for (const [key, value] of Object.entries(op.set)) {
       if (PROTECTED_KEYS.has(key)) continue;
+      refuseSealed(key);
       const encoded = encodeEnvelopeValue(key, value);
       if (encoded === undefined) del.push(envelopeField(key));
       else set.push(envelopeField(key), encoded);
     }
   }
-  for (const key of op.unset ?? []) if (!PROTECTED_KEYS.has(key)) del.push(envelopeField(key));
+  for (const key of op.unset ?? []) {
+    if (PROTECTED_KEYS.has(key)) continue;
+    refuseSealed(key);
+    del.push(envelopeField(key));
+  }
   if (op.x) {
     for (const [key, value] of Object.entries(op.x)) {
       if (value === undefined) continue;

@@ -203,6 +203,23 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(await indexViolations(d)).toEqual([]);
   });
 
+  it('keeps the envelope fields fixed at insert in one sealed field, and refuses a transition that would change one', async () => {
+    const d = driver();
+    const job = storedJob({ args: [-0, 'x'], meta: { m: 1 }, tags: ['t'], retry: { max_attempts: 5 } } as never);
+    await insert(d, [job]);
+    const hash = await d.redis.hgetall(`${d.prefix}:{${job.job.queue}}:j:${job.job.id}`);
+    expect(Object.keys(hash)).toContain('@e');
+    for (const field of ['specversion', 'id', 'args', 'meta', 'max_attempts', 'tags', 'retry']) expect(hash).not.toHaveProperty(field);
+    for (const field of ['type', 'queue', 'state', 'attempt', 'priority', 'created_at']) expect(hash).toHaveProperty(field);
+    const got = await d.jobGet(job.job.id);
+    expect(got!.job).toEqual(job.job);
+    expect(Object.is((got!.job.args as unknown[])[0], -0)).toBe(true);
+    await claim(d, [job.job.queue], 1);
+    await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', unset: ['tags'] })).rejects.toThrow(/fixed at insert/);
+    await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { meta: {} } })).rejects.toThrow(/fixed at insert/);
+    expect((await d.jobGet(job.job.id))!.job.tags).toEqual(['t']);
+  });
+
   it('keeps per-queue keys under a {queue} hash tag and global keys few and documented', async () => {
     const d = driver();
     const u = storedJob({ queue: 'tagged' }, { uniqueKey: 'k', uniqueStates: ['available'] });
