@@ -5,9 +5,9 @@ import { decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, env
 /** Envelope keys a transition never writes or removes: they identify the job, or `to` sets them. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
-/** Sealed fields live inside `@e`, which a script cannot edit: a transition touching one is a driver bug. */
+/** Sealed fields live inside `@e`, which a script cannot edit: a transition removing one is a driver bug. */
 function refuseSealed(key: string): void {
-  if (SEALED.has(key)) throw new Error(`@ojskit/redis: a transition cannot change '${key}', which is fixed at insert (sealed in '@e').`);
+  if (SEALED.has(key)) throw new Error(`@ojskit/redis: a transition cannot remove '${key}', which is fixed at insert (sealed in '@e').`);
 }
 
 /** The part of an op that ops of a batch usually share (see lib/transition.lua). */
@@ -18,10 +18,11 @@ function opShape(op: TransitionOp): Array<string | number> {
   if (op.set) {
     for (const [key, value] of Object.entries(op.set)) {
       if (PROTECTED_KEYS.has(key)) continue;
-      refuseSealed(key);
       const encoded = encodeEnvelopeValue(key, value);
-      if (encoded === undefined) del.push(envelopeField(key));
-      else set.push(envelopeField(key), encoded);
+      if (encoded === undefined) {
+        refuseSealed(key);
+        del.push(envelopeField(key));
+      } else set.push(envelopeField(key), encoded);
     }
   }
   for (const key of op.unset ?? []) {

@@ -203,21 +203,32 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(await indexViolations(d)).toEqual([]);
   });
 
-  it('keeps the envelope fields fixed at insert in one sealed field, and refuses a transition that would change one', async () => {
+  it('keeps the envelope fields fixed at insert in one sealed field; a transition may override one, never remove it', async () => {
     const d = driver();
     const job = storedJob({ args: [-0, 'x'], meta: { m: 1 }, tags: ['t'], retry: { max_attempts: 5 } } as never);
     await insert(d, [job]);
     const hash = await d.redis.hgetall(`${d.prefix}:{${job.job.queue}}:j:${job.job.id}`);
     expect(Object.keys(hash)).toContain('@e');
-    for (const field of ['specversion', 'id', 'args', 'meta', 'max_attempts', 'tags', 'retry']) expect(hash).not.toHaveProperty(field);
-    for (const field of ['type', 'queue', 'state', 'attempt', 'priority', 'created_at']) expect(hash).toHaveProperty(field);
+    for (const field of ['specversion', 'id', 'queue', 'created_at', 'args', 'meta', 'max_attempts', 'tags', 'retry']) expect(hash).not.toHaveProperty(field);
+    for (const field of ['type', 'state', 'attempt', 'priority', 'enqueued_at']) expect(hash).toHaveProperty(field);
     const got = await d.jobGet(job.job.id);
     expect(got!.job).toEqual(job.job);
     expect(Object.is((got!.job.args as unknown[])[0], -0)).toBe(true);
     await claim(d, [job.job.queue], 1);
     await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', unset: ['tags'] })).rejects.toThrow(/fixed at insert/);
-    await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { meta: {} } })).rejects.toThrow(/fixed at insert/);
     expect((await d.jobGet(job.job.id))!.job.tags).toEqual(['t']);
+    expect(await d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { meta: { m: 2 } } })).toMatchObject({ ok: true });
+    expect((await d.jobGet(job.job.id))!.job.meta).toEqual({ m: 2 });
+  });
+
+  it('dates a queue created by moving a job that was never enqueued by the job (created_at, sealed in @e)', async () => {
+    const d = driver();
+    const job = storedJob({ queue: 'from', state: 'scheduled', args: [{ created_at: 'not this one' }], created_at: iso(T0 - 5_000), enqueued_at: undefined }, { dueAt: T0 + 60_000 });
+    await insert(d, [job]);
+    const moved = await d.jobTransition({ id: job.job.id, from: ['scheduled'], to: 'scheduled', set: { queue: 'later' } });
+    expect(moved).toMatchObject({ ok: true, job: { queue: 'later', created_at: iso(T0 - 5_000) } });
+    expect((await d.queueGet('later'))!.created_at).toBe(iso(T0 - 5_000));
+    expect(await indexViolations(d)).toEqual([]);
   });
 
   it('keeps per-queue keys under a {queue} hash tag and global keys few and documented', async () => {

@@ -46,7 +46,9 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
       const h = await r.hgetall(key);
       const state = h.state as (typeof JOB_STATES)[number];
       const num = (f: string) => (h[f] === undefined ? undefined : Number(h[f]));
-      if (h.queue !== q) bad.push(`${id}: queue field ${h.queue} in queue ${q}`);
+      // a queue of its own (a job moved by a transition) overrides the one sealed in '@e' at insert
+      const queue = h.queue ?? (JSON.parse(h['@e'] ?? '{}') as { queue?: string }).queue;
+      if (queue !== q) bad.push(`${id}: queue ${queue} in queue ${q}`);
       if (directory[id] !== q) bad.push(`${id}: directory says ${directory[id]}, stored in ${q}`);
       counted[state] = (counted[state] ?? 0) + 1;
       const expect = (name: string, member: boolean, score?: number) => {

@@ -105,7 +105,9 @@ local function transition(id, eAtt, eWorker, eVis, shape)
     local nk = jkey(newq, id)
     redis.call('RENAME', jk, nk)
     redis.call('HSET', IDS, id, newq)
-    queue_register(newq, redis.call('HGET', nk, 'enqueued_at') or redis.call('HGET', nk, 'created_at') or '')
+    -- created_at is the first key of the sealed field '@e' (codec.ts), so the anchored match cannot land in user data
+    local created = string.match(redis.call('HGET', nk, '@e') or '', '^{"created_at":"([^"]*)"')
+    queue_register(newq, redis.call('HGET', nk, 'enqueued_at') or redis.call('HGET', nk, 'created_at') or created or '')
     jk = nk
   end
   idx_add(newq, id, jk, v, state ~= to or newq ~= q)
