@@ -27,8 +27,22 @@ end
 local IDS = P .. ':ids'
 local QUEUES = P .. ':queues'
 
+-- Per-queue keys built once per call: a batch touches the same few keys for every job, and a concatenation
+-- (a new string, hashed and interned) costs more than two table lookups.
+local QKEYS = {}
+
 local function qkey(q, suffix)
-  return P .. ':{' .. q .. '}:' .. suffix
+  local keys = QKEYS[q]
+  if not keys then
+    keys = {}
+    QKEYS[q] = keys
+  end
+  local k = keys[suffix]
+  if not k then
+    k = P .. ':{' .. q .. '}:' .. suffix
+    keys[suffix] = k
+  end
+  return k
 end
 
 local function jkey(q, id)

@@ -10,10 +10,19 @@ Each op succeeds or fails on its own; its result is:
   {1, fromState, fields}          success; fields = HGETALL (job) or the summary fields
   {0, currentState|false, fields} guard failed (fields = HGETALL when the job exists) ]]
 
+-- Whether a job in `state` may take this shape's edge: in `from`, and a row of core's transition table (or an
+-- in-place update), whatever the caller allowed. Memoized per shape: a batch of ACKs asks it once per state.
+local function shape_admits(shape, state)
+  local ok = shape.admits[state]
+  if ok == nil then
+    ok = string.find(shape.from, ',' .. state .. ',', 1, true) ~= nil and (state == shape.to or LEGAL[state .. '>' .. shape.to] == true)
+    shape.admits[state] = ok
+  end
+  return ok
+end
+
 local function guard_holds(v, shape, eAtt, eWorker, eVis)
-  if not string.find(shape.from, ',' .. v.state .. ',', 1, true) then return false end
-  -- a change of state must be a row of core's transition table, whatever the caller allowed
-  if v.state ~= shape.to and not LEGAL[v.state .. '>' .. shape.to] then return false end
+  if not shape_admits(shape, v.state) then return false end
   if eAtt ~= '' and tonumber(v.attempt) ~= tonumber(eAtt) then return false end
   -- the worker guard applies only when the job has a worker
   if eWorker ~= '' and v.worker_id and v.worker_id ~= eWorker then return false end
@@ -68,7 +77,7 @@ local function read_shapes(i)
     local nset = tonumber(ARGS[i + 4])
     local delPos = i + 5 + 2 * nset
     local ndel = tonumber(ARGS[delPos])
-    shapes[s] = { from = ARGS[i], to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3],
+    shapes[s] = { from = ARGS[i], to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3], admits = {},
       set = { unpack(ARGS, i + 5, delPos - 1) }, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
     shapes[s].view = shape_view(shapes[s], false)
     shapes[s].viewVis = shape_view(shapes[s], true)
