@@ -15,7 +15,7 @@ Each op succeeds or fails on its own; its result is:
 local function shape_admits(shape, state)
   local ok = shape.admits[state]
   if ok == nil then
-    ok = string.find(shape.from, ',' .. state .. ',', 1, true) ~= nil and (state == shape.to or LEGAL[state .. '>' .. shape.to] == true)
+    ok = shape.fromSet[state] == true and (state == shape.to or LEGAL[state .. '>' .. shape.to] == true)
     shape.admits[state] = ok
   end
   return ok
@@ -36,21 +36,22 @@ end
 -- what the new index and the reply need unless the op writes it (an ACK reads 5 fields, not 14: each field
 -- read scans the job's listpack, all of it when the field is absent). `vis`: the op guards @visibleUntil.
 local function shape_view(shape, vis)
-  local from, to = shape.from, shape.to
+  local to, fromSet = shape.to, shape.fromSet
   local touched = {}
   for k = 1, #shape.set, 2 do touched[shape.set[k]] = true end
   for k = 1, #shape.del do touched[shape.del[k]] = true end
+  -- whether the job may be in one of `states` before or after the op
   local function may_be(states)
     if states[to] then return true end
-    for s in pairs(states) do
-      if string.find(from, ',' .. s .. ',', 1, true) then return true end
+    for s in pairs(fromSet) do
+      if states[s] then return true end
     end
     return false
   end
   local fields = { 'state', 'attempt', 'worker_id' }
   local function read(f) fields[#fields + 1] = f end
   local function read_unless_written(f) if not touched[f] then read(f) end end
-  if shape.eDl ~= '' or may_be({ discarded = true }) then read('@deadLetter') end
+  if shape.eDl ~= '' or to == 'discarded' or fromSet.discarded then read('@deadLetter') end
   if touched['@uniqueKey'] then read('@uniqueKey') end
   if may_be(EXPIRABLE) then read('@expiresAt') end
   if vis then read('@visibleUntil') elseif to == 'active' then read_unless_written('@visibleUntil') end
@@ -77,10 +78,11 @@ local function read_shapes(i)
     local nset = tonumber(ARGS[i + 4])
     local delPos = i + 5 + 2 * nset
     local ndel = tonumber(ARGS[delPos])
-    shapes[s] = { from = ARGS[i], to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3], admits = {},
+    local fromSet = {}
+    for state in string.gmatch(ARGS[i], '[^,]+') do fromSet[state] = true end
+    shapes[s] = { fromSet = fromSet, to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3], admits = {},
       set = { unpack(ARGS, i + 5, delPos - 1) }, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
     shapes[s].view = shape_view(shapes[s], false)
-    shapes[s].viewVis = shape_view(shapes[s], true)
     i = delPos + 1 + ndel
   end
   return shapes, i
@@ -89,7 +91,16 @@ end
 local function transition(id, eAtt, eWorker, eVis, shape)
   local q, jk = locate(id)
   if not q then return { 0, false } end
-  local v = read_view(q, id, jk, eVis ~= '' and shape.viewVis or shape.view)
+  local fields = shape.view
+  if eVis ~= '' then
+    -- the view of an op that guards @visibleUntil, built the first time a batch needs it (an ACK never does)
+    fields = shape.viewVis
+    if not fields then
+      fields = shape_view(shape, true)
+      shape.viewVis = fields
+    end
+  end
+  local v = read_view(q, id, jk, fields)
   if not v then return { 0, false } end
   if not guard_holds(v, shape, eAtt, eWorker, eVis) then
     return { 0, v.state, redis.call('HGETALL', jk) }
