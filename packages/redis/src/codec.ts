@@ -1,8 +1,8 @@
 /**
  * The one mapper between a stored job and its Redis hash. Envelope fields keep their names (values that Lua
- * reads or writes stay raw strings, the rest JSON); internals are `@`-prefixed. The envelope fields no script
- * reads and no transition writes travel together as one JSON field, `@e` (SEALED). Lua never decodes JSON,
- * so user data (`args`, `meta`, `result`) round-trips byte for byte.
+ * reads or writes stay raw strings, the rest JSON); internals are `@`-prefixed. The envelope fields fixed at
+ * insert that no script needs one by one travel together as one JSON field, `@e` (SEALED). Lua never decodes
+ * JSON, so user data (`args`, `meta`, `result`) round-trips byte for byte.
  */
 import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
 
