@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
@@ -77,6 +78,7 @@ export class RedisEventTransport implements EventTransport {
     if (batch.length === 0) return;
     this.deliver(batch);
     const message = `${this.publisherId}${SEPARATOR}[${packEvents(batch, MAX_GROUP_BYTES).map((item) => item.text).join(',')}]`;
+    corkUntilNextTick(this.options.publisher);
     this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => {
       this.options.onError?.(error);
     });

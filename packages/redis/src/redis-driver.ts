@@ -392,8 +392,9 @@ function connectionDefaults(options: RedisDriverOptions) {
     autoResendUnfulfilledCommands: false,
     // Commands issued while disconnected wait for a few reconnect attempts, then fail with a clear error.
     maxRetriesPerRequest: 3,
-    // Commands issued in the same tick share one write: many concurrent acks cost one round trip.
-    enableAutoPipelining: true,
+    // Commands issued in the same tick still share one socket write (the driver corks the socket until the next
+    // tick: write-coalescing.ts); ioredis' auto-pipelining did the same at the cost of a Pipeline object per tick.
+    enableAutoPipelining: false,
     ...options.connection,
   };
 }

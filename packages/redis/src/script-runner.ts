@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { PACKED_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
 import { toDriverError } from './errors.js';
+import { corkUntilNextTick } from './write-coalescing.js';
 
 interface LoadedScript {
   source: string;
@@ -50,6 +51,7 @@ export class ScriptRunner {
       script.loading ??= this.redis.script('LOAD', script.source);
       await script.loading;
       try {
+        corkUntilNextTick(this.redis);
         return await this.redis.evalsha(script.sha, 0, ...args);
       } catch (error) {
         if (!isNoScript(error)) throw error;

@@ -303,6 +303,31 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect((await d.jobCounts({ queue: 'wf' })).available).toBe(2);
   });
 
+  it('sends the commands issued in one tick in one socket write', async () => {
+    const d = driver();
+    const job = storedJob();
+    await insert(d, [job]);
+    // Load the scripts, so the calls below are EVALSHAs only.
+    await d.jobGet(job.job.id);
+    await d.queueList();
+    const stream = (d.redis as unknown as { stream: { _write: unknown; _writev: unknown } }).stream;
+    const writes: number[] = [];
+    const count = (method: '_write' | '_writev') => {
+      const original = stream[method] as (...args: unknown[]) => unknown;
+      stream[method] = function (this: unknown, ...args: unknown[]) {
+        writes.push(method === '_writev' ? (args[0] as unknown[]).length : 1);
+        return original.apply(this, args);
+      };
+    };
+    count('_write');
+    count('_writev');
+    const got = await Promise.all([d.jobGet(job.job.id), d.jobGet(job.job.id), d.jobGet('missing'), d.queueList()]);
+    expect(got[0]!.job.id).toBe(job.job.id);
+    expect(got[2]).toBeNull();
+    // Four commands, one write of four chunks (without the cork: four writes).
+    expect(writes).toEqual([4]);
+  });
+
   it('reports connection failures as backend_unavailable', async () => {
     const d = new RedisDriver({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix(), checkMemoryPolicy: false, connection: { maxRetriesPerRequest: 0, retryStrategy: () => null } });
     await expect(d.jobGet('x')).rejects.toMatchObject({ code: 'backend_unavailable', status: 503 });
