@@ -42,6 +42,13 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
 /** How often `cronAdvance` re-reads a record that changed under it (without its occurrence changing). */
 const CRON_CAS_ATTEMPTS = 10;
 
+/**
+ * Jobs per coalesced insert call before it is sent without waiting for more. Smaller chunks pay the script's
+ * fixed cost more often; one chunk for every producer leaves Redis idle while this process works (measured
+ * with 10–200 producers, 2026-11-22: 16 and 25 jobs beat 50 and 1 000; see README "Batching").
+ */
+const INSERT_CHUNK_JOBS = 25;
+
 type Flat = string[];
 type Row = Array<string | null | false>;
 
@@ -66,7 +73,11 @@ export class RedisDriver implements Driver {
   readonly startup: Promise<MemoryPolicyReport | null>;
 
   private readonly scripts: ScriptRunner;
-  private readonly inserts = new Coalescer<InsertParams, InsertResult>((batch) => this.insertBatch(batch), 1_000, (p) => p.jobs.length);
+  /**
+   * Concurrent one-job inserts go in script calls of about INSERT_CHUNK_JOBS, each sent as soon as it is full:
+   * Redis inserts one chunk while this process prepares the next (50 producers: +40 % jobs/s against one call).
+   */
+  private readonly inserts = new Coalescer<InsertParams, InsertResult>((batch, full) => this.insertBatch(batch, full), INSERT_CHUNK_JOBS, (p) => p.jobs.length);
   private readonly transitions = new Coalescer<TransitionOp, TransitionResult>((batch) => this.transitionBatch(batch));
   private readonly ownsConnection: boolean;
   private readonly logger: DriverLogger;
@@ -123,13 +134,13 @@ export class RedisDriver implements Driver {
     return this.inserts.call(params);
   }
 
-  private async insertBatch(batch: readonly InsertParams[]): Promise<InsertResult[]> {
+  private async insertBatch(batch: readonly InsertParams[], full: boolean): Promise<InsertResult[]> {
     const args: Array<string | number> = [this.prefix, batch.length];
     for (const params of batch) {
       args.push(params.now, params.nowIso, params.jobs.length);
       pushJobs(params.jobs, args);
     }
-    const replies = list((await this.scripts.run('job-insert', args)) as Array<unknown[] | 1>);
+    const replies = list((await this.scripts.run('job-insert', args, full)) as Array<unknown[] | 1>);
     return batch.map((params, g) => decodeInsertReply(replies[g]!, params));
   }
 

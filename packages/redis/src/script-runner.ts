@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { PACKED_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
 import { toDriverError } from './errors.js';
-import { corkUntilNextTick } from './write-coalescing.js';
+import { corkUntilNextTick, uncorkNow } from './write-coalescing.js';
 
 interface LoadedScript {
   source: string;
@@ -39,19 +39,21 @@ export class ScriptRunner {
   /**
    * Runs a script: EVALSHA, loading it first when this runner has not yet, re-loading after NOSCRIPT.
    * Packed scripts (PACKED_SCRIPTS) get their arguments as one JSON array and answer JSON, parsed here.
+   * The call is written with the other commands of its tick (write-coalescing.ts), or at once with `now`.
    */
-  async run(name: ScriptName, args: ReadonlyArray<string | number>): Promise<LuaReply> {
-    if (PACKED_SCRIPTS.has(name)) return JSON.parse((await this.call(name, [JSON.stringify(args)])) as string) as LuaReply;
-    return this.call(name, args);
+  async run(name: ScriptName, args: ReadonlyArray<string | number>, now = false): Promise<LuaReply> {
+    if (PACKED_SCRIPTS.has(name)) return JSON.parse((await this.call(name, [JSON.stringify(args)], now)) as string) as LuaReply;
+    return this.call(name, args, now);
   }
 
-  private async call(name: ScriptName, args: ReadonlyArray<string | number>): Promise<LuaReply> {
+  private async call(name: ScriptName, args: ReadonlyArray<string | number>, now: boolean): Promise<LuaReply> {
     const script = this.entry(name);
     try {
       script.loading ??= this.redis.script('LOAD', script.source);
       await script.loading;
       try {
-        corkUntilNextTick(this.redis);
+        if (now) uncorkNow(this.redis);
+        else corkUntilNextTick(this.redis);
         return await this.redis.evalsha(script.sha, 0, ...args);
       } catch (error) {
         if (!isNoScript(error)) throw error;

@@ -32,3 +32,12 @@ export function corkUntilNextTick(redis: Redis): void {
   stream.cork();
   process.nextTick(uncork, stream);
 }
+
+/**
+ * Writes now what `corkUntilNextTick` held back, so that the command issued next leaves at once (in order,
+ * after them): for a batch the backend should start on while this process is still busy.
+ */
+export function uncorkNow(redis: Redis): void {
+  const stream = (redis as unknown as { stream?: Corkable }).stream;
+  if (stream !== undefined && corked.has(stream)) uncork(stream);
+}

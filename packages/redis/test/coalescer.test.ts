@@ -22,6 +22,13 @@ describe('Coalescer', () => {
     expect(batches).toEqual([[2, 2, 2], [1]]);
   });
 
+  it('marks a batch that reached the weight limit full, so the caller can send it at once', async () => {
+    const batches: Array<[number[], boolean]> = [];
+    const c = new Coalescer<number, number>(async (batch, full) => (batches.push([[...batch], full]), [...batch]), 3);
+    await Promise.all([1, 2, 3, 4, 5].map((n) => c.call(n)));
+    expect(batches).toEqual([[[1, 2, 3], true], [[4, 5], false]]);
+  });
+
   it('rejects every caller of a failed batch', async () => {
     const c = new Coalescer<number, number>(async () => {
       throw new Error('down');

@@ -328,6 +328,27 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(writes).toEqual([4]);
   });
 
+  it('sends a full chunk of concurrent inserts at once, ahead of the rest of the tick', async () => {
+    const d = driver();
+    await insert(d, [storedJob()]); // loads the script
+    const stream = (d.redis as unknown as { stream: { _write: unknown; _writev: unknown } }).stream;
+    const writes: number[] = [];
+    for (const method of ['_write', '_writev'] as const) {
+      const original = stream[method] as (...args: unknown[]) => unknown;
+      stream[method] = function (this: unknown, ...args: unknown[]) {
+        writes.push(method === '_writev' ? (args[0] as unknown[]).length : 1);
+        return original.apply(this, args);
+      };
+    }
+    // 30 producers: a chunk of 25 leaves at once, the last 5 at the end of the tick (held together, one write).
+    const jobs = Array.from({ length: 30 }, () => storedJob());
+    const results = await Promise.all(jobs.map((job) => insert(d, [job])));
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(writes).toEqual([1, 1]);
+    expect((await Promise.all(jobs.map((job) => d.jobGet(job.job.id)))).every((got) => got?.job.state === 'available')).toBe(true);
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
   it('reports connection failures as backend_unavailable', async () => {
     const d = new RedisDriver({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix(), checkMemoryPolicy: false, connection: { maxRetriesPerRequest: 0, retryStrategy: () => null } });
     await expect(d.jobGet('x')).rejects.toMatchObject({ code: 'backend_unavailable', status: 503 });
