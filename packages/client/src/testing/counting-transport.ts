@@ -3,8 +3,8 @@ import type { Transport } from '../transport/transport.js';
 
 /** What went through the wrapper. */
 export interface TransportCalls {
-  /** Each FETCH: the `count` asked for and how many jobs came back. */
-  fetch: Array<{ count: number; returned: number }>;
+  /** Each FETCH: the `count` asked for, how long the server may hold it (`wait_ms`, 0 when absent) and how many jobs came back. */
+  fetch: Array<{ count: number; waitMs: number; returned: number }>;
   /** Each single ACK. */
   ack: number;
   /** Each batched ACK: its size. */
@@ -28,13 +28,13 @@ export function countingTransport(inner: Transport): { api: Transport; calls: Tr
       const method = value as (...args: unknown[]) => unknown;
       if (typeof property !== 'string' || !COUNTED.has(property)) return method.bind(target);
       return async (...args: unknown[]) => {
-        const request = args[0] as { count?: number; acks?: unknown[] };
+        const request = args[0] as { count?: number; wait_ms?: number; acks?: unknown[] };
         if (property === 'ack') calls.ack += 1;
         else if (property === 'ackMany') calls.ackMany.push(request.acks?.length ?? 0);
         else if (property === 'nack') calls.nack += 1;
         else if (property === 'heartbeat') calls.heartbeat += 1;
         const response = await method.apply(target, args);
-        if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, returned: (response as { jobs: unknown[] }).jobs.length });
+        if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, waitMs: request.wait_ms ?? 0, returned: (response as { jobs: unknown[] }).jobs.length });
         return response;
       };
     },

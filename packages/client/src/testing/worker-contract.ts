@@ -504,6 +504,8 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(peak).toBe(concurrency);
       expect(calls.fetch.some((f) => f.count === fetchBatchSize && f.returned === fetchBatchSize)).toBe(true);
       expect(calls.fetch.every((f) => f.count <= fetchBatchSize)).toBe(true);
+      // Fetches sent during the backlog (the last one came back full) do not ask the server to hold them.
+      expect(calls.fetch.some((f) => f.waitMs === 0 && f.returned > 0)).toBe(true);
       expect([...handled.keys()].sort()).toEqual(jobs.map((j) => j.id).sort());
       expect([...handled.values()].every((n) => n === 1)).toBe(true);
       expect(errors).toEqual([]);

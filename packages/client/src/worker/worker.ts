@@ -229,7 +229,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         await this.wake.wait();
         continue;
       }
-      const fetching = this.fetchBatch(Math.min(free, fetchBatchSize));
+      // During a backlog the last fetch came back full: this one will not wait, so it asks for no long-poll
+      // (a held fetch costs the server a wake-up subscription and a timer, and hears every enqueue meanwhile).
+      const fetching = this.fetchBatch(Math.min(free, fetchBatchSize), this.pipelining ? 0 : this.options.pollWaitMs);
       if (this.pipelining) {
         idleMs = idleBackoff.minMs;
         continue;
@@ -274,7 +276,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private topUp(): void {
     const { fetchBatchSize } = this.options;
     while (this.status === 'running' && !this.quiet && this.fetches.size < this.maxFetches() && this.freeSlots() >= fetchBatchSize) {
-      void this.fetchBatch(fetchBatchSize);
+      void this.fetchBatch(fetchBatchSize, 0);
     }
   }
 
