@@ -6,6 +6,7 @@ import { AckBatcher } from '../src/worker/ack-batcher.js';
 import { compose } from '../src/worker/middleware.js';
 import { resolveWorkerOptions } from '../src/worker/options.js';
 import { WakeSignal } from '../src/worker/wake-signal.js';
+import { DEEP_BATCHES, PrefetchDepth } from '../src/worker/prefetch-depth.js';
 import { JobLostError, Worker, type JobContext, type Transport } from '../src/index.js';
 
 describe('worker options', () => {
@@ -28,6 +29,29 @@ describe('worker options', () => {
     expect(() => resolveWorkerOptions({ pollWaitMs: 5_000 })).toThrow(/pollWaitMs/);
     expect(() => resolveWorkerOptions({ idleBackoff: { minMs: 100, maxMs: 10 } })).toThrow(/idleBackoff/);
     expect(() => resolveWorkerOptions({ concurency: 3 } as never)).toThrow(TypeError);
+  });
+});
+
+describe('prefetch depth', () => {
+  it('holds one batch until handlers are measured faster than a fetch round trip, then several', () => {
+    const depth = new PrefetchDepth(50, true);
+    expect(depth.value).toBe(50); // nothing measured yet
+    depth.fetched(2);
+    depth.handled(0.01);
+    expect(depth.value).toBe(50 * DEEP_BATCHES);
+    // Handlers slow down past the round trip: back to one batch (the averages follow within a few samples).
+    for (let i = 0; i < 20; i++) depth.handled(30);
+    expect(depth.value).toBe(50);
+  });
+
+  it('keeps a configured prefetch as it is', () => {
+    const depth = new PrefetchDepth(7, false);
+    depth.fetched(5);
+    depth.handled(0.01);
+    expect(depth.value).toBe(7);
+    expect(resolveWorkerOptions({ concurrency: 8, prefetch: 7 }).adaptivePrefetch).toBe(false);
+    expect(resolveWorkerOptions({ concurrency: 8 }).adaptivePrefetch).toBe(true);
+    expect(resolveWorkerOptions({ concurrency: 1 }).adaptivePrefetch).toBe(false);
   });
 });
 

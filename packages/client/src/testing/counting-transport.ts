@@ -11,6 +11,8 @@ export interface TransportCalls {
   ackMany: number[];
   nack: number;
   heartbeat: number;
+  /** The most FETCHes that were out at once. */
+  maxFetchesInFlight: number;
 }
 
 const COUNTED = new Set(['fetch', 'ack', 'ackMany', 'nack', 'heartbeat']);
@@ -20,7 +22,8 @@ const COUNTED = new Set(['fetch', 'ack', 'ackMany', 'nack', 'heartbeat']);
  * Every other member passes through untouched (so `ackMany` is present exactly when the inner one is).
  */
 export function countingTransport(inner: Transport): { api: Transport; calls: TransportCalls } {
-  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0 };
+  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0, maxFetchesInFlight: 0 };
+  let fetchesOut = 0;
   const api = new Proxy(inner, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
@@ -33,7 +36,13 @@ export function countingTransport(inner: Transport): { api: Transport; calls: Tr
         else if (property === 'ackMany') calls.ackMany.push(request.acks?.length ?? 0);
         else if (property === 'nack') calls.nack += 1;
         else if (property === 'heartbeat') calls.heartbeat += 1;
-        const response = await method.apply(target, args);
+        if (property === 'fetch') calls.maxFetchesInFlight = Math.max(calls.maxFetchesInFlight, ++fetchesOut);
+        let response: unknown;
+        try {
+          response = await method.apply(target, args);
+        } finally {
+          if (property === 'fetch') fetchesOut--;
+        }
         if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, waitMs: request.wait_ms ?? 0, returned: (response as { jobs: unknown[] }).jobs.length });
         return response;
       };

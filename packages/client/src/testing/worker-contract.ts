@@ -54,6 +54,7 @@ const CASE_IDS = [
   'prefetch.held-kept-alive',
   'prefetch.held-cancelled',
   'prefetch.fetches-beyond-concurrency',
+  'prefetch.deepens-for-short-jobs',
   'poll.no-hot-spin',
   'poll.wakes-on-new-job',
   'progress.reported',
@@ -507,6 +508,27 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       // Fetches sent during the backlog (the last one came back full) do not ask the server to hold them.
       expect(calls.fetch.some((f) => f.waitMs === 0 && f.returned > 0)).toBe(true);
       expect([...handled.keys()].sort()).toEqual(jobs.map((j) => j.id).sort());
+      expect([...handled.values()].every((n) => n === 1)).toBe(true);
+      expect(errors).toEqual([]);
+    });
+
+    test('prefetch.deepens-for-short-jobs', 'without a configured prefetch, a backlog of jobs that finish faster than a fetch round trip is fetched several batches ahead, each job run once', async () => {
+      const queue = freshQueue();
+      const total = 600;
+      const { api, calls } = countingTransport(subject.api);
+      const handled = new Map<string, number>();
+      await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
+      const completed = deferred();
+      let count = 0;
+      const { worker, errors } = startWorker((w) => w.register('unit', async ({ job }) => void handled.set(job.id, (handled.get(job.id) ?? 0) + 1)), { queues: [queue], concurrency: 4 }, api);
+      worker.on('completed', () => {
+        if (++count === total) completed.resolve();
+      });
+      await within(8_000, 'every job to complete', completed.promise);
+      expect(worker.options.prefetch).toBe(4);
+      // With one batch held, at most two fetches are ever out at once; with several, more.
+      expect(calls.maxFetchesInFlight).toBeGreaterThan(2);
+      expect(handled.size).toBe(total);
       expect([...handled.values()].every((n) => n === 1)).toBe(true);
       expect(errors).toEqual([]);
     });

@@ -23,10 +23,10 @@ export const WorkerOptionsSchema = z
     fetchBatchSize: positiveInt.optional(),
     /**
      * Jobs the worker may hold claimed beyond its free slots while the queue has a backlog (default: the
-     * fetch batch size, 0 at concurrency 1). The next fetch goes out while the current batch runs and
-     * acknowledges, so the backend always has work and the process never waits a round trip for jobs. Held
-     * jobs start as slots free, are kept alive by heartbeats, and are released to their queue on close.
-     * 0 turns prefetching off.
+     * fetch batch size, four batches while handlers finish faster than a fetch's round trip; 0 at
+     * concurrency 1). The next fetch goes out while the current batch runs and acknowledges, so the backend
+     * always has work and the process never waits a round trip for jobs. Held jobs start as slots free, are
+     * kept alive by heartbeats, and are released to their queue on close. 0 turns prefetching off.
      */
     prefetch: z.number().int().min(0).optional(),
     /**
@@ -65,6 +65,8 @@ export type ResolvedWorkerOptions = z.output<typeof WorkerOptionsSchema> & {
   heartbeatIntervalMs: number;
   fetchBatchSize: number;
   prefetch: number;
+  /** No `prefetch` was given: the worker deepens it for short jobs (see prefetch-depth.ts). */
+  adaptivePrefetch: boolean;
 };
 
 /** Validates options (throws a `TypeError` naming the bad field) and fills in the defaults. */
@@ -82,5 +84,6 @@ export function resolveWorkerOptions(input: WorkerOptions = {}): ResolvedWorkerO
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? Math.max(1, Math.floor(options.visibilityTimeoutMs / 3)),
     fetchBatchSize,
     prefetch: options.prefetch ?? (options.concurrency > 1 ? fetchBatchSize : 0),
+    adaptivePrefetch: options.prefetch === undefined && options.concurrency > 1,
   };
 }

@@ -24,6 +24,7 @@ import { Context, type ContextHost, type JobContext } from './job-context.js';
 import { JobRun } from './job-run.js';
 import { compose, type Handler, type Middleware } from './middleware.js';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './options.js';
+import { PrefetchDepth } from './prefetch-depth.js';
 import { TypedEmitter } from './typed-emitter.js';
 import { WakeSignal } from './wake-signal.js';
 
@@ -91,6 +92,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private settledWaiters: Array<() => void> = [];
   private readonly wake = new WakeSignal();
   private readonly acks: AckBatcher;
+  private readonly depth: PrefetchDepth;
   private readonly counters = { fetchCalls: 0, jobsFetched: 0, nackCalls: 0, heartbeatCalls: 0 };
   private status: 'idle' | 'running' | 'closing' | 'closed' = 'idle';
   private quiet = false;
@@ -120,6 +122,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     super();
     this.options = resolveWorkerOptions(options);
     this.acks = new AckBatcher(api, this.options.workerId, this.options.ackBatch);
+    this.depth = new PrefetchDepth(this.options.prefetch, this.options.adaptivePrefetch);
     this.contextHost = {
       workerId: this.options.workerId,
       progress: (run, fraction, message, data) => this.reportProgress(run, fraction, message, data),
@@ -259,14 +262,14 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   /** Slots a new fetch may ask for: the concurrency, plus the prefetch while there is a backlog. */
   private freeSlots(): number {
-    const capacity = this.options.concurrency + (this.pipelining ? this.options.prefetch : 0);
+    const capacity = this.options.concurrency + (this.pipelining ? this.depth.value : 0);
     return capacity - this.running - this.requested - this.held.size;
   }
 
   /** Fetches kept in flight: one when idle; during a backlog two, or one per prefetched batch plus one. */
   private maxFetches(): number {
     if (!this.pipelining) return 1;
-    return Math.max(2, 1 + Math.ceil(this.options.prefetch / this.options.fetchBatchSize));
+    return Math.max(2, 1 + Math.ceil(this.depth.value / this.options.fetchBatchSize));
   }
 
   /**
@@ -357,6 +360,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         this.requested -= count;
       }
       this.counters.jobsFetched += jobs.length;
+      if (pollWaitMs === 0 && jobs.length > 0) this.depth.fetched(performance.now() - startedAt);
       this.pipelining = jobs.length === count && this.options.concurrency + this.options.prefetch > 1;
       if (this.status !== 'running') {
         // Shutdown began while the fetch was out: give these back untouched.
@@ -435,12 +439,14 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       if (run.abortReason && outcome.kind !== 'aborted') outcome = { kind: 'aborted', reason: run.abortReason };
     }
     clearTimeout(timer);
+    const elapsedMs = performance.now() - startedAt;
+    this.depth.handled(elapsedMs);
     run.phase = 'settling';
     this.running -= 1;
     if (this.held.size > 0) this.startHeld();
     this.wake.notify();
     try {
-      await this.settle(run, outcome, performance.now() - startedAt);
+      await this.settle(run, outcome, elapsedMs);
     } finally {
       // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
       if (this.runs.get(run.id) === run) this.runs.delete(run.id);
