@@ -49,6 +49,9 @@ const CRON_CAS_ATTEMPTS = 10;
  */
 const INSERT_CHUNK_JOBS = 25;
 
+/** Most claimed jobs whose queue the driver remembers for their next transition (oldest forgotten first). */
+const QUEUE_HINTS_MAX = 100_000;
+
 type Flat = string[];
 type Row = Array<string | null | false>;
 
@@ -79,6 +82,17 @@ export class RedisDriver implements Driver {
    */
   private readonly inserts = new Coalescer<InsertParams, InsertResult>((batch, full) => this.insertBatch(batch, full), INSERT_CHUNK_JOBS, (p) => p.jobs.length);
   private readonly transitions = new Coalescer<TransitionOp, TransitionResult>((batch) => this.transitionBatch(batch));
+  /**
+   * The queue of each job this driver claimed, until its next transition: the ACK's script then reads the job
+   * where it was claimed instead of first looking its queue up in P:ids (one command per job of a batch).
+   * A job that is no longer there (moved, pruned) is looked up by id as before.
+   */
+  private readonly claimedIn = new Map<string, string>();
+  private readonly takeQueueHint = (id: string): string | undefined => {
+    const queue = this.claimedIn.get(id);
+    if (queue !== undefined) this.claimedIn.delete(id);
+    return queue;
+  };
   private readonly ownsConnection: boolean;
   private readonly logger: DriverLogger;
   private closed = false;
@@ -149,7 +163,15 @@ export class RedisDriver implements Driver {
     const reply = (await this.scripts.run('job-claim', [
       this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
     ])) as [Flat[], Row[], Flat[]];
-    return { jobs: list(reply[0]).map(decodeJob), promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
+    const jobs = list(reply[0]).map(decodeJob);
+    for (const job of jobs) this.claimedIn.set(job.id, job.queue);
+    if (this.claimedIn.size > QUEUE_HINTS_MAX) {
+      for (const id of this.claimedIn.keys()) {
+        this.claimedIn.delete(id);
+        if (this.claimedIn.size <= QUEUE_HINTS_MAX) break;
+      }
+    }
+    return { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
   }
 
   /** Concurrent calls made together (single ACKs from many workers) share one script call. */
@@ -160,14 +182,14 @@ export class RedisDriver implements Driver {
   private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length > 1) return this.jobTransitionMany(ops);
     const args: Array<string | number> = [this.prefix];
-    pushTransitionBatch(ops, args);
+    pushTransitionBatch(ops, args, this.takeQueueHint);
     return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
 
   async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length === 0) return [];
     const args: Array<string | number> = [this.prefix];
-    pushTransitionBatch(ops, args);
+    pushTransitionBatch(ops, args, this.takeQueueHint);
     const replies = list((await this.scripts.run('job-transition-many', args)) as unknown[]);
     return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
   }

@@ -43,9 +43,10 @@ function opShape(op: TransitionOp): Array<string | number> {
 
 /**
  * Appends a batch of ops to `out` (see lib/transition.lua for the layout): the distinct shapes once, then
- * per op its id, guards and shape number, so a batch of ACKs carries its common fields once.
+ * per op its id, guards, shape number and the queue `queueOf` last saw the job in (a hint: the script looks
+ * the job up by id when it is not there), so a batch of ACKs carries its common fields once.
  */
-export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>): void {
+export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined = () => undefined): void {
   const shapes: Array<Array<string | number>> = [];
   const opArgs: Array<string | number> = [];
   let previous: TransitionOp | undefined;
@@ -60,7 +61,7 @@ export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<str
     }
     previous = op;
     const expect = op.expect;
-    opArgs.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n);
+    opArgs.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, queueOf(op.id) ?? '');
   }
   out.push(shapes.length);
   for (const shape of shapes) for (const a of shape) out.push(a);

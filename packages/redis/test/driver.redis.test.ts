@@ -105,6 +105,26 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(results.filter((r) => !r.ok).every((r) => !r.ok && (r.state === 'completed' || r.state === 'cancelled'))).toBe(true);
   });
 
+  it('completes a job it claimed where it claimed it, and finds a job that moved since by its id', async () => {
+    const d = driver();
+    const ack = (id: string) => d.jobTransitionMany([{ id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1 }, x: { finishedAt: T0 } }]);
+    const [here, moved] = [storedJob({ queue: 'hint' }), storedJob({ queue: 'hint' })];
+    await insert(d, [here, moved]);
+    expect((await claim(d, ['hint'], 2)).jobs).toHaveLength(2);
+    // Without its directory entry a job is found only where this driver claimed it: the hint was used.
+    await d.redis.hdel(`${d.prefix}:ids`, here.job.id);
+    expect((await ack(here.job.id))[0]!.ok).toBe(true);
+    // A job no longer where it was claimed (its hash and directory entry moved to another queue): found by id.
+    await d.redis.rename(`${d.prefix}:{hint}:j:${moved.job.id}`, `${d.prefix}:{elsewhere}:j:${moved.job.id}`);
+    await d.redis.hset(`${d.prefix}:ids`, moved.job.id, 'elsewhere');
+    const [result] = await ack(moved.job.id);
+    expect(result!.ok).toBe(true);
+    expect((await d.jobGet(moved.job.id))!.job.state).toBe('completed');
+    // A hint serves one transition: the next one reads the directory again.
+    await d.redis.hdel(`${d.prefix}:ids`, moved.job.id);
+    expect((await d.jobTransitionMany([{ id: moved.job.id, from: ['completed'], to: 'completed', set: { result: 1 } }]))[0]!.ok).toBe(false);
+  });
+
   it('keeps concurrent inserts independent when they share one script call', async () => {
     const d = driver();
     const keyed = () => storedJob({ queue: 'co' }, { uniqueKey: 'same', uniqueStates: ['available'] });

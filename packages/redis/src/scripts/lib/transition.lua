@@ -5,7 +5,8 @@ A batch of ops is read from ARGV starting at index i: nShapes, the shapes, nOps,
 ops of a batch usually share (every ACK of a batch writes the same fields), so it travels and is parsed once:
   from (",s1,s2,"), to, expectDeadLetter ('1'|'0'|''), returning ('job'|'summary'), nSet, nSet field/value
   pairs, nDel, nDel field names.
-An op is: id, expectAttempt|'', expectWorkerId|'', expectVisibleUntil|'', shape number (1-based).
+An op is: id, expectAttempt|'', expectWorkerId|'', expectVisibleUntil|'', shape number (1-based), queue|''
+(the queue the caller saw the job in: the job is read there first, and found through P:ids when it is not).
 Each op succeeds or fails on its own; its result is:
   {1, fromState, fields}          success; fields = HGETALL (job) or the summary fields
   {0, currentState|false, fields} guard failed (fields = HGETALL when the job exists) ]]
@@ -88,9 +89,7 @@ local function read_shapes(i)
   return shapes, i
 end
 
-local function transition(id, eAtt, eWorker, eVis, shape)
-  local q, jk = locate(id)
-  if not q then return { 0, false } end
+local function transition(id, eAtt, eWorker, eVis, shape, hint)
   local fields = shape.view
   if eVis ~= '' then
     -- the view of an op that guards @visibleUntil, built the first time a batch needs it (an ACK never does)
@@ -100,8 +99,18 @@ local function transition(id, eAtt, eWorker, eVis, shape)
       shape.viewVis = fields
     end
   end
-  local v = read_view(q, id, jk, fields)
-  if not v then return { 0, false } end
+  -- A job is in one queue's hash only: read where the caller saw it, else where the directory says it is.
+  local q, jk, v = hint, nil, nil
+  if hint ~= '' then
+    jk = jkey(q, id)
+    v = read_view(q, id, jk, fields)
+  end
+  if not v then
+    q, jk = locate(id)
+    if not q then return { 0, false } end
+    v = read_view(q, id, jk, fields)
+    if not v then return { 0, false } end
+  end
   if not guard_holds(v, shape, eAtt, eWorker, eVis) then
     return { 0, v.state, redis.call('HGETALL', jk) }
   end
@@ -144,8 +153,8 @@ local function transition_batch(i)
   i = i + 1
   local out = {}
   for k = 1, n do
-    out[k] = transition(ARGS[i], ARGS[i + 1], ARGS[i + 2], ARGS[i + 3], shapes[tonumber(ARGS[i + 4])])
-    i = i + 5
+    out[k] = transition(ARGS[i], ARGS[i + 1], ARGS[i + 2], ARGS[i + 3], shapes[tonumber(ARGS[i + 4])], ARGS[i + 5])
+    i = i + 6
   end
   return out
 end
