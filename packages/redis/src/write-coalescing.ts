@@ -27,7 +27,8 @@ function uncork(stream: Corkable): void {
 export function corkUntilNextTick(redis: Redis): void {
   if (redis.status !== 'ready') return;
   const stream = (redis as unknown as { stream?: Corkable }).stream;
-  if (stream === undefined || !stream.writable || corked.has(stream)) return;
+  // A connector whose stream cannot cork (not a net/tls socket) just writes as ioredis does.
+  if (stream === undefined || !stream.writable || typeof stream.cork !== 'function' || corked.has(stream)) return;
   corked.add(stream);
   stream.cork();
   process.nextTick(uncork, stream);
