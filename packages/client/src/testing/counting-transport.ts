@@ -13,6 +13,11 @@ export interface TransportCalls {
   heartbeat: number;
   /** The most FETCHes that were out at once. */
   maxFetchesInFlight: number;
+  /**
+   * Calls and FETCH answers in the order they happened: `fetch` and `ack` (either kind) when called,
+   * `fetched:<n>` when a FETCH answered with n jobs.
+   */
+  order: string[];
 }
 
 const COUNTED = new Set(['fetch', 'ack', 'ackMany', 'nack', 'heartbeat']);
@@ -22,7 +27,7 @@ const COUNTED = new Set(['fetch', 'ack', 'ackMany', 'nack', 'heartbeat']);
  * Every other member passes through untouched (so `ackMany` is present exactly when the inner one is).
  */
 export function countingTransport(inner: Transport): { api: Transport; calls: TransportCalls } {
-  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0, maxFetchesInFlight: 0 };
+  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0, maxFetchesInFlight: 0, order: [] };
   let fetchesOut = 0;
   const api = new Proxy(inner, {
     get(target, property, receiver) {
@@ -32,6 +37,7 @@ export function countingTransport(inner: Transport): { api: Transport; calls: Tr
       if (typeof property !== 'string' || !COUNTED.has(property)) return method.bind(target);
       return async (...args: unknown[]) => {
         const request = args[0] as { count?: number; wait_ms?: number; acks?: unknown[] };
+        if (property === 'fetch' || property === 'ack' || property === 'ackMany') calls.order.push(property === 'fetch' ? 'fetch' : 'ack');
         if (property === 'ack') calls.ack += 1;
         else if (property === 'ackMany') calls.ackMany.push(request.acks?.length ?? 0);
         else if (property === 'nack') calls.nack += 1;
@@ -43,6 +49,7 @@ export function countingTransport(inner: Transport): { api: Transport; calls: Tr
         } finally {
           if (property === 'fetch') fetchesOut--;
         }
+        if (property === 'fetch') calls.order.push(`fetched:${(response as { jobs: unknown[] }).jobs.length}`);
         if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, waitMs: request.wait_ms ?? 0, returned: (response as { jobs: unknown[] }).jobs.length });
         return response;
       };

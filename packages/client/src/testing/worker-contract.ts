@@ -57,6 +57,7 @@ const CASE_IDS = [
   'prefetch.deepens-for-short-jobs',
   'poll.no-hot-spin',
   'poll.wakes-on-new-job',
+  'poll.ack-before-next-long-poll',
   'progress.reported',
   'middleware.order-and-result',
   'handler.not-found',
@@ -606,6 +607,22 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(done.state).toBe('completed');
       expect(performance.now() - before).toBeLessThan(1_500);
       expect(worker.stats.jobsAcked).toBe(1);
+    });
+
+    test('poll.ack-before-next-long-poll', "an idle worker sends a finished job's ACK before its next long-polling FETCH, so the ACK never waits behind the server's empty claim", async () => {
+      const queue = freshQueue();
+      const { api, calls } = countingTransport(subject.api);
+      const { worker } = startWorker((w) => w.register('ping', () => 'pong'), { queues: [queue], pollWaitMs: 1_000 }, api);
+      await sleep(100);
+      for (let i = 0; i < 3; i++) {
+        const job = await client.enqueue('ping', [i], { queue });
+        expect((await client.waitFor(job.id, { timeoutMs: 5_000, pollIntervalMs: 10 })).state).toBe('completed');
+      }
+      expect(worker.stats.jobsAcked).toBe(3);
+      // After each FETCH that brought a job, the next call is that job's ACK, not another FETCH.
+      const afterJobs = calls.order.flatMap((entry, i) => (/^fetched:[1-9]/.test(entry) ? [calls.order.slice(i + 1).find((e) => !e.startsWith('fetched:'))] : []));
+      expect(afterJobs).toHaveLength(3);
+      expect(afterJobs).toEqual(['ack', 'ack', 'ack']);
     });
 
     test('progress.reported', "ctx.progress() is stored and readable while the job runs", async () => {
