@@ -55,6 +55,8 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   crossProcessEvents: false,
   uniqueStrength: 'strong',
   durable: false,
+  // Every method acts when called, before its promise settles.
+  orderedCalls: true,
 });
 
 /**

@@ -123,7 +123,7 @@ describe('ping, reset, capabilities', () => {
   it('declares what it can do', () => {
     const d = new MemoryDriver();
     expect(d.name).toBe('memory');
-    expect(d.capabilities).toEqual({ transactionalEnqueue: false, crossProcessEvents: false, uniqueStrength: 'strong', durable: false });
+    expect(d.capabilities).toEqual({ transactionalEnqueue: false, crossProcessEvents: false, uniqueStrength: 'strong', durable: false, orderedCalls: true });
     expect((d as Driver).events).toBeUndefined();
   });
 });

@@ -34,6 +34,11 @@ export class Coalescer<P, R> {
     });
   }
 
+  /** Sends what is waiting now instead of at the end of the microtask run (a later call must not overtake it). */
+  flushNow(): void {
+    this.flush(this.weight >= this.maxWeight);
+  }
+
   private flush(full = false): void {
     const batch = this.pending;
     if (batch.length === 0) return;

@@ -37,6 +37,8 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   crossProcessEvents: true,
   uniqueStrength: 'strong',
   durable: true,
+  // One connection runs every command in the order written; jobClaim sends coalesced calls still waiting first.
+  orderedCalls: true,
 });
 
 /** How often `cronAdvance` re-reads a record that changed under it (without its occurrence changing). */
@@ -160,6 +162,10 @@ export class RedisDriver implements Driver {
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
     if (params.limit <= 0 || params.queues.length === 0) return { jobs: [], promoted: [], expired: [] };
+    // Calls run in the order they are made (capabilities.orderedCalls): an insert or transition made before
+    // this claim but still waiting to be coalesced goes out ahead of it.
+    this.inserts.flushNow();
+    this.transitions.flushNow();
     const reply = (await this.scripts.run('job-claim', [
       this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
     ])) as [Flat[], Row[], Flat[]];

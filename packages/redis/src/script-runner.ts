@@ -14,6 +14,8 @@ interface LoadedScript {
   sha: string;
   /** Pending or done SCRIPT LOAD; reset when the server reports NOSCRIPT. */
   loading: Promise<unknown> | null;
+  /** The SCRIPT LOAD answered: calls go out at once, in the order they are made, without awaiting it. */
+  loaded: boolean;
 }
 
 /** A reply of a script: nested arrays of strings, numbers and nulls. */
@@ -27,7 +29,7 @@ export class ScriptRunner {
   constructor(private readonly redis: Redis) {
     for (const name of SCRIPT_NAMES) {
       const source = scriptSource(name);
-      this.scripts.set(name, { source, sha: createHash('sha1').update(source).digest('hex'), loading: null });
+      this.scripts.set(name, { source, sha: createHash('sha1').update(source).digest('hex'), loading: null, loaded: false });
     }
   }
 
@@ -49,8 +51,7 @@ export class ScriptRunner {
   private async call(name: ScriptName, args: ReadonlyArray<string | number>, now: boolean): Promise<LuaReply> {
     const script = this.entry(name);
     try {
-      script.loading ??= this.redis.script('LOAD', script.source);
-      await script.loading;
+      if (!script.loaded) await (script.loading ??= this.load(script));
       try {
         if (now) uncorkNow(this.redis);
         else corkUntilNextTick(this.redis);
@@ -58,15 +59,23 @@ export class ScriptRunner {
       } catch (error) {
         if (!isNoScript(error)) throw error;
         this.reloads += 1;
-        script.loading = this.redis.script('LOAD', script.source);
-        await script.loading;
+        script.loaded = false;
+        await (script.loading = this.load(script));
         return await this.redis.evalsha(script.sha, 0, ...args);
       }
     } catch (error) {
       // Load again on the next call: the failure may have been the load itself (connection lost).
       script.loading = null;
+      script.loaded = false;
       throw toDriverError(error, name);
     }
+  }
+
+  private load(script: LoadedScript): Promise<unknown> {
+    return this.redis.script('LOAD', script.source).then((sha: unknown) => {
+      script.loaded = true;
+      return sha;
+    });
   }
 
   private entry(name: ScriptName): LoadedScript {

@@ -1,5 +1,6 @@
 /** FETCH: response shape, priority then FIFO, multi-queue order, paused queues, count, long-poll, request validation. */
 import { expect } from 'vitest';
+import type { OjsEvent } from '@ojskit/core';
 import type { Suite } from '../harness.js';
 import { expectOjsError } from '../support/errors.js';
 
@@ -33,6 +34,42 @@ export function registerFetchCases(suite: Suite): void {
       expect(res.jobs[0]).toMatchObject({ state: 'active', worker_id: 'w-poll' });
       // Woken by the enqueue, not by the end of its 2 s wait.
       expect(performance.now() - started).toBeLessThan(1_500);
+    });
+
+    suite.test('fetch.long-poll-claims-behind-insert', 'on a driver declaring orderedCalls, a waiting fetch claims a job enqueued in the same engine right behind its insert, before the job.enqueued event is emitted', async (t) => {
+      if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
+      if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
+      const driver = t.driver;
+      const queue = t.queue();
+      const order: string[] = [];
+      // What the engine emits reaches its transport's publish (when it has one) or its subscribers, as it emits.
+      const unsubscribe = t.api.subscribe({ types: ['job.enqueued'], queues: [queue] }, () => order.push('emitted'));
+      const transport = driver.events as { publish: (events: readonly OjsEvent[], tx?: unknown) => unknown } | undefined;
+      const publish = transport?.publish;
+      if (transport && publish) {
+        transport.publish = (events, tx) => {
+          if (events.some((e) => e.type === 'job.enqueued' && e.data['queue'] === queue)) order.push('emitted');
+          return publish.call(transport, events, tx);
+        };
+      }
+      const claim = driver.jobClaim;
+      driver.jobClaim = (params) => {
+        if (params.queues.includes(queue)) order.push('claim');
+        return claim.call(driver, params);
+      };
+      try {
+        const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-behind' });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const job = await t.push(queue);
+        const res = await fetching;
+        expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
+        // The empty claim before the wait, then the claim woken by the insert, ahead of the event.
+        expect(order.slice(0, 3)).toEqual(['claim', 'claim', 'emitted']);
+      } finally {
+        driver.jobClaim = claim;
+        if (transport && publish) transport.publish = publish;
+        unsubscribe();
+      }
     });
 
     suite.test('fetch.long-poll-abort', 'an aborted long-poll answers with no jobs at once and claims nothing enqueued after the abort', async (t) => {

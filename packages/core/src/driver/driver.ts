@@ -32,6 +32,13 @@ export interface DriverCapabilities {
   uniqueStrength: 'strong' | 'best_effort';
   /** Jobs survive a restart of the process. */
   durable: boolean;
+  /**
+   * Calls take effect in the order they are made: a call made after another, even before that one settles,
+   * sees its effects (one connection executing commands in order, or a store that acts when called). The
+   * engine then lets a FETCH waiting in the same process claim right behind an insert it just issued, one
+   * round trip sooner than the insert's event would. Absent means false (pooled connections, for example).
+   */
+  orderedCalls?: boolean;
 }
 
 /** Outcome of one job of an insert. */

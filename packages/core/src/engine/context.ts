@@ -4,6 +4,7 @@ import type { Driver } from '../driver/driver.js';
 import type { EventHub } from '../events/hub.js';
 import { toTimestamp } from '../formats/timestamps.js';
 import type { Retention, ServiceIntervals } from './options.js';
+import type { WorkSignal } from './work-signal.js';
 import type { Job } from '../schemas/job.js';
 
 /** Resolved engine settings. */
@@ -28,6 +29,8 @@ export interface EngineContext {
   readonly random: () => number;
   readonly settings: EngineSettings;
   readonly hub: EventHub;
+  /** Wakes FETCHes waiting in this process as soon as an insert is issued to an ordered driver. */
+  readonly work: WorkSignal;
   readonly startedAt: number;
   /** Set by the workflow module; the job operations call it after terminal transitions of workflow members. */
   onTerminal: TerminalHook;

@@ -10,6 +10,7 @@ import type { Driver } from '../driver/driver.js';
 import { OjsError } from '../errors/ojs-error.js';
 import type { OjsEvent } from '../events/event.js';
 import { EventHub } from '../events/hub.js';
+import { WorkSignal } from './work-signal.js';
 import { newId } from '../formats/ids.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS } from '../schemas/patterns.js';
 import { cronFirer } from '../services/cron-firer.js';
@@ -69,6 +70,7 @@ export class Engine implements OjsApi {
       random: options.random ?? Math.random,
       settings,
       hub,
+      work: new WorkSignal(),
       startedAt: Date.now(),
       onTerminal: (job) => workflows.onMemberTerminal(this.ctx, job),
     };

@@ -75,12 +75,28 @@ function announce(ctx: EngineContext, outcomes: readonly InsertOutcome[], now: n
   return ctx.hub.emit(events, tx);
 }
 
+/**
+ * Issues the driver's insert and, when the driver runs calls in order and no caller transaction holds the
+ * jobs back, wakes the FETCHes waiting in this process for their queues at once: a claim they issue now
+ * runs behind this insert (see WorkSignal).
+ */
+function insert(ctx: EngineContext, params: InsertParams): Promise<InsertResult> {
+  const inserting = ctx.driver.jobInsert(params);
+  if (ctx.work.watched && params.tx === undefined && ctx.driver.capabilities.orderedCalls === true) {
+    let last: string | undefined;
+    for (const { job } of params.jobs) {
+      if (job.state === 'available' && job.queue !== last) ctx.work.sent((last = job.queue));
+    }
+  }
+  return inserting;
+}
+
 /** PUSH one job. */
 export async function enqueue(ctx: EngineContext, body: unknown, tx?: unknown): Promise<EnqueueResponse> {
   // One instant for the job's timestamps and the insert: the parse reads the clock, the store need not again.
   const now = ctx.clock.now();
   const parsed = parseWithDefaults(ctx, body, now);
-  const result = await ctx.driver.jobInsert(insertParams([toStored(parsed)], now, tx));
+  const result = await insert(ctx, insertParams([toStored(parsed)], now, tx));
   if (!result.ok) throw insertError(result, false, parsed.unique?.key);
   const published = announce(ctx, result.outcomes, now, tx);
   if (published !== undefined) await published;
@@ -105,7 +121,7 @@ export async function enqueueBatch(ctx: EngineContext, body: unknown, tx?: unkno
     if (ids.has(p.job.id)) throw OjsError.duplicate(`jobs[${index}]: id '${p.job.id}' appears twice in the batch.`, { existing_job_id: p.job.id, index });
     ids.add(p.job.id);
   });
-  const result = await ctx.driver.jobInsert(insertParams(parsed.map(toStored), now, tx));
+  const result = await insert(ctx, insertParams(parsed.map(toStored), now, tx));
   if (!result.ok) throw insertError(result, true, parsed[result.index]?.unique?.key);
   const published = announce(ctx, result.outcomes, now, tx);
   if (published !== undefined) await published;

@@ -29,30 +29,41 @@ const PROMOTED_EXTRA: Readonly<Record<string, unknown>> = Object.freeze({ promot
 export const ANONYMOUS_WORKER = 'anonymous';
 
 /**
- * FETCH: claim up to `count` jobs; when none and `wait_ms` is set, wait for an enqueue on these queues once.
- * An abort of `signal` ends the wait without a second claim: whoever asked is gone (a client that hung up, a
- * worker shutting down), and jobs claimed for it would sit reserved until their visibility deadline.
+ * FETCH: claim up to `count` jobs; when none and `wait_ms` is set, wait for work on these queues and claim
+ * again. A wake-up from an insert this process just issued (WorkSignal) may come before that insert ran or
+ * stored anything: when its claim finds nothing the FETCH waits on; any other wake-up, or the end of the wait,
+ * is followed by one last claim. An abort of `signal` ends the wait without a claim: whoever asked is gone (a
+ * client that hung up, a worker shutting down), and jobs claimed for it would sit reserved until their
+ * visibility deadline.
  */
 export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: AbortSignal): Promise<FetchResponse> {
   const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
   // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
   const wake = request.waitMs > 0 && signal?.aborted !== true ? waitForWork(ctx, request.queues, request.waitMs, signal) : undefined;
-  let params = claimParams(ctx, request);
-  let result = await ctx.driver.jobClaim(params);
-  let settled = afterClaim(ctx, result, params.nowIso);
-  if (settled !== undefined) await settled;
+  let result = await claim(ctx, request);
   if (wake) {
-    if (result.jobs.length === 0) {
-      await wake.promise;
-      if (signal?.aborted) return { jobs: [] };
-      params = claimParams(ctx, request);
-      result = await ctx.driver.jobClaim(params);
-      settled = afterClaim(ctx, result, params.nowIso);
-      if (settled !== undefined) await settled;
-    } else wake.cancel();
+    while (result.jobs.length === 0) {
+      const why = await wake.next();
+      if (why === 'abort' || signal?.aborted) {
+        wake.cancel();
+        return { jobs: [] };
+      }
+      result = await claim(ctx, request);
+      if (why !== 'sent') break;
+    }
+    wake.cancel();
   }
   const jobs = result.jobs;
   return jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs };
+}
+
+/** One claim for `request` at the current instant, its events emitted. */
+async function claim(ctx: EngineContext, request: FetchRequest): Promise<ClaimResult> {
+  const params = claimParams(ctx, request);
+  const result = await ctx.driver.jobClaim(params);
+  const settled = afterClaim(ctx, result, params.nowIso);
+  if (settled !== undefined) await settled;
+  return result;
 }
 
 /** A claim for `request` at the current instant. */
@@ -86,30 +97,58 @@ async function settleClaim(ctx: EngineContext, published: void | Promise<void>, 
 }
 
 /**
- * Resolves on the first enqueue-like event for `queues`, after `ms`, or when `signal` aborts; `cancel` stops
- * listening early.
+ * Why a waiting FETCH woke: `sent`, an insert this process issued to an ordered driver (its jobs may not be
+ * stored yet, or at all); `work`, an event of work on the queues (an enqueue here or elsewhere, a retry, a
+ * resumed queue); `timeout`, the end of `wait_ms`; `abort`, the caller's signal.
  */
-function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: AbortSignal): { promise: Promise<void>; cancel: () => void } {
-  let done!: () => void;
-  const promise = new Promise<void>((resolve) => {
-    done = () => {
-      clearTimeout(timer);
-      unsubscribe();
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-  });
-  const timer = setTimeout(done, ms);
-  signal?.addEventListener('abort', done, { once: true });
+type WakeReason = 'sent' | 'work' | 'timeout' | 'abort';
+
+/** Ranks wake-ups that came while nobody waited: the FETCH reacts to the weightiest. */
+const WAKE_WEIGHT: Record<WakeReason, number> = { sent: 0, work: 1, timeout: 2, abort: 3 };
+
+/**
+ * Listens for work on `queues` for `ms` (or until `signal` aborts). `next()` resolves with the next wake-up,
+ * or with the weightiest one that came since the last `next()`; `cancel` stops listening.
+ */
+function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: AbortSignal): { next: () => Promise<WakeReason>; cancel: () => void } {
+  let waiting: ((why: WakeReason) => void) | undefined;
+  let missed: WakeReason | undefined;
+  let over = false;
+  const wake = (why: WakeReason) => {
+    if (why === 'timeout' || why === 'abort') over = true;
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      resolve(why);
+    } else if (missed === undefined || WAKE_WEIGHT[why] > WAKE_WEIGHT[missed]) missed = why;
+  };
+  const onAbort = () => wake('abort');
+  const timer = setTimeout(() => wake('timeout'), ms);
+  signal?.addEventListener('abort', onAbort, { once: true });
   const filter = { types: ['job.enqueued', 'job.requeued', 'job.failed', 'queue.resumed'], queues };
   // Work enqueued in another process arrives through the transport; work enqueued in this one, at once.
-  const unsubscribeHeard = ctx.hub.subscribe(filter, () => done());
-  const unwatch = ctx.hub.watchEmits(filter, () => done());
-  const unsubscribe = () => {
-    unsubscribeHeard();
-    unwatch();
+  const unsubscribeHeard = ctx.hub.subscribe(filter, () => wake('work'));
+  const unwatch = ctx.hub.watchEmits(filter, () => wake('work'));
+  const unwatchSent = ctx.work.watch(queues, () => wake('sent'));
+  return {
+    next: () => {
+      if (missed !== undefined) {
+        const why = missed;
+        missed = undefined;
+        return Promise.resolve(why);
+      }
+      // Past its end the wait answers at once: the FETCH makes its last claim.
+      if (over) return Promise.resolve<WakeReason>('timeout');
+      return new Promise<WakeReason>((resolve) => (waiting = resolve));
+    },
+    cancel: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      unsubscribeHeard();
+      unwatch();
+      unwatchSent();
+    },
   };
-  return { promise, cancel: done };
 }
 
 /** What every ACK of one instant writes. Shared by the ops of that instant, frozen (drivers only read ops). */
