@@ -6,6 +6,7 @@ import { AckBatcher } from '../src/worker/ack-batcher.js';
 import { compose } from '../src/worker/middleware.js';
 import { resolveWorkerOptions } from '../src/worker/options.js';
 import { WakeSignal } from '../src/worker/wake-signal.js';
+import { RecentIds } from '../src/worker/recent-ids.js';
 import { DEEP_BATCHES, PrefetchDepth } from '../src/worker/prefetch-depth.js';
 import { JobLostError, Worker, type JobContext, type Transport } from '../src/index.js';
 
@@ -94,6 +95,35 @@ describe('shutdown of an idle worker', () => {
     const { job } = await engine.enqueue({ type: 't', args: [], options: { queue: 'idle' } });
     expect((await engine.getJob(job.id)).job.state).toBe('available');
     await engine.close();
+  });
+});
+
+describe('an idle worker and job.enqueued events', () => {
+  it('makes one long-polling fetch per job: the event of a job its fetch is being handed sends it fetching for nothing', async () => {
+    const engine = new Engine({ driver: new MemoryDriver() });
+    const worker = new Worker(engine, { queues: ['events'], pollWaitMs: 2_000 });
+    worker.register('t', () => null);
+    let completed = 0;
+    worker.on('completed', () => (completed += 1));
+    worker.start();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 5; i++) {
+      const { job } = await engine.enqueue({ type: 't', args: [i], options: { queue: 'events' } });
+      for (let t = 0; t < 200 && (await engine.getJob(job.id)).job.state !== 'completed'; t++) await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(completed).toBe(5);
+    // The first fetch, then one per job (its answer and the job's event arrive together on this engine).
+    expect(worker.stats.fetchCalls).toBe(6);
+    await worker.close();
+    await engine.close();
+  });
+
+  it('remembers the ids it fetched lately, forgetting the oldest', () => {
+    const ids = new RecentIds(2);
+    ids.add('a');
+    ids.add('b');
+    ids.add('c');
+    expect([ids.has('a'), ids.has('b'), ids.has('c')]).toEqual([false, true, true]);
   });
 });
 

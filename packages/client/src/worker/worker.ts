@@ -25,6 +25,7 @@ import { JobRun } from './job-run.js';
 import { compose, type Handler, type Middleware } from './middleware.js';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './options.js';
 import { PrefetchDepth } from './prefetch-depth.js';
+import { RecentIds } from './recent-ids.js';
 import { TypedEmitter } from './typed-emitter.js';
 import { WakeSignal } from './wake-signal.js';
 
@@ -63,6 +64,9 @@ export interface WorkerStats {
   nackCalls: number;
   heartbeatCalls: number;
 }
+
+/** How many fetched job ids a worker remembers to recognise late job.enqueued events (RecentIds). */
+const RECENT_IDS_KEPT = 1_000;
 
 /** How a FETCH ended, for the loop's backoff. */
 type FetchOutcome = 'jobs' | 'held-empty' | 'short-empty' | 'error' | 'closing';
@@ -106,6 +110,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private pipelining = false;
   /** A job.enqueued event arrived since the idle fetch went out. */
   private enqueuedSeen = false;
+  /** Jobs fetched lately: their job.enqueued events, arriving late, are not news. */
+  private readonly fetchedIds = new RecentIds(RECENT_IDS_KEPT);
   /** Aborted at shutdown: ends a long-polling fetch's wait at once instead of after `pollWaitMs`. */
   private readonly fetchWaits = new AbortController();
   private loop: Promise<void> | undefined;
@@ -240,7 +246,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         continue;
       }
       const outcome = await this.whileFetchOut(fetching);
-      if (outcome === 'jobs') {
+            if (outcome === 'jobs') {
         // The queue is drained, so the next fetch will mostly wait. Let the ACKs of jobs that finish at once go
         // first: sent after it, an ACK waits behind the server's empty claim (measured on Redis: enqueue→completed
         // p50 −13–22 %). Two turns: the batcher sends at the end of a turn, possibly just after this one.
@@ -329,6 +335,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     void fetching.then((o) => (outcome = o));
     for (;;) {
       await Promise.race([fetching, this.wake.wait()]);
+      // The fetch out may be answering with that very job (an engine in this process can claim it right behind
+      // its insert, so the answer and the event arrive together): give it a turn before fetching again.
+      if (outcome === undefined && this.enqueuedSeen) await nextTurn();
       if (outcome !== undefined) break;
       const free = this.freeSlots();
       if (this.status === 'running' && this.enqueuedSeen && free > 0 && !this.quiet) {
@@ -375,6 +384,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         return 'closing';
       }
       for (const job of jobs) {
+        this.fetchedIds.add(job.id);
         // Our own earlier attempt of this job lost its reservation and came back to us: that attempt's handler
         // must stop and its ACK must not complete the new attempt.
         const previous = this.runs.get(job.id);
@@ -404,6 +414,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     try {
       this.unsubscribe = this.api.subscribe({ types: ['job.enqueued', 'job.cancelled'], queues: [...this.options.queues] }, (event: OjsEvent) => {
         if (event.type === 'job.enqueued') {
+          if (this.fetchedIds.has(String(event.data.job_id ?? event.subject))) return;
           this.enqueuedSeen = true;
           this.wake.notify();
         }
