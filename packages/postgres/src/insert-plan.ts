@@ -82,6 +82,10 @@ export function planInsert(
   mode: InsertConflictMode,
 ): InsertPlan {
   const plan = planDecisions(input, now, new PostgresInsertPort(conflicts), mode);
+  // The planner clears `enqueued_at` by assigning `undefined` (the memory driver's objects keep their shape
+  // so). This driver hands its staged jobs out as they are (as outcomes, or as the `existing` job of an
+  // abort), and those have always come without the key.
+  for (const step of plan.steps) if (step.kind === 'insert' && step.rescheduled) delete step.staged.job.enqueued_at;
   if (!plan.ok) return plan.result;
   const steps: InsertStep[] = [];
   for (const step of plan.steps) {
@@ -94,9 +98,6 @@ export function planInsert(
       continue;
     }
     const { staged, replace: match } = step;
-    // The planner clears `enqueued_at` by assigning `undefined` (the memory driver's objects keep their shape
-    // so); this driver hands its staged job to the caller, which has always come without the key.
-    if (step.rescheduled) delete staged.job.enqueued_at;
     let replace: StoredJob | undefined;
     let replacedStaged: StoredJob | undefined;
     if (match instanceof StagedJob) {
