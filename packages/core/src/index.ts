@@ -19,6 +19,7 @@ export * from './unique/fingerprint.js';
 export * from './events/event.js';
 export * from './driver/records.js';
 export * from './driver/driver.js';
+export * from './driver/insert-plan.js';
 export * from './api/responses.js';
 export * from './api/ojs-api.js';
 export * from './engine/options.js';

@@ -1,5 +1,6 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
 import {
+  planInsert,
   summarize,
   TRANSITIONS,
   type ClaimParams,
@@ -9,6 +10,7 @@ import {
   type DriverCapabilities,
   type HeartbeatParams,
   type HeartbeatResult,
+  type InsertConflictMode,
   type InsertOutcome,
   type InsertParams,
   type InsertResult,
@@ -25,7 +27,7 @@ import {
   type WorkflowRecord,
 } from '@ojskit/core';
 import { cloneValue, copyStoredJob } from './clone.js';
-import { planInsert, type ConflictMode } from './insert-plan.js';
+import { MemoryInsertPort } from './insert-plan.js';
 import type { JobEntry } from './job-entry.js';
 import { JobStore } from './job-store.js';
 import type { QueueState } from './queue-state.js';
@@ -77,6 +79,7 @@ export class MemoryDriver implements Driver {
   readonly capabilities: DriverCapabilities = CAPABILITIES;
 
   private readonly store = new JobStore();
+  private readonly insertPort = new MemoryInsertPort(this.store.jobs, this.store.unique);
   private readonly workers = new Map<string, WorkerRecord>();
   private readonly crons = new Map<string, CronRecord>();
   private readonly workflows = new Map<string, WorkflowRecord>();
@@ -386,20 +389,23 @@ export class MemoryDriver implements Driver {
     jobs: readonly StoredJob[],
     now: number,
     nowIso: string,
-    mode: ConflictMode,
+    mode: InsertConflictMode,
   ): InsertOutcome[] | Extract<InsertResult, { ok: false }> {
-    const plan = planInsert(jobs, now, this.store.jobs, this.store.unique, mode);
-    if (!plan.ok) return plan;
+    const plan = planInsert(jobs, now, this.insertPort, mode);
+    if (!plan.ok) return this.insertPort.takeBack(plan);
     const outcomes: InsertOutcome[] = [];
-    for (const step of plan.steps) {
+    const steps = plan.steps;
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
       if (step.kind === 'skip') continue;
       if (step.kind === 'existing') {
-        outcomes.push({ status: 'existing', job: copyStoredJob(this.store.jobs.get(step.matchId)!.job) });
+        outcomes.push({ status: 'existing', job: copyStoredJob(step.match.job) });
         continue;
       }
       let replaced: Job | undefined;
-      if (step.replaceId !== undefined) {
-        const match = this.store.jobs.get(step.replaceId)!;
+      // A job staged earlier in this batch is indexed by its own step, which came first.
+      const match = step.replace;
+      if (match !== undefined) {
         this.store.detach(match);
         const from = match.job.state;
         match.job.state = 'cancelled';
@@ -408,9 +414,11 @@ export class MemoryDriver implements Driver {
         this.store.attach(match, from, nowIso);
         replaced = copyStoredJob(match.job);
       }
-      const entry = step.entry;
+      const entry = step.staged;
       this.store.index(entry, nowIso);
-      const job = step.reported ?? copyStoredJob(entry.job);
+      // The caller's own input when the stored job equals it (handing a caller back its own object exposes
+      // nothing stored and saves a copy); a copy of the stored job when it took a replaced job's schedule.
+      const job = step.rescheduled ? copyStoredJob(entry.job) : jobs[i]!.job;
       outcomes.push(replaced === undefined ? { status: 'inserted', job } : { status: 'inserted', job, replaced });
     }
     return outcomes;

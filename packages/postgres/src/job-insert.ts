@@ -1,9 +1,9 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
-import type { InsertOutcome, InsertResult, Job, StoredJob } from '@ojskit/core';
+import type { InsertConflictMode, InsertOutcome, InsertResult, Job, StoredJob } from '@ojskit/core';
 import type { Pool } from 'pg';
 import { recordOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';
-import { planInsert, type ConflictMode, type StoredConflicts } from './insert-plan.js';
+import { planInsert, type StoredConflicts } from './insert-plan.js';
 import type { Queryable, Statements } from './statements.js';
 import { atomically } from './transactions.js';
 import { transitionJobs } from './job-transitions.js';
@@ -19,7 +19,7 @@ export interface InsertRequest {
   nowIso: string;
   /** A caller's client inside their open transaction. */
   tx?: Queryable;
-  mode: ConflictMode;
+  mode: InsertConflictMode;
 }
 
 /** A stored job changed between our read and our write: plan again. */
