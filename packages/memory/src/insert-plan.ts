@@ -6,7 +6,8 @@
  * index the jobs and cancel replaced ones, which is how an insert stays all-or-nothing without an undo
  * log. It all runs in one synchronous step, so no caller ever sees a job of an aborted batch.
  */
-import type { InsertPlan, InsertPlanPort, InsertResult, Job, StoredJob } from '@ojskit/core';
+import { planInsert } from '@ojskit/core';
+import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertResult, Job, StoredJob } from '@ojskit/core';
 import { copyInternals, copyJob, copyStoredJob } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
@@ -17,10 +18,30 @@ import type { UniqueIndex } from './unique-index.js';
  * the planner's holders are the entries themselves (no wrapper object per job it looks at).
  */
 export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
+  /**
+   * What the plan in progress has staged. An aborted plan lists its staged jobs in its steps, but a plan that
+   * throws (a copy meeting a value that cannot be cloned, such as a function in `args`) returns none: without
+   * this list its earlier jobs would stay in the table, unindexed and unclaimable.
+   */
+  private readonly staged: JobEntry[] = [];
+
   constructor(
     private readonly jobs: Map<string, JobEntry>,
     private readonly unique: UniqueIndex,
   ) {}
+
+  /** Core's planner over this port; a plan that throws leaves the job table as it found it. */
+  plan(input: readonly StoredJob[], now: number, mode: InsertConflictMode): InsertPlan<JobEntry, JobEntry> {
+    this.staged.length = 0;
+    try {
+      return planInsert(input, now, this, mode);
+    } catch (err) {
+      for (const entry of this.staged) this.jobs.delete(entry.job.id);
+      throw err;
+    } finally {
+      this.staged.length = 0;
+    }
+  }
 
   /** Stored or staged: the plan stages straight into the table (one map lookup per job, and no map of its own). */
   jobWithId(id: string): Job | undefined {
@@ -46,6 +67,7 @@ export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
 
   stage(entry: JobEntry): void {
     this.jobs.set(entry.job.id, entry);
+    this.staged.push(entry);
   }
 
   /** Takes the jobs of an aborted plan back out of the job table; returns what `jobInsert` reports. */

@@ -1,6 +1,5 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
 import {
-  planInsert,
   summarize,
   TRANSITIONS,
   type ClaimParams,
@@ -391,7 +390,7 @@ export class MemoryDriver implements Driver {
     nowIso: string,
     mode: InsertConflictMode,
   ): InsertOutcome[] | Extract<InsertResult, { ok: false }> {
-    const plan = planInsert(jobs, now, this.insertPort, mode);
+    const plan = this.insertPort.plan(jobs, now, mode);
     if (!plan.ok) return this.insertPort.takeBack(plan);
     const outcomes: InsertOutcome[] = [];
     const steps = plan.steps;

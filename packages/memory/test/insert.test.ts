@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobInternals, JobState } from '@ojskit/core';
+import type { Job, JobInternals, JobState } from '@ojskit/core';
 import { MemoryDriver } from '../src/index.js';
 import { at, iso, scheduled, stored, T0 } from './fixtures.js';
 
@@ -155,5 +155,23 @@ describe('jobInsert', () => {
     await d.jobInsert(at([a]));
     expect(await d.jobDelete({ id: a.job.id })).toMatchObject({ id: a.job.id });
     expect((await d.jobInsert(at([stored({}, keyed('k', 'reject'))]))).ok).toBe(true);
+  });
+});
+
+describe('jobInsert that throws', () => {
+  it('leaves nothing of the batch behind when a later job cannot be copied', async () => {
+    const d = new MemoryDriver();
+    const first = stored();
+    // Not a plain object, so it is copied by structuredClone, which throws on the function inside it;
+    // an in-process caller can hand the driver such a value.
+    const box = Object.assign(Object.create({}) as object, { fn: () => 1 });
+    const bad = stored({ args: [box] as unknown as Job['args'] });
+    await expect(d.jobInsert(at([first, bad]))).rejects.toThrow();
+    expect(await d.jobGet(first.job.id)).toBeNull();
+    expect((await d.jobCounts({})).available).toBe(0);
+    // and the id is free again: the same job inserts and is claimed
+    expect((await d.jobInsert(at([first]))).ok).toBe(true);
+    const claim = await d.jobClaim({ queues: ['q'], limit: 5, workerId: 'w', now: T0, nowIso: iso(T0) });
+    expect(claim.jobs.map((j) => j.id)).toEqual([first.job.id]);
   });
 });
