@@ -113,6 +113,9 @@ describe('an idle worker and job.enqueued events', () => {
     }
     expect(completed).toBe(5);
     // The first fetch, then one per job (its answer and the job's event arrive together on this engine).
+    // The fetch after the last job leaves a turn or two after its ACK: wait for it, then for any other.
+    await expect.poll(() => worker.stats.fetchCalls, { timeout: 2_000, interval: 5 }).toBe(6);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect(worker.stats.fetchCalls).toBe(6);
     await worker.close();
     await engine.close();

@@ -30,6 +30,10 @@ describe.skipIf(!redisAvailable)('idle worker on Redis', () => {
       }
       expect(worker.stats.jobsAcked).toBe(10);
       // The first fetch, then one per job; each fetch claims once before it waits and once when woken.
+      // The fetch after the last job leaves a turn or two after its ACK (which waitFor may see first), so
+      // wait for it, then make sure no other follows.
+      await expect.poll(() => worker.stats.fetchCalls, { timeout: 2_000, interval: 5 }).toBe(11);
+      await new Promise((resolve) => setTimeout(resolve, 100));
       expect(worker.stats.fetchCalls).toBe(11);
       expect(claims.length).toBeLessThanOrEqual(22);
     } finally {
