@@ -21,6 +21,7 @@ import type { AnyJobs, ArgsOf, JobRegistry, JobTypeOf, ResultOf } from '../regis
 import type { Transport } from '../transport/transport.js';
 import { AckBatcher } from './ack-batcher.js';
 import { Context, type ContextHost, type JobContext } from './job-context.js';
+import { HeldJobs } from './held-jobs.js';
 import { JobRun } from './job-run.js';
 import { compose, type Handler, type Middleware } from './middleware.js';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './options.js';
@@ -102,7 +103,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private quiet = false;
   private running = 0;
   /** Jobs claimed ahead of a free slot (prefetched during a backlog), oldest first; they start as slots free. */
-  private readonly held = new Map<string, WireJob>();
+  private readonly held = new HeldJobs();
   /** Jobs asked for by fetches still in flight: their slots are taken until they answer. */
   private requested = 0;
   private readonly fetches = new Set<Promise<FetchOutcome>>();
@@ -263,8 +264,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     }
     // Jobs claimed by a fetch still out are released by it: wait, so nothing is handed back after close.
     while (this.fetches.size > 0) await Promise.all([...this.fetches]);
-    const held = [...this.held.values()];
-    this.held.clear();
+    const held = this.held.clear();
     await Promise.all(
       held.map(async (job) => {
         await this.release(jobFromWire(job));
@@ -299,9 +299,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   /** Starts held jobs while slots are free. */
   private startHeld(): void {
     if (this.status !== 'running') return;
-    for (const [id, job] of this.held) {
-      if (this.running >= this.options.concurrency) return;
-      this.held.delete(id);
+    while (this.running < this.options.concurrency) {
+      const job = this.held.shift();
+      if (!job) return;
       void this.execute(job);
     }
   }
@@ -392,7 +392,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
         // A held job that came back is a newer attempt of it: it replaces the held one, which is not counted twice.
         if (!this.held.delete(job.id)) this.unsettled += 1;
-        this.held.set(job.id, job);
+        this.held.add(job);
       }
       // Ask for the next batch before running this one, so the backend claims it while this process works.
       if (this.pipelining) this.topUp();
@@ -581,7 +581,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   /** Extends every job's reservation (running or held) and stops jobs the server reports cancelled or no longer ours. */
   private async beat(): Promise<void> {
-    const ids = [...this.runs.keys(), ...this.held.keys()];
+    const ids = [...this.runs.keys(), ...this.held.ids()];
     let response;
     try {
       this.counters.heartbeatCalls += 1;
