@@ -1,4 +1,4 @@
-/** Worker parts on their own: option validation, the middleware chain, the wake latch, held jobs, and ACK batching paths. */
+/** Worker parts on their own: option validation, the middleware chain, the wake latch, held jobs, events, and ACK batching paths. */
 import { describe, expect, it } from 'vitest';
 import { MemoryDriver } from '@ojskit/memory';
 import { Engine, type Job as WireJob } from '@ojskit/core';
@@ -8,6 +8,7 @@ import { resolveWorkerOptions } from '../src/worker/options.js';
 import { WakeSignal } from '../src/worker/wake-signal.js';
 import { RecentIds } from '../src/worker/recent-ids.js';
 import { HeldJobs } from '../src/worker/held-jobs.js';
+import { TypedEmitter } from '../src/worker/typed-emitter.js';
 import { DEEP_BATCHES, PrefetchDepth } from '../src/worker/prefetch-depth.js';
 import { JobLostError, Worker, type JobContext, type Transport } from '../src/index.js';
 
@@ -165,6 +166,34 @@ describe('held jobs', () => {
     out.push(...held.clear().map((j) => j.id));
     expect(out).toEqual(Array.from({ length: next }, (_, i) => `j${i}`));
     expect(held.size).toBe(0);
+  });
+});
+
+describe('worker events', () => {
+  class Emitter extends TypedEmitter<{ tick: [n: number] }> {
+    fire(n: number): void {
+      this.emit('tick', n);
+    }
+  }
+
+  it('calls the listeners an emit started with, even those removed meanwhile, and not those added meanwhile', () => {
+    const emitter = new Emitter();
+    const calls: string[] = [];
+    const late = () => calls.push('late');
+    let offSecond = () => {};
+    emitter.on('tick', () => {
+      calls.push('first');
+      offSecond();
+      emitter.on('tick', late);
+    });
+    offSecond = emitter.on('tick', () => calls.push('second'));
+    emitter.once('tick', () => calls.push('once'));
+    emitter.fire(1);
+    expect(calls).toEqual(['first', 'second', 'once']);
+    calls.length = 0;
+    emitter.fire(2);
+    expect(calls).toEqual(['first', 'late']);
+    expect(emitter.listenerCount('tick')).toBe(2);
   });
 });
 
