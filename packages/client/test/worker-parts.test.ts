@@ -1,12 +1,14 @@
-/** Worker parts on their own: option validation, the middleware chain, the wake latch, and ACK batching paths. */
+/** Worker parts on their own: option validation, the middleware chain, the wake latch, held jobs, events, and ACK batching paths. */
 import { describe, expect, it } from 'vitest';
 import { MemoryDriver } from '@ojskit/memory';
-import { Engine } from '@ojskit/core';
+import { Engine, type Job as WireJob } from '@ojskit/core';
 import { AckBatcher } from '../src/worker/ack-batcher.js';
 import { compose } from '../src/worker/middleware.js';
 import { resolveWorkerOptions } from '../src/worker/options.js';
 import { WakeSignal } from '../src/worker/wake-signal.js';
 import { RecentIds } from '../src/worker/recent-ids.js';
+import { HeldJobs } from '../src/worker/held-jobs.js';
+import { TypedEmitter } from '../src/worker/typed-emitter.js';
 import { DEEP_BATCHES, PrefetchDepth } from '../src/worker/prefetch-depth.js';
 import { JobLostError, Worker, type JobContext, type Transport } from '../src/index.js';
 
@@ -127,6 +129,74 @@ describe('an idle worker and job.enqueued events', () => {
     ids.add('b');
     ids.add('c');
     expect([ids.has('a'), ids.has('b'), ids.has('c')]).toEqual([false, true, true]);
+  });
+
+  it('keeps the latest ids through many turns of its ring, and an id added again keeps its place', () => {
+    const ids = new RecentIds(3);
+    for (let i = 0; i < 10; i++) ids.add(`j${i}`);
+    ids.add('j8');
+    expect(['j6', 'j7', 'j8', 'j9'].map((id) => ids.has(id))).toEqual([false, true, true, true]);
+    ids.add('j10');
+    expect(['j7', 'j8', 'j9', 'j10'].map((id) => ids.has(id))).toEqual([false, true, true, true]);
+  });
+});
+
+describe('held jobs', () => {
+  const job = (id: string, attempt = 1) => ({ id, attempt }) as WireJob;
+
+  it('hands jobs out oldest first, skipping dropped ones; a newer attempt of a held job goes to the back', () => {
+    const held = new HeldJobs();
+    const a2 = job('a', 2);
+    for (const id of ['a', 'b', 'c', 'd']) held.add(job(id));
+    held.delete('b');
+    held.delete('a');
+    held.add(a2);
+    expect(held.size).toBe(3);
+    expect([...held.ids()]).toEqual(['c', 'd', 'a']);
+    expect([held.shift()?.id, held.shift()?.id, held.shift()]).toEqual(['c', 'd', a2]);
+    expect([held.shift(), held.size]).toEqual([undefined, 0]);
+  });
+
+  it('stays in order across many jobs taken and held again', () => {
+    const held = new HeldJobs();
+    let next = 0;
+    const out: string[] = [];
+    for (let i = 0; i < 5_000; i++) {
+      held.add(job(`j${next++}`));
+      held.add(job(`j${next++}`));
+      out.push(held.shift()!.id);
+    }
+    out.push(...held.clear().map((j) => j.id));
+    expect(out).toEqual(Array.from({ length: next }, (_, i) => `j${i}`));
+    expect(held.size).toBe(0);
+  });
+});
+
+describe('worker events', () => {
+  class Emitter extends TypedEmitter<{ tick: [n: number] }> {
+    fire(n: number): void {
+      this.emit('tick', n);
+    }
+  }
+
+  it('calls the listeners an emit started with, even those removed meanwhile, and not those added meanwhile', () => {
+    const emitter = new Emitter();
+    const calls: string[] = [];
+    const late = () => calls.push('late');
+    let offSecond = () => {};
+    emitter.on('tick', () => {
+      calls.push('first');
+      offSecond();
+      emitter.on('tick', late);
+    });
+    offSecond = emitter.on('tick', () => calls.push('second'));
+    emitter.once('tick', () => calls.push('once'));
+    emitter.fire(1);
+    expect(calls).toEqual(['first', 'second', 'once']);
+    calls.length = 0;
+    emitter.fire(2);
+    expect(calls).toEqual(['first', 'late']);
+    expect(emitter.listenerCount('tick')).toBe(2);
   });
 });
 

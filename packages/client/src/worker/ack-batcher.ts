@@ -7,14 +7,18 @@
  */
 import { OjsError } from '@ojskit/core';
 import { ackRequest } from '../mapping/worker-protocol.js';
-import { supportsAckMany, type Transport } from '../transport/transport.js';
+import { supportsAckMany, type AckManyItemResult, type Transport } from '../transport/transport.js';
 
-interface PendingAck {
-  jobId: string;
-  attempt: number;
-  result: unknown;
-  resolve: () => void;
-  reject: (error: unknown) => void;
+/**
+ * One completion to send, told how its ACK ended: exactly one of `acked`/`refused` is called, once, and
+ * neither may throw. The worker's own runs are such items, which spares each job a promise and an object.
+ */
+export interface PendingAck {
+  readonly jobId: string;
+  readonly attempt: number;
+  readonly result: unknown;
+  acked(): void;
+  refused(error: unknown): void;
 }
 
 /** Counters of what the batcher sent. */
@@ -46,20 +50,33 @@ export class AckBatcher {
 
   /** Acknowledges one job; resolves once the server accepted it, rejects with its `OjsError` otherwise. */
   ack(jobId: string, attempt: number, result: unknown): Promise<void> {
+    return new Promise<void>((resolve, reject) => this.add({ jobId, attempt, result, acked: resolve, refused: reject }));
+  }
+
+  /** `ack` for the worker's hot path: tells the item how its ACK ended instead of settling a promise. */
+  add(item: PendingAck): void {
     if (!this.batch) {
       this.stats.calls += 1;
-      return this.api.ack(ackRequest(jobId, attempt, result, this.workerId)).then(() => {
-        this.stats.acked += 1;
-      });
+      let sending: Promise<unknown>;
+      try {
+        sending = this.api.ack(ackRequest(item.jobId, item.attempt, item.result, this.workerId));
+      } catch (error) {
+        sending = Promise.reject(error);
+      }
+      sending.then(
+        () => {
+          this.stats.acked += 1;
+          item.acked();
+        },
+        (error: unknown) => item.refused(error),
+      );
+      return;
     }
-    const { maxSize, maxDelayMs } = this.batch;
-    return new Promise<void>((resolve, reject) => {
-      this.pending.push({ jobId, attempt, result, resolve, reject });
-      if (this.pending.length >= maxSize) this.sendPending();
-      else if (this.inFlight.size < this.maxInFlight) this.queueSend();
-      // Behind an in-flight batch: its answer sends these; the timer only bounds the wait if it is slow.
-      else this.lingerTimer ??= setTimeout(() => this.sendPending(), maxDelayMs);
-    });
+    this.pending.push(item);
+    if (this.pending.length >= this.batch.maxSize) this.sendPending();
+    else if (this.inFlight.size < this.maxInFlight) this.queueSend();
+    // Behind an in-flight batch: its answer sends these; the timer only bounds the wait if it is slow.
+    else this.lingerTimer ??= setTimeout(() => this.sendPending(), this.batch.maxDelayMs);
   }
 
   /**
@@ -70,7 +87,8 @@ export class AckBatcher {
     const index = this.pending.findIndex((item) => item.jobId === jobId);
     if (index < 0) return false;
     const [item] = this.pending.splice(index, 1);
-    item!.reject(reason);
+    // Told after the caller's turn, as a rejected promise would be: the caller is still handling the new attempt.
+    queueMicrotask(() => item!.refused(reason));
     return true;
   }
 
@@ -122,27 +140,37 @@ export class AckBatcher {
           this.api.ack(ackRequest(item.jobId, item.attempt, item.result, this.workerId)).then(
             () => {
               this.stats.acked += 1;
-              item.resolve();
+              item.acked();
             },
-            (error: unknown) => item.reject(error),
+            (error: unknown) => item.refused(error),
           ),
         ),
       );
       return;
     }
+    let results: AckManyItemResult[];
     try {
-      const { results } = await this.api.ackMany({ acks: batch.map((item) => ackRequest(item.jobId, item.attempt, item.result, this.workerId)) });
-      const byId = new Map(results.map((r) => [r.job_id, r]));
-      for (const item of batch) {
-        const outcome = byId.get(item.jobId);
-        if (outcome?.ok) {
-          this.stats.acked += 1;
-          item.resolve();
-        } else if (outcome) item.reject(OjsError.fromBody(outcome.error));
-        else item.reject(new OjsError('backend_error', `ackMany returned no result for job ${item.jobId}.`));
-      }
+      ({ results } = await this.api.ackMany({ acks: batch.map((item) => ackRequest(item.jobId, item.attempt, item.result, this.workerId)) }));
     } catch (error) {
-      for (const item of batch) item.reject(error);
+      for (const item of batch) item.refused(error);
+      return;
+    }
+    // Results come in request order; ids are looked up only for a transport that answers otherwise.
+    let byId: Map<string, AckManyItemResult> | undefined;
+    const outcomeAt = (i: number): AckManyItemResult | undefined => {
+      const id = batch[i]!.jobId;
+      if (results[i]?.job_id === id) return results[i];
+      byId ??= new Map(results.map((r) => [r.job_id, r]));
+      return byId.get(id);
+    };
+    // Counted before anyone is told, so a `completed` listener sees the batch in the stats.
+    for (let i = 0; i < batch.length; i++) if (outcomeAt(i)?.ok) this.stats.acked += 1;
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i]!;
+      const outcome = outcomeAt(i);
+      if (outcome?.ok) item.acked();
+      else if (outcome) item.refused(OjsError.fromBody(outcome.error));
+      else item.refused(new OjsError('backend_error', `ackMany returned no result for job ${item.jobId}.`));
     }
   }
 }

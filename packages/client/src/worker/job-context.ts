@@ -31,14 +31,19 @@ export interface ContextHost {
   heartbeat(run: JobRun): Promise<void>;
 }
 
-/** The context handed to middleware and handlers; the job view and signal are built on first access. */
+/** The context handed to middleware and handlers; the job view, signal and state are built on first access. */
 export class Context implements JobContext {
-  readonly state: Record<string, unknown> = {};
+  private scratch: Record<string, unknown> | undefined;
 
   constructor(
     private readonly run: JobRun,
     private readonly host: ContextHost,
   ) {}
+
+  // Made on first use: most handlers never touch it, and every job would pay for the object.
+  get state(): Record<string, unknown> {
+    return (this.scratch ??= {});
+  }
 
   get job(): Job {
     return this.run.job;

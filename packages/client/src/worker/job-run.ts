@@ -4,8 +4,15 @@
  */
 import type { Job as WireJob } from '@ojskit/core';
 import { jobFromWire, type Job } from '../mapping/job.js';
+import type { PendingAck } from './ack-batcher.js';
 
-export class JobRun {
+/** Hears how a run's ACK ended (the worker): a finished run is its own `PendingAck`. */
+export interface RunAckListener {
+  runAcked(run: JobRun): void;
+  runAckRefused(run: JobRun, error: unknown): void;
+}
+
+export class JobRun implements PendingAck {
   /** `running` while the handler may still report; `settling` once the outcome is being sent. */
   phase: 'running' | 'settling' = 'running';
   private view: Job | undefined;
@@ -13,10 +20,34 @@ export class JobRun {
   private reason: Error | undefined;
   private onAbort: ((reason: Error) => void) | undefined;
 
-  constructor(readonly wire: WireJob) {}
+  /** When the handler started (`performance.now()`), its timeout timer, and its result once it returned. */
+  startedAt = 0;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  result: unknown;
+
+  constructor(
+    readonly wire: WireJob,
+    private readonly listener?: RunAckListener,
+  ) {}
+
+  acked(): void {
+    this.listener?.runAcked(this);
+  }
+
+  refused(error: unknown): void {
+    this.listener?.runAckRefused(this, error);
+  }
 
   get id(): string {
     return this.wire.id;
+  }
+
+  get jobId(): string {
+    return this.wire.id;
+  }
+
+  get attempt(): number {
+    return this.wire.attempt;
   }
 
   get job(): Job {

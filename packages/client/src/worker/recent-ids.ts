@@ -6,12 +6,24 @@
  */
 export class RecentIds {
   private readonly ids = new Set<string>();
+  /**
+   * The remembered ids in arrival order, as a ring: the oldest is found by index. Finding it through the set's
+   * iterator costs a walk over every entry deleted since the set last rehashed, once per fetched job.
+   */
+  private readonly order: string[] = [];
+  private next = 0;
 
   constructor(private readonly max: number) {}
 
   add(id: string): void {
+    if (this.max <= 0 || this.ids.has(id)) return;
+    if (this.order.length < this.max) this.order.push(id);
+    else {
+      this.ids.delete(this.order[this.next]!);
+      this.order[this.next] = id;
+      this.next = (this.next + 1) % this.max;
+    }
     this.ids.add(id);
-    if (this.ids.size > this.max) this.ids.delete(this.ids.values().next().value as string);
   }
 
   has(id: string): boolean {

@@ -6,13 +6,17 @@ type AnyListener = (...args: unknown[]) => void;
 
 /** Emits events whose names and argument tuples are declared by `Events`. */
 export class TypedEmitter<Events extends { [name: string]: unknown[] }> {
-  private readonly listeners = new Map<keyof Events, Set<AnyListener>>();
+  /**
+   * Each event's listeners, replaced (never changed in place) when one is added or removed: an emit walks the
+   * array it started with, unaffected by listeners added or removed meanwhile, without copying it per event.
+   */
+  private readonly listeners = new Map<keyof Events, readonly AnyListener[]>();
 
   /** Adds a listener; returns a function that removes it. */
   on<K extends keyof Events>(event: K, listener: Listener<Events[K]>): () => void {
-    let set = this.listeners.get(event);
-    if (!set) this.listeners.set(event, (set = new Set()));
-    set.add(listener as unknown as AnyListener);
+    const current = this.listeners.get(event) ?? [];
+    // Adding a listener twice keeps one registration, as a set would.
+    if (!current.includes(listener as unknown as AnyListener)) this.listeners.set(event, [...current, listener as unknown as AnyListener]);
     return () => this.off(event, listener);
   }
 
@@ -26,18 +30,24 @@ export class TypedEmitter<Events extends { [name: string]: unknown[] }> {
   }
 
   off<K extends keyof Events>(event: K, listener: Listener<Events[K]>): void {
-    this.listeners.get(event)?.delete(listener as unknown as AnyListener);
+    const current = this.listeners.get(event);
+    if (!current) return;
+    const index = current.indexOf(listener as unknown as AnyListener);
+    if (index < 0) return;
+    const rest = current.filter((_, i) => i !== index);
+    if (rest.length > 0) this.listeners.set(event, rest);
+    else this.listeners.delete(event);
   }
 
   listenerCount(event: keyof Events): number {
-    return this.listeners.get(event)?.size ?? 0;
+    return this.listeners.get(event)?.length ?? 0;
   }
 
   /** Calls every listener; a throwing listener does not stop the others or the caller. */
   protected emit<K extends keyof Events>(event: K, ...args: Events[K]): void {
-    const set = this.listeners.get(event);
-    if (!set) return;
-    for (const listener of [...set]) {
+    const listeners = this.listeners.get(event);
+    if (!listeners) return;
+    for (const listener of listeners) {
       try {
         listener(...args);
       } catch (error) {

@@ -21,7 +21,8 @@ import type { AnyJobs, ArgsOf, JobRegistry, JobTypeOf, ResultOf } from '../regis
 import type { Transport } from '../transport/transport.js';
 import { AckBatcher } from './ack-batcher.js';
 import { Context, type ContextHost, type JobContext } from './job-context.js';
-import { JobRun } from './job-run.js';
+import { HeldJobs } from './held-jobs.js';
+import { JobRun, type RunAckListener } from './job-run.js';
 import { compose, type Handler, type Middleware } from './middleware.js';
 import { resolveWorkerOptions, type ResolvedWorkerOptions, type WorkerOptions } from './options.js';
 import { PrefetchDepth } from './prefetch-depth.js';
@@ -75,7 +76,8 @@ type FetchOutcome = 'jobs' | 'held-empty' | 'short-empty' | 'error' | 'closing';
 const nextTurn = (): Promise<void> =>
   new Promise((resolve) => (typeof globalThis.setImmediate === 'function' ? globalThis.setImmediate(resolve) : setTimeout(resolve, 0)));
 
-type Outcome = { kind: 'ok'; result: unknown } | { kind: 'error'; error: unknown } | { kind: 'aborted'; reason: unknown };
+/** How a handler's run ended: it returned, it threw, or the run was aborted first (the value is the reason). */
+type OutcomeKind = 'ok' | 'error' | 'aborted';
 
 /**
  * Processes jobs by type.
@@ -102,7 +104,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private quiet = false;
   private running = 0;
   /** Jobs claimed ahead of a free slot (prefetched during a backlog), oldest first; they start as slots free. */
-  private readonly held = new Map<string, WireJob>();
+  private readonly held = new HeldJobs();
   /** Jobs asked for by fetches still in flight: their slots are taken until they answer. */
   private requested = 0;
   private readonly fetches = new Set<Promise<FetchOutcome>>();
@@ -120,6 +122,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private heartbeatInFlight: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
   private readonly contextHost: ContextHost;
+  private readonly ackListener: RunAckListener;
 
   constructor(
     readonly api: Transport,
@@ -133,6 +136,13 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       workerId: this.options.workerId,
       progress: (run, fraction, message, data) => this.reportProgress(run, fraction, message, data),
       heartbeat: (run) => this.heartbeatOne(run),
+    };
+    this.ackListener = {
+      runAcked: (run) => this.acked(run),
+      runAckRefused: (run, error) => {
+        this.emitError(error, run.job);
+        this.forget(run);
+      },
     };
   }
 
@@ -263,8 +273,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     }
     // Jobs claimed by a fetch still out are released by it: wait, so nothing is handed back after close.
     while (this.fetches.size > 0) await Promise.all([...this.fetches]);
-    const held = [...this.held.values()];
-    this.held.clear();
+    const held = this.held.clear();
     await Promise.all(
       held.map(async (job) => {
         await this.release(jobFromWire(job));
@@ -299,10 +308,10 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   /** Starts held jobs while slots are free. */
   private startHeld(): void {
     if (this.status !== 'running') return;
-    for (const [id, job] of this.held) {
-      if (this.running >= this.options.concurrency) return;
-      this.held.delete(id);
-      void this.execute(job);
+    while (this.running < this.options.concurrency) {
+      const job = this.held.shift();
+      if (!job) return;
+      this.execute(job);
     }
   }
 
@@ -392,7 +401,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         else if (previous) this.acks.withdraw(job.id, new JobLostError(job.id, 'active'));
         // A held job that came back is a newer attempt of it: it replaces the held one, which is not counted twice.
         if (!this.held.delete(job.id)) this.unsettled += 1;
-        this.held.set(job.id, job);
+        this.held.add(job);
       }
       // Ask for the next batch before running this one, so the backend claims it while this process works.
       if (this.pipelining) this.topUp();
@@ -432,44 +441,69 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   // ---- running one job -----------------------------------------------------------------------------
 
-  private async execute(wire: WireJob): Promise<void> {
-    const run = new JobRun(wire);
+  /**
+   * Starts one job. Its outcome is handled by callbacks rather than by awaiting a race of promises: the
+   * worker's per-job cost on a busy queue is mostly promises, closures and the ticks spent awaiting them.
+   */
+  private execute(wire: WireJob): void {
+    const run = new JobRun(wire, this.ackListener);
     this.runs.set(run.id, run);
     this.running += 1;
-    const startedAt = performance.now();
-    let outcome: Outcome;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    run.startedAt = performance.now();
     const handler = this.handlers.get(wire.type);
     if (!handler) {
-      outcome = { kind: 'error', error: new HandlerNotFoundError(wire.type) };
-    } else {
-      const timeoutMs = wire.timeout_ms;
-      if (timeoutMs !== undefined && timeoutMs > 0) timer = setTimeout(() => run.abort(new JobTimeoutError(run.id, timeoutMs)), timeoutMs);
-      // First of: the handler settles, or the run is aborted (the handler may ignore its signal; it is not awaited).
-      outcome = await new Promise<Outcome>((resolve) => {
-        run.whenAborted((reason) => resolve({ kind: 'aborted', reason }));
-        this.runChain(wire.type, new Context(run, this.contextHost)).then(
-          (result) => resolve({ kind: 'ok', result }),
-          (error: unknown) => resolve({ kind: 'error', error }),
-        );
-      });
-      // A handler that reacted to its abort settles after it: the abort reason decides what is reported.
-      if (run.abortReason && outcome.kind !== 'aborted') outcome = { kind: 'aborted', reason: run.abortReason };
+      this.finish(run, 'error', new HandlerNotFoundError(wire.type));
+      return;
     }
-    clearTimeout(timer);
-    const elapsedMs = performance.now() - startedAt;
+    const timeoutMs = wire.timeout_ms;
+    if (timeoutMs !== undefined && timeoutMs > 0) run.timer = setTimeout(() => run.abort(new JobTimeoutError(run.id, timeoutMs)), timeoutMs);
+    // First of: the handler settles, or the run is aborted (the handler may ignore its signal; it is not awaited).
+    run.whenAborted((reason) => this.finish(run, 'aborted', reason));
+    this.runChain(wire.type, new Context(run, this.contextHost)).then(
+      (result) => this.finish(run, 'ok', result),
+      (error: unknown) => this.finish(run, 'error', error),
+    );
+  }
+
+  /** The handler settled or the run was aborted, whichever came first: frees the slot and reports the outcome. */
+  private finish(run: JobRun, kind: OutcomeKind, value: unknown): void {
+    if (run.phase !== 'running') return;
+    // A handler that reacted to its abort settles after it: the abort reason decides what is reported.
+    if (run.abortReason && kind !== 'aborted') {
+      kind = 'aborted';
+      value = run.abortReason;
+    }
+    if (run.timer !== undefined) clearTimeout(run.timer);
+    const elapsedMs = performance.now() - run.startedAt;
     this.depth.handled(elapsedMs);
     run.phase = 'settling';
     this.running -= 1;
     if (this.held.size > 0) this.startHeld();
     this.wake.notify();
-    try {
-      await this.settle(run, outcome, elapsedMs);
-    } finally {
-      // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
-      if (this.runs.get(run.id) === run) this.runs.delete(run.id);
-      this.settledOne();
+    if (kind === 'ok') {
+      run.result = value;
+      // The run hears how its ACK ended, and tells ackListener.
+      this.acks.add(run);
+      return;
     }
+    void this.settleFailure(run, kind, value, elapsedMs).finally(() => this.forget(run));
+  }
+
+  /** The server accepted a run's ACK. */
+  private acked(run: JobRun): void {
+    // A server that does not guard ACKs by attempt accepted this one although the job had already come
+    // back to us for a newer attempt: the job is completed, so that newer attempt must stop.
+    const newer = this.runs.get(run.id);
+    if (newer && newer !== run) newer.abort(new JobLostError(run.id, 'completed'));
+    if (this.listenerCount('completed') > 0) this.emit('completed', run.job, run.result);
+    this.forget(run);
+  }
+
+  /** A run's outcome has been answered: it is no longer ours. */
+  private forget(run: JobRun): void {
+    // The job may already be running again here (a new attempt after a lost reservation): keep that entry.
+    if (this.runs.get(run.id) === run) this.runs.delete(run.id);
+    this.settledOne();
   }
 
   private runChain(type: string, ctx: JobContext): Promise<unknown> {
@@ -499,27 +533,14 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     if (response.jobs_cancelled?.includes(run.id)) run.abort(new JobCancelledError(run.id));
   }
 
-  /** Tells the server how the attempt ended. */
-  private async settle(run: JobRun, outcome: Outcome, elapsedMs: number): Promise<void> {
-    if (outcome.kind === 'ok') {
-      try {
-        await this.acks.ack(run.id, run.wire.attempt, outcome.result);
-        // A server that does not guard ACKs by attempt accepted this one although the job had already come
-        // back to us for a newer attempt: the job is completed, so that newer attempt must stop.
-        const newer = this.runs.get(run.id);
-        if (newer && newer !== run) newer.abort(new JobLostError(run.id, 'completed'));
-        if (this.listenerCount('completed') > 0) this.emit('completed', run.job, outcome.result);
-      } catch (error) {
-        this.emitError(error, run.job);
-      }
-      return;
-    }
+  /** Tells the server how a failed or aborted attempt ended. */
+  private async settleFailure(run: JobRun, kind: 'error' | 'aborted', value: unknown, elapsedMs: number): Promise<void> {
     const { job } = run;
-    if (outcome.kind === 'error') {
-      const failure = outcome.error instanceof HandlerNotFoundError ? handlerNotFoundFailure(job.type) : failureFromThrown(outcome.error);
-      return this.fail(job, failure, outcome.error);
+    if (kind === 'error') {
+      const failure = value instanceof HandlerNotFoundError ? handlerNotFoundFailure(job.type) : failureFromThrown(value);
+      return this.fail(job, failure, value);
     }
-    const reason = outcome.reason;
+    const reason = value;
     if (reason instanceof JobCancelledError) this.emit('cancelled', job);
     else if (reason instanceof JobTimeoutError) await this.fail(job, timeoutFailure(reason.timeoutMs, elapsedMs), reason);
     else if (reason instanceof WorkerClosingError) {
@@ -581,7 +602,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
 
   /** Extends every job's reservation (running or held) and stops jobs the server reports cancelled or no longer ours. */
   private async beat(): Promise<void> {
-    const ids = [...this.runs.keys(), ...this.held.keys()];
+    const ids = [...this.runs.keys(), ...this.held.ids()];
     let response;
     try {
       this.counters.heartbeatCalls += 1;
