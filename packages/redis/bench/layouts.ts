@@ -11,18 +11,23 @@
  * CPU per job, medians and ranges over alternating rounds. The prototype's guards are checked first (a job
  * not 'available' is never claimed, a second ACK of a batch fails every op, a wrong worker or attempt fails);
  * the bench aborts when one does not hold. It is a prototype, not a driver: no promotion of due jobs, no
- * expiry, one visibility timeout for all jobs, no events.
+ * expiry, one visibility timeout for all jobs, no events. BENCH_CALLGRIND=1 runs it all against a Redis of its
+ * own under valgrind's callgrind (as `bench:instructions`) and adds Redis instructions per job, which repeat to a
+ * few % where CPU time swings by tens of %; CPU figures are then meaningless, and N defaults to 2000.
  *
- * Usage: pnpm bench:layouts  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_BATCH=50, BENCH_ROUNDS=3)
+ * Usage: pnpm bench:layouts  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_BATCH=50, BENCH_ROUNDS=3, BENCH_CALLGRIND,
+ * BENCH_PORT=6399)
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ojskitSystem } from './ojskit-system.js';
 import { measure, table, type Sample } from './measure.js';
 import { benchAckOp } from './ack-op.js';
+import { startCallgrindRedis } from './callgrind.js';
 
-const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const N = Number(process.env.BENCH_JOBS ?? 20_000);
+const callgrind = process.env.BENCH_CALLGRIND === '1' ? await startCallgrindRedis(Number(process.env.BENCH_PORT ?? 6399)) : null;
+const url = callgrind?.url ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const N = Number(process.env.BENCH_JOBS ?? (callgrind ? 2_000 : 20_000));
 const BATCH = Number(process.env.BENCH_BATCH ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const VISIBILITY_MS = 30_000;
@@ -286,12 +291,16 @@ async function evalshaUsec(): Promise<number> {
 
 interface Phase extends Sample {
   scriptUs: number;
+  /** Redis instructions (callgrind only, else NaN). */
+  instructions: number;
 }
 
 async function probe(fn: () => Promise<void>): Promise<Phase> {
   const before = await evalshaUsec();
-  const sample = await measure(admin, fn);
-  return { ...sample, scriptUs: (await evalshaUsec()) - before };
+  let sample: Sample | undefined;
+  const instructions = callgrind ? await callgrind.count('phase', async () => void (sample = await measure(admin, fn))) : NaN;
+  sample ??= await measure(admin, fn);
+  return { ...sample, scriptUs: (await evalshaUsec()) - before, instructions };
 }
 
 type Variant = 'current' | `hot-state (${Format})`;
@@ -355,52 +364,72 @@ async function runProto(format: Format, round: number, envelope: (id: string, i:
   await dropProto(prefix, queue);
 }
 
-// A real claimed job sets the envelope's size: its JSON without the fields the hot string holds.
-await ojskit.bulk(1_000, 'warm');
-await ojskit.process(1_000, 'warm');
-const sample = (await runCurrent(-1))[0]!;
-const { state: _s, attempt: _a, worker_id: _w, started_at: _st, ...sealed } = sample;
-const envelope = (id: string, i: number) => JSON.stringify({ ...sealed, id, args: [i] });
-claimSha = (await proto.script('LOAD', CLAIM_LUA)) as string;
-ackSha = (await proto.script('LOAD', ACK_LUA)) as string;
-await selfCheck(envelope);
-results.clear();
-console.log(`claimed job as JSON: ${JSON.stringify(sample).length} bytes; prototype envelope text: ${envelope(randomUUID(), 0).length} bytes`);
-
-for (let r = 0; r < ROUNDS; r++) {
-  // alternate: each round starts one variant further
-  for (let v = 0; v < VARIANTS.length; v++) {
-    const variant = VARIANTS[(r + v) % VARIANTS.length]!;
-    if (variant === 'current') await runCurrent(r);
-    else await runProto(variant.slice('hot-state ('.length, -1) as Format, r, envelope);
-  }
-  console.log(`round ${r + 1}/${ROUNDS} done`);
+try {
+  await main();
+} finally {
+  await callgrind?.stop();
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const cell = (xs: number[]) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
-const perJob = (variant: Variant, phase: 'claim' | 'ACK' | 'total', metric: 'redisCpuUs' | 'scriptUs' | 'nodeCpuUs'): number[] => {
-  const get = (p: 'claim' | 'ACK') => results.get(`${variant}\t${p}`)!.map((x) => x[metric] / N);
-  if (phase !== 'total') return get(phase);
-  const c = get('claim');
-  const a = get('ACK');
-  return c.map((x, i) => x + a[i]!);
-};
-const rows: string[][] = [];
-for (const variant of VARIANTS) {
-  for (const phase of ['claim', 'ACK', 'total'] as const) {
-    const ratio = (metric: 'redisCpuUs' | 'scriptUs' | 'nodeCpuUs') =>
-      variant === 'current' ? '' : `${(median(perJob('current', phase, metric)) / median(perJob(variant, phase, metric))).toFixed(2)}×`;
-    rows.push([variant, phase, cell(perJob(variant, phase, 'redisCpuUs')), cell(perJob(variant, phase, 'scriptUs')), cell(perJob(variant, phase, 'nodeCpuUs')),
-      variant === 'current' ? '—' : `${ratio('redisCpuUs')} / ${ratio('scriptUs')} / ${ratio('nodeCpuUs')}`]);
-  }
-}
-console.log(`\n${N} jobs, batches of ${BATCH}, ${ROUNDS} rounds; µs per job, median (range)\n`);
-console.log(table(['layout', 'phase', 'Redis CPU', 'script time', 'Node CPU', 'current / this: Redis / script / Node'], rows));
+async function main(): Promise<void> {
+  // A real claimed job sets the envelope's size: its JSON without the fields the hot string holds.
+  await ojskit.bulk(1_000, 'warm');
+  await ojskit.process(1_000, 'warm');
+  const sample = (await runCurrent(-1))[0]!;
+  const { state: _s, attempt: _a, worker_id: _w, started_at: _st, ...sealed } = sample;
+  const envelope = (id: string, i: number) => JSON.stringify({ ...sealed, id, args: [i] });
+  claimSha = (await proto.script('LOAD', CLAIM_LUA)) as string;
+  ackSha = (await proto.script('LOAD', ACK_LUA)) as string;
+  await selfCheck(envelope);
+  results.clear();
+  console.log(`claimed job as JSON: ${JSON.stringify(sample).length} bytes; prototype envelope text: ${envelope(randomUUID(), 0).length} bytes`);
 
-await ojskit.close();
-await admin.quit();
-await proto.quit();
+  for (let r = 0; r < ROUNDS; r++) {
+    // alternate: each round starts one variant further
+    for (let v = 0; v < VARIANTS.length; v++) {
+      const variant = VARIANTS[(r + v) % VARIANTS.length]!;
+      if (variant === 'current') await runCurrent(r);
+      else await runProto(variant.slice('hot-state ('.length, -1) as Format, r, envelope);
+    }
+    console.log(`round ${r + 1}/${ROUNDS} done`);
+  }
+
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+  };
+  const cell = (xs: number[]) => `${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
+  type Metric = 'redisCpuUs' | 'scriptUs' | 'nodeCpuUs' | 'instructions';
+  const perJob = (variant: Variant, phase: 'claim' | 'ACK' | 'total', metric: Metric): number[] => {
+    const get = (p: 'claim' | 'ACK') => results.get(`${variant}\t${p}`)!.map((x) => x[metric] / N);
+    if (phase !== 'total') return get(phase);
+    const c = get('claim');
+    const a = get('ACK');
+    return c.map((x, i) => x + a[i]!);
+  };
+  const rows: string[][] = [];
+  for (const variant of VARIANTS) {
+    for (const phase of ['claim', 'ACK', 'total'] as const) {
+      const ratio = (metric: Metric) =>
+        variant === 'current' ? '' : `${(median(perJob('current', phase, metric)) / median(perJob(variant, phase, metric))).toFixed(2)}×`;
+      rows.push([variant, phase, cell(perJob(variant, phase, 'redisCpuUs')), cell(perJob(variant, phase, 'scriptUs')), cell(perJob(variant, phase, 'nodeCpuUs')),
+        variant === 'current' ? '—' : `${ratio('redisCpuUs')} / ${ratio('scriptUs')} / ${ratio('nodeCpuUs')}`]);
+    }
+  }
+  console.log(`\n${N} jobs, batches of ${BATCH}, ${ROUNDS} rounds; µs per job, median (range)\n`);
+  console.log(table(['layout', 'phase', 'Redis CPU', 'script time', 'Node CPU', 'current / this: Redis / script / Node'], rows));
+  if (callgrind) {
+    const kRows: string[][] = [];
+    for (const variant of VARIANTS) {
+      for (const phase of ['claim', 'ACK', 'total'] as const) {
+        const k = perJob(variant, phase, 'instructions').map((x) => x / 1000);
+        kRows.push([variant, phase, cell(k), variant === 'current' ? '—' : `${(median(perJob('current', phase, 'instructions')) / median(perJob(variant, phase, 'instructions'))).toFixed(2)}×`]);
+      }
+    }
+    console.log(`\nRedis instructions per job (thousands; callgrind, so the CPU figures above are not comparable with a plain run)\n`);
+    console.log(table(['layout', 'phase', 'Redis instructions (k)', 'current / this'], kRows));
+  }
+
+  await ojskit.close();
+  await admin.quit();
+  await proto.quit();
+}
