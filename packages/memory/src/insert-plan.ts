@@ -2,7 +2,7 @@
  * The memory driver's side of core's insert planner (`planInsert`, which makes every decision): the port
  * over the job table and the unique index. The plan touches nothing but the job table, where `stage`
  * registers each new job (so a repeated id inside the batch is found by the same lookup) and from which
- * `takeBack` removes them again when the batch aborts. Only when the whole batch passes does the driver
+ * `plan` removes them again when the batch aborts or a copy throws. Only when the whole batch passes does the driver
  * index the jobs and cancel replaced ones, which is how an insert stays all-or-nothing without an undo
  * log. It all runs in one synchronous step, so no caller ever sees a job of an aborted batch.
  */
@@ -19,9 +19,9 @@ import type { UniqueIndex } from './unique-index.js';
  */
 export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
   /**
-   * What the plan in progress has staged. An aborted plan lists its staged jobs in its steps, but a plan that
-   * throws (a copy meeting a value that cannot be cloned, such as a function in `args`) returns none: without
-   * this list its earlier jobs would stay in the table, unindexed and unclaimable.
+   * What the plan in progress has staged, so that a plan that aborts or throws (a copy meeting a value that
+   * cannot be cloned, such as a function in `args`) takes all of it back out of the table: a thrown plan
+   * returns no steps to find them by.
    */
   private readonly staged: JobEntry[] = [];
 
@@ -30,17 +30,23 @@ export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
     private readonly unique: UniqueIndex,
   ) {}
 
-  /** Core's planner over this port; a plan that throws leaves the job table as it found it. */
+  /** Core's planner over this port; a plan that aborts or throws leaves the job table as it found it. */
   plan(input: readonly StoredJob[], now: number, mode: InsertConflictMode): InsertPlan<JobEntry, JobEntry> {
     this.staged.length = 0;
     try {
-      return planInsert(input, now, this, mode);
+      const plan = planInsert(input, now, this, mode);
+      if (!plan.ok) this.unstage();
+      return plan;
     } catch (err) {
-      for (const entry of this.staged) this.jobs.delete(entry.job.id);
+      this.unstage();
       throw err;
     } finally {
       this.staged.length = 0;
     }
+  }
+
+  private unstage(): void {
+    for (const entry of this.staged) this.jobs.delete(entry.job.id);
   }
 
   /** Stored or staged: the plan stages straight into the table (one map lookup per job, and no map of its own). */
@@ -70,11 +76,9 @@ export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
     this.staged.push(entry);
   }
 
-  /** Takes the jobs of an aborted plan back out of the job table; returns what `jobInsert` reports. */
+  /** What `jobInsert` reports for an aborted plan (whose jobs `plan` already took back out of the table). */
   takeBack(plan: Extract<InsertPlan<JobEntry, JobEntry>, { ok: false }>): Extract<InsertResult, { ok: false }> {
     const { index, reason, existing } = plan.result;
-    const result: Extract<InsertResult, { ok: false }> = { ok: false, index, reason, existing: copyStoredJob(existing) };
-    for (const step of plan.steps) if (step.kind === 'insert') this.jobs.delete(step.staged.job.id);
-    return result;
+    return { ok: false, index, reason, existing: copyStoredJob(existing) };
   }
 }
