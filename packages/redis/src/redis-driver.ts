@@ -31,6 +31,7 @@ import { parseOptions, type DriverLogger, type RedisDriverOptions } from './opti
 import { Coalescer } from './coalescer.js';
 import { ScriptRunner } from './script-runner.js';
 import { decodeTransitionReply, pushTransitionBatch } from './transition-args.js';
+import { pushCompletionBatch } from './completion-args.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: false,
@@ -188,6 +189,7 @@ export class RedisDriver implements Driver {
   private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length > 1) return this.jobTransitionMany(ops);
     const args: Array<string | number> = [this.prefix];
+    if (pushCompletionBatch(ops, args, this.takeQueueHint)) return [decodeTransitionReply(list((await this.scripts.run('job-complete-many', args)) as unknown[])[0], ops[0]!)];
     pushTransitionBatch(ops, args, this.takeQueueHint);
     return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
@@ -195,8 +197,10 @@ export class RedisDriver implements Driver {
   async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length === 0) return [];
     const args: Array<string | number> = [this.prefix];
-    pushTransitionBatch(ops, args, this.takeQueueHint);
-    const replies = list((await this.scripts.run('job-transition-many', args)) as unknown[]);
+    // a batch of ACKs takes the script made for it; anything else the general one
+    const completions = pushCompletionBatch(ops, args, this.takeQueueHint);
+    if (!completions) pushTransitionBatch(ops, args, this.takeQueueHint);
+    const replies = list((await this.scripts.run(completions ? 'job-complete-many' : 'job-transition-many', args)) as unknown[]);
     return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
   }
 

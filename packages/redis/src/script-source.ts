@@ -9,7 +9,7 @@ import { allowedFrom, JOB_STATES, NON_TERMINAL_STATES, TERMINAL_STATES, TRANSITI
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [
-  'job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-get', 'job-list', 'job-delete',
+  'job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-complete-many', 'job-get', 'job-list', 'job-delete',
   'job-heartbeat', 'job-promote', 'job-expire', 'job-list-overdue', 'job-prune', 'job-counts',
   'queue-list', 'queue-get', 'queue-set-paused',
   'worker-record', 'worker-set-directive', 'worker-list', 'worker-delete',
@@ -22,7 +22,7 @@ export type ScriptName = (typeof SCRIPT_NAMES)[number];
  * Hot-path scripts: their arguments travel as one JSON array and their reply as one JSON text, instead of
  * hundreds of bulk strings per batch (what ioredis spends most of its time encoding and parsing).
  */
-export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-insert', 'job-claim', 'job-transition', 'job-transition-many']);
+export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-complete-many']);
 
 /** States indexed by due time (the driver contract's index rules). */
 export const DUE_STATES: readonly JobState[] = ['scheduled', 'retryable'];

@@ -10,14 +10,17 @@ function refuseSealed(key: string): void {
   if (SEALED.has(key)) throw new Error(`@ojskit/redis: a transition cannot remove '${key}', which is fixed at insert (sealed in '@e').`);
 }
 
-/** The part of an op that ops of a batch usually share (see lib/transition.lua). */
-function opShape(op: TransitionOp): Array<string | number> {
+/**
+ * The part of an op that ops of a batch usually share (see lib/transition.lua). `perOp`: a `set` key left out,
+ * because the caller sends its value with each op (a completion's result).
+ */
+export function opShape(op: TransitionOp, perOp?: string): Array<string | number> {
   const dl = op.expect?.deadLetter;
   const set: string[] = [];
   const del: string[] = [];
   if (op.set) {
     for (const [key, value] of Object.entries(op.set)) {
-      if (PROTECTED_KEYS.has(key)) continue;
+      if (PROTECTED_KEYS.has(key) || key === perOp) continue;
       const encoded = encodeEnvelopeValue(key, value);
       if (encoded === undefined) {
         refuseSealed(key);
@@ -75,7 +78,7 @@ function sameShapeValues(a: TransitionOp, b: TransitionOp): boolean {
     sameList(a.from, b.from) && sameList(a.unset, b.unset) && sameEntries(a.set, b.set) && sameEntries(a.x, b.x);
 }
 
-function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+export function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
   if (a === b) return true;
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -83,7 +86,7 @@ function sameList(a: readonly string[] | undefined, b: readonly string[] | undef
 }
 
 /** Same keys in the same order with the same values (Object.is: -0 is stored apart from 0). */
-function sameEntries(a: object | undefined, b: object | undefined): boolean {
+export function sameEntries(a: object | undefined, b: object | undefined): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
   const keys = Object.keys(a);
@@ -102,7 +105,7 @@ function findShape(shapes: ReadonlyArray<ReadonlyArray<string | number>>, shape:
   return 0;
 }
 
-function sameArgs(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): boolean {
+export function sameArgs(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

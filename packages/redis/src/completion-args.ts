@@ -1,0 +1,82 @@
+/**
+ * Encodes a batch of completions (ACKs) as the ARGV of job-complete-many.lua, the hot path of a worker, or
+ * says that a batch is not one: any op that is not a plain `active -> completed` with a summary reply sends
+ * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
+ */
+import { TRANSITIONS, type TransitionOp } from '@ojskit/core';
+import { encodeEnvelopeValue } from './codec.js';
+import { opShape, sameArgs, sameEntries, sameList } from './transition-args.js';
+
+/** The states core's transition table lets into `completed`; the script admits exactly these. */
+const INTO_COMPLETED = new Set(TRANSITIONS.filter((t) => t.to === 'completed' && t.from !== null).map((t) => t.from));
+const SCRIPT_ADMITS = 'active';
+
+/**
+ * Whether job-complete-many.lua does for `op` what job-transition-many.lua would. It moves a job from
+ * `active` to `completed` and from the `active` index to `fin` (scored by `x.finishedAt`), and writes the
+ * op's fields; so the op must allow no other way in (no in-place update of a completed job, no other source
+ * state), keep the job in its queue, leave its unique key, dead-letter flag and visibility deadline alone,
+ * and want a summary back.
+ */
+function isCompletion(op: TransitionOp): boolean {
+  if (op.to !== 'completed' || op.returning !== 'summary') return false;
+  if (op.expect?.visibleUntil !== undefined || op.expect?.deadLetter !== undefined) return false;
+  for (const state of op.from) if (state === 'completed' || (INTO_COMPLETED.has(state) && state !== SCRIPT_ADMITS)) return false;
+  if (INTO_COMPLETED.size !== 1 || !INTO_COMPLETED.has(SCRIPT_ADMITS)) return false;
+  const x = op.x;
+  if (!x || typeof x.finishedAt !== 'number' || !Number.isFinite(x.finishedAt)) return false;
+  if (x.uniqueKey !== undefined || x.deadLetter !== undefined) return false;
+  const set = op.set;
+  if (set) {
+    if ('queue' in set) return false;
+    if ('result' in set && encodeEnvelopeValue('result', set.result) === undefined) return false;
+  }
+  if (op.unset?.includes('queue')) return false;
+  return true;
+}
+
+/** Whether two completions share a shape for sure (their values behind it are equal, the result aside). */
+function sameCompletionShape(a: TransitionOp, b: TransitionOp): boolean {
+  if (!sameList(a.from, b.from) || !sameList(a.unset, b.unset) || !sameEntries(a.x, b.x)) return false;
+  if (a.set === b.set) return true;
+  const as = a.set ?? {};
+  const bs = b.set ?? {};
+  const ak = Object.keys(as).filter((k) => k !== 'result');
+  const bk = Object.keys(bs).filter((k) => k !== 'result');
+  if (ak.length !== bk.length) return false;
+  for (let i = 0; i < ak.length; i++) {
+    if (ak[i] !== bk[i] || !Object.is((as as Record<string, unknown>)[ak[i]!], (bs as Record<string, unknown>)[bk[i]!])) return false;
+  }
+  return true;
+}
+
+/**
+ * Appends the batch to `out` when every op is a completion (see isCompletion) and returns true; returns false,
+ * having appended nothing and asked `queueOf` nothing, otherwise.
+ */
+export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined): boolean {
+  for (const op of ops) if (!isCompletion(op)) return false;
+  const shapes: Array<Array<string | number>> = [];
+  const opArgs: Array<string | number> = [];
+  let previous: TransitionOp | undefined;
+  let n = 0;
+  for (const op of ops) {
+    if (!previous || !sameCompletionShape(previous, op)) {
+      // opShape: from, to, deadLetter, returning, nSet, pairs, nDel, fields; the script takes from, the
+      // finishedAt score, then nSet onwards
+      const full = opShape(op, 'result');
+      const shape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4)];
+      n = 0;
+      for (let i = shapes.length - 1; i >= Math.max(0, shapes.length - 4); i--) if (sameArgs(shapes[i]!, shape)) n = i + 1;
+      if (n === 0) n = shapes.push(shape);
+    }
+    previous = op;
+    const result = op.set && 'result' in op.set ? encodeEnvelopeValue('result', op.set.result)! : '';
+    opArgs.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, queueOf(op.id) ?? '', result);
+  }
+  out.push(shapes.length);
+  for (const shape of shapes) for (const a of shape) out.push(a);
+  out.push(ops.length);
+  for (const a of opArgs) out.push(a);
+  return true;
+}

@@ -1,0 +1,96 @@
+--[[ job-complete-many.lua: Driver.jobTransitionMany for a batch of completions (ACKs), the hot path of a
+worker; any other batch goes to job-transition-many.lua, whose results these match op for op.
+KEYS: none (spans the queues of the jobs named; a job is read in the queue the caller claimed it from, and
+      found through P:ids when it is not there).
+ARGV: (packed as one JSON array) P, nShapes, the shapes, nOps, the ops.
+  A shape (what the ACKs of one instant share): from (",s1,s2,"), finishedAt (the `fin` score, decimal text),
+  nSet, nSet field/value pairs, nDel, nDel field names.
+  An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|''.
+Returns (as JSON): one result per op, in op order: {1, 'active', {id, type, queue, 'completed', attempt,
+  workflow_id}} on success, {0, currentState|false, fields} when the guard failed (fields = HGETALL of the
+  job when it exists).
+Transition: active -> completed (the state must be in the op's from and the edge a row of core's table), with
+  the attempt guard, and the worker guard when the job has a worker; the job leaves `active` for `fin`.
+Why a script of its own: job-transition-many reads each op's guard and index view through a general shape
+(any edge, queue moves, unique keys, dead letters) and keeps a job's index writes pending by job; an ACK needs
+none of it, and that generality was a third of a processed job's Redis work. Index writes go out once per
+queue at the end, which is safe because nothing here reads an index or a count. ]]
+--!include lib/generated.lua
+--!include lib/keys.lua
+
+local shapes = {}
+local i = 3
+for s = 1, tonumber(ARGS[2]) do
+  local fromSet = {}
+  for state in string.gmatch(ARGS[i], '[^,]+') do fromSet[state] = true end
+  local nset = tonumber(ARGS[i + 2])
+  local delPos = i + 3 + 2 * nset
+  local ndel = tonumber(ARGS[delPos])
+  -- HSET arguments with a slot at the end for an op's result: state first, then the shape's own pairs
+  local set = { 'state', 'completed' }
+  for k = i + 3, delPos - 1 do set[#set + 1] = ARGS[k] end
+  shapes[s] = { admits = fromSet.active == true and LEGAL['active>completed'] == true, finishedAt = ARGS[i + 1],
+    set = set, nset = #set, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
+  i = delPos + 1 + ndel
+end
+
+-- per queue: ids leaving `active`, and score/id pairs entering `fin`
+local byQueue, queues = {}, {}
+local out = {}
+local n = tonumber(ARGS[i])
+i = i + 1
+for k = 1, n do
+  local id, eAtt, eWorker, shape, hint, result = ARGS[i], ARGS[i + 1], ARGS[i + 2], shapes[tonumber(ARGS[i + 3])], ARGS[i + 4], ARGS[i + 5]
+  i = i + 6
+  local q, jk, v = hint, nil, nil
+  if q ~= '' then
+    jk = jkey(q, id)
+    v = redis.call('HMGET', jk, 'state', 'attempt', 'worker_id', 'type', 'workflow_id')
+  end
+  if not (v and v[1]) then
+    q = redis.call('HGET', IDS, id)
+    if q then
+      jk = jkey(q, id)
+      v = redis.call('HMGET', jk, 'state', 'attempt', 'worker_id', 'type', 'workflow_id')
+    end
+  end
+  local state = v and v[1]
+  if not state then
+    out[k] = { 0, false }
+  elseif state ~= 'active' or not shape.admits or (eAtt ~= '' and tonumber(v[2]) ~= tonumber(eAtt))
+    or (eWorker ~= '' and v[3] and v[3] ~= eWorker) then
+    out[k] = { 0, state, redis.call('HGETALL', jk) }
+  else
+    local set = shape.set
+    if result ~= '' then
+      set[shape.nset + 1] = 'result'
+      set[shape.nset + 2] = result
+      redis.call('HSET', jk, unpack(set))
+      set[shape.nset + 1] = nil
+      set[shape.nset + 2] = nil
+    else
+      redis.call('HSET', jk, unpack(set))
+    end
+    if #shape.del > 0 then redis.call('HDEL', jk, unpack(shape.del)) end
+    local b = byQueue[q]
+    if not b then
+      b = { active = {}, fin = {} }
+      byQueue[q] = b
+      queues[#queues + 1] = q
+    end
+    b.active[#b.active + 1] = id
+    b.fin[#b.fin + 1] = shape.finishedAt
+    b.fin[#b.fin + 1] = id
+    out[k] = { 1, 'active', { id, v[4] or false, q, 'completed', v[2] or false, v[5] or false } }
+  end
+end
+
+for _, q in ipairs(queues) do
+  local b = byQueue[q]
+  for a = 1, #b.active, 4000 do redis.call('ZREM', qkey(q, 'active'), unpack(b.active, a, math.min(#b.active, a + 3999))) end
+  for a = 1, #b.fin, 4000 do redis.call('ZADD', qkey(q, 'fin'), unpack(b.fin, a, math.min(#b.fin, a + 3999))) end
+  local counts = qkey(q, 'counts')
+  redis.call('HINCRBY', counts, 'active', -#b.active)
+  redis.call('HINCRBY', counts, 'completed', #b.active)
+end
+return cjson.encode(out)

@@ -1,0 +1,125 @@
+/**
+ * job-complete-many.lua (the ACK batch's own script) against job-transition-many.lua (the general one): the
+ * same batch, run on two identical stores, must give the same results, leave the same jobs and keep every
+ * index and count right.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { allowedFrom, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { RedisDriver } from '../src/index.js';
+import { ScriptRunner } from '../src/script-runner.js';
+import { decodeTransitionReply, pushTransitionBatch } from '../src/transition-args.js';
+import { pushCompletionBatch } from '../src/completion-args.js';
+import { indexViolations } from './invariants.js';
+import { iso, storedJob, T0 } from './jobs.js';
+import { dispose, redisAvailable, testDriver } from './support.js';
+
+const drivers: RedisDriver[] = [];
+afterEach(async () => {
+  await Promise.all(drivers.splice(0).map((d) => dispose(d)));
+});
+
+/** An ACK as the engine builds it (core's ackOp). */
+function ack(id: string, now: number, expect: TransitionOp['expect'], result?: unknown): TransitionOp {
+  const nowIso = iso(now);
+  return {
+    id,
+    from: allowedFrom('completed', 'ack'),
+    to: 'completed',
+    set: result === undefined ? { completed_at: nowIso } : { completed_at: nowIso, result },
+    unset: ['error', 'worker_id', 'next_attempt_at'],
+    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
+    returning: 'summary',
+    ...(expect ? { expect } : {}),
+  };
+}
+
+/** Two stores holding the same jobs, claimed the same way (by worker w1 at T0 + 1). */
+async function twins(jobs: StoredJob[], claimLimit: number): Promise<[RedisDriver, RedisDriver]> {
+  const pair: RedisDriver[] = [];
+  for (let k = 0; k < 2; k++) {
+    const d = testDriver();
+    drivers.push(d);
+    await d.jobInsert({ jobs: structuredClone(jobs), now: T0, nowIso: iso(T0) });
+    await d.jobClaim({ queues: ['default', 'other'], limit: claimLimit, workerId: 'w1', now: T0 + 1, nowIso: iso(T0 + 1) });
+    pair.push(d);
+  }
+  return pair as [RedisDriver, RedisDriver];
+}
+
+/** The batch through job-transition-many, whatever it holds. */
+async function general(d: RedisDriver, ops: TransitionOp[]): Promise<TransitionResult[]> {
+  const args: Array<string | number> = [d.prefix];
+  pushTransitionBatch(ops, args);
+  const replies = (await new ScriptRunner(d.redis).run('job-transition-many', args)) as unknown[];
+  return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
+}
+
+async function snapshot(d: RedisDriver, ids: string[]): Promise<unknown> {
+  const jobs = await Promise.all(ids.map((id) => d.jobGet(id)));
+  const counts = await d.redis.hgetall(`${d.prefix}:{default}:counts`);
+  const fin = await d.redis.zrange(`${d.prefix}:{default}:fin`, 0, -1, 'WITHSCORES');
+  return { jobs, counts, fin };
+}
+
+describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () => {
+  it('answers and writes what the general transition script does, guard failures included', async () => {
+    const jobs = Array.from({ length: 6 }, (_, i) => storedJob({ args: [i], priority: 10 - i }));
+    // the last job stays available: only five are claimed (priority order: jobs 0..4)
+    const [fast, slow] = await twins(jobs, 5);
+    const [j0, j1, j2, j3, j4, j5] = jobs.map((j) => j.job.id);
+    const ops = [
+      ack(j0!, T0 + 10, { workerId: 'w1', attempt: 1 }),
+      ack(j1!, T0 + 10, { workerId: 'w1', attempt: 1 }, { ok: true, n: -0, s: 'é"\\' }),
+      ack(j2!, T0 + 11, { workerId: 'w2', attempt: 1 }),
+      ack(j3!, T0 + 11, { workerId: 'w1', attempt: 2 }),
+      ack(j0!, T0 + 12, { workerId: 'w1', attempt: 1 }),
+      ack('no-such-job', T0 + 12, { workerId: 'w1', attempt: 1 }),
+      ack(j5!, T0 + 12, { workerId: 'w1', attempt: 1 }),
+      ack(j4!, T0 + 13, undefined, null),
+    ];
+    const args: Array<string | number> = [fast.prefix];
+    expect(pushCompletionBatch(ops, args, () => undefined)).toBe(true);
+    const got = await fast.jobTransitionMany(ops);
+    const want = await general(slow, ops);
+    expect(got).toEqual(want);
+    expect(got.map((r) => r.ok)).toEqual([true, true, false, false, false, false, false, true]);
+    const ids = jobs.map((j) => j.job.id);
+    expect(await snapshot(fast, ids)).toEqual(await snapshot(slow, ids));
+    const done = await fast.jobGet(j1!);
+    expect(done!.job.state).toBe('completed');
+    expect(Object.is((done!.job.result as { n: number }).n, -0)).toBe(true);
+    expect(done!.job.worker_id).toBeUndefined();
+    expect(await indexViolations(fast)).toEqual([]);
+    expect(await indexViolations(slow)).toEqual([]);
+  });
+
+  it('finds a job the caller claimed in another queue, and ACKs of one job each (the idle worker) take it too', async () => {
+    const jobs = [storedJob({ queue: 'other' }), storedJob()];
+    const [fast, slow] = await twins(jobs, 2);
+    for (const job of jobs) {
+      const op = ack(job.job.id, T0 + 20, { workerId: 'w1', attempt: 1 });
+      expect(await fast.jobTransition(op)).toEqual((await general(slow, [op]))[0]);
+    }
+    expect(await indexViolations(fast)).toEqual([]);
+    expect((await fast.jobGet(jobs[0]!.job.id))!.job.state).toBe('completed');
+  });
+
+  it('leaves other batches to the general script: a FAIL among the ACKs, a completion that moves queues, a guard on the deadline', () => {
+    const id = 'x';
+    const fail: TransitionOp = { id, from: ['active'], to: 'retryable', returning: 'summary', x: { finishedAt: T0 } };
+    const move: TransitionOp = { ...ack(id, T0, undefined), set: { completed_at: iso(T0), queue: 'elsewhere' } };
+    const deadline: TransitionOp = { ...ack(id, T0, undefined), expect: { visibleUntil: T0 } };
+    const wantsJob: TransitionOp = { ...ack(id, T0, undefined), returning: 'job' };
+    const asked: string[] = [];
+    for (const odd of [fail, move, deadline, wantsJob]) {
+      const out: Array<string | number> = [];
+      expect(pushCompletionBatch([ack('y', T0, undefined), odd], out, (i) => {
+        asked.push(i);
+        return undefined;
+      })).toBe(false);
+      expect(out).toEqual([]);
+    }
+    // a refused batch leaves the claimed-queue hints for the general script
+    expect(asked).toEqual([]);
+  });
+});
