@@ -73,7 +73,7 @@ const acks = await probe(async () => {
 const script = (p: typeof claim) => perJob(p.commands.find(([name]) => name === 'evalsha')?.[2] ?? 0);
 console.log(`\n${table(['script alone (50 jobs per call)', 'Node µs/job', 'Redis CPU µs/job', 'script time µs/job'], [
   ['job-claim', perJob(claim.sample.nodeCpuUs), perJob(claim.sample.redisCpuUs), script(claim)],
-  ['job-transition-many (ACK)', perJob(acks.sample.nodeCpuUs), perJob(acks.sample.redisCpuUs), script(acks)],
+  ['job-complete-many (ACK batch)', perJob(acks.sample.nodeCpuUs), perJob(acks.sample.redisCpuUs), script(acks)],
 ])}\n`);
 
 await ojskit.close();
