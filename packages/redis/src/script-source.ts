@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { HOT_FIELDS } from './codec.js';
 import { allowedFrom, JOB_STATES, NON_TERMINAL_STATES, TERMINAL_STATES, TRANSITIONS, type JobState } from '@ojskit/core';
 
 /** Every script, named like the driver method that runs it. */
@@ -38,7 +39,7 @@ function luaSet(states: readonly string[]): string {
 /** The Lua prelude generated from core's lifecycle module. */
 export function generatedLua(): string {
   return [
-    '-- lib/generated.lua: generated at load time from @ojskit/core (states.ts, transitions.ts) and the driver contract.',
+    '-- lib/generated.lua: generated at load time from @ojskit/core (states.ts, transitions.ts), the driver contract and codec.ts (HOT).',
     `local STATES = { ${JOB_STATES.map((s) => JSON.stringify(s)).join(', ')} }`,
     `local TERMINAL = ${luaSet(TERMINAL_STATES)}`,
     `local DUE = ${luaSet(DUE_STATES)}`,
@@ -46,6 +47,7 @@ export function generatedLua(): string {
     `local LEGAL = ${luaSet([...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))])}`,
     `local REPLACEABLE = ${luaSet(allowedFrom('cancelled', 'unique_replace'))}`,
     `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${NON_TERMINAL_STATES.join(',')},`)}`,
+    `local HOT = { ${HOT_FIELDS.map((f) => JSON.stringify(f)).join(', ')} }`,
     '',
   ].join('\n');
 }

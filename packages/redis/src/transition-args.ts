@@ -1,6 +1,6 @@
 /** Encodes `TransitionOp`s as the ARGV batch lib/transition.lua reads, and decodes their results. */
 import type { TransitionOp, TransitionResult, JobState } from '@ojskit/core';
-import { decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField, SEALED } from './codec.js';
+import { checkHotValue, decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField, hotRank, SEALED } from './codec.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job, or `to` sets them. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
@@ -8,6 +8,12 @@ const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 /** Sealed fields live inside `@e`, which a script cannot edit: a transition removing one is a driver bug. */
 function refuseSealed(key: string): void {
   if (SEALED.has(key)) throw new Error(`@ojskit/redis: a transition cannot remove '${key}', which is fixed at insert (sealed in '@e').`);
+}
+
+/** `value`, checked when the field is packed in `@h` (codec.ts HOT_FIELDS). */
+function packable(field: string, value: string): string {
+  if (hotRank(field) !== undefined) checkHotValue(field, value);
+  return value;
 }
 
 /**
@@ -25,7 +31,7 @@ export function opShape(op: TransitionOp, perOp?: string): Array<string | number
       if (encoded === undefined) {
         refuseSealed(key);
         del.push(envelopeField(key));
-      } else set.push(envelopeField(key), encoded);
+      } else set.push(envelopeField(key), packable(envelopeField(key), encoded));
     }
   }
   for (const key of op.unset ?? []) {
@@ -38,7 +44,7 @@ export function opShape(op: TransitionOp, perOp?: string): Array<string | number
       if (value === undefined) continue;
       const encoded = encodeInternalValue(key, value);
       if (encoded === undefined) del.push(`@${key}`);
-      else set.push(`@${key}`, encoded);
+      else set.push(`@${key}`, packable(`@${key}`, encoded));
     }
   }
   return [`,${op.from.join(',')},`, op.to, dl === undefined ? '' : dl ? '1' : '0', op.returning ?? 'job', set.length / 2, ...set, del.length, ...del];

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { allowedFrom, type JobState, type StoredJob } from '@ojskit/core';
 import { RedisDriver } from '../src/index.js';
+import { unpackHot } from '../src/codec.js';
 import { indexViolations } from './invariants.js';
 import { iso, storedJob, T0 } from './jobs.js';
 import { dispose, REDIS_URL, redisAvailable, testDriver, uniquePrefix } from './support.js';
@@ -223,14 +224,15 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(await indexViolations(d)).toEqual([]);
   });
 
-  it('keeps the envelope fields fixed at insert in one sealed field; a transition may override one, never remove it', async () => {
+  it('keeps the envelope fields fixed at insert in one sealed field and the ones a claim or an ACK rewrites in one packed field; a transition may override a sealed one, never remove it', async () => {
     const d = driver();
     const job = storedJob({ args: [-0, 'x'], meta: { m: 1 }, tags: ['t'], retry: { max_attempts: 5 } } as never);
     await insert(d, [job]);
     const hash = await d.redis.hgetall(`${d.prefix}:{${job.job.queue}}:j:${job.job.id}`);
-    expect(Object.keys(hash)).toContain('@e');
+    expect(Object.keys(hash).sort()).toEqual(['@e', '@h', '@seq']);
     for (const field of ['specversion', 'id', 'queue', 'created_at', 'args', 'meta', 'max_attempts', 'tags', 'retry']) expect(hash).not.toHaveProperty(field);
-    for (const field of ['type', 'state', 'attempt', 'priority', 'enqueued_at']) expect(hash).toHaveProperty(field);
+    // the fields a claim and an ACK rewrite are packed in '@h'
+    expect(unpackHot(hash['@h']!)).toEqual({ state: 'available', attempt: '0', type: 'test.noop', priority: '0', enqueued_at: iso(T0), '@visibilityMs': '30000', '@timeoutMs': '60000' });
     const got = await d.jobGet(job.job.id);
     expect(got!.job).toEqual(job.job);
     expect(Object.is((got!.job.args as unknown[])[0], -0)).toBe(true);
@@ -239,6 +241,37 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect((await d.jobGet(job.job.id))!.job.tags).toEqual(['t']);
     expect(await d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { meta: { m: 2 } } })).toMatchObject({ ok: true });
     expect((await d.jobGet(job.job.id))!.job.meta).toEqual({ m: 2 });
+  });
+
+  it("keeps a worker id holding '|' (the last packed field) whole, through claim, heartbeat, guarded ACK and reads", async () => {
+    const d = driver();
+    const job = storedJob();
+    await insert(d, [job]);
+    const worker = 'host|pid|a|';
+    const claimed = (await claim(d, [job.job.queue], 1, T0 + 1, worker)).jobs[0]!;
+    expect(claimed.worker_id).toBe(worker);
+    expect((await d.jobGet(job.job.id))!.job.worker_id).toBe(worker);
+    const beat = await d.jobHeartbeat({ ids: [job.job.id], workerId: worker, now: T0 + 2 });
+    expect(beat.extended.map((e) => e.worker_id)).toEqual([worker]);
+    const ack = (workerId: string) => d.jobTransition({ id: job.job.id, from: ['active'], to: 'completed', expect: { workerId, attempt: 1 },
+      set: { completed_at: iso(T0 + 3) }, unset: ['worker_id'], x: { finishedAt: T0 + 3, visibleUntil: null }, returning: 'summary' });
+    expect(await ack('host|pid|a')).toMatchObject({ ok: false, state: 'active' });
+    expect(await ack(worker)).toMatchObject({ ok: true, from: 'active' });
+    const done = (await d.jobGet(job.job.id))!;
+    expect(done.job).toMatchObject({ state: 'completed', attempt: 1, completed_at: iso(T0 + 3) });
+    expect(done.job.worker_id).toBeUndefined();
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
+  it("refuses to store '|' in a packed field other than the worker id, before anything is written", async () => {
+    const d = driver();
+    const job = storedJob();
+    await insert(d, [job]);
+    await claim(d, [job.job.queue], 1);
+    await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { started_at: 'a|b' } })).rejects.toThrow(/'started_at' cannot be stored/);
+    await expect(insert(d, [storedJob({ enqueued_at: 'x|y' })])).rejects.toThrow(/'enqueued_at' cannot be stored/);
+    expect((await d.jobGet(job.job.id))!.job.started_at).toBe(iso(T0));
+    expect(await indexViolations(d)).toEqual([]);
   });
 
   it('dates a queue created by moving a job that was never enqueued by the job (created_at, sealed in @e)', async () => {

@@ -5,6 +5,7 @@
  */
 import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
+import { unpackHot } from '../src/codec.js';
 
 const SEQ_SPAN = 2 ** 40;
 
@@ -43,7 +44,8 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
       const id = key.slice(`${P}:{${q}}:j:`.length);
       ids.add(id);
       seen.add(id);
-      const h = await r.hgetall(key);
+      const stored = await r.hgetall(key);
+      const h: Record<string, string> = { ...stored, ...(stored['@h'] === undefined ? {} : unpackHot(stored['@h'])) };
       const state = h.state as (typeof JOB_STATES)[number];
       const num = (f: string) => (h[f] === undefined ? undefined : Number(h[f]));
       // a queue of its own (a job moved by a transition) overrides the one sealed in '@e' at insert

@@ -19,10 +19,11 @@ local PROMOTE_BATCH = 1000
 local limit, worker, now, nowIso, vis = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4]), ARGS[5], ARGS[6]
 local claimed, promoted, expired = {}, {}, {}
 
--- The fields a claim reads or rewrites; claim_one notes where each sits in the HGETALL reply.
-local CLAIM_FIELDS = { state = true, attempt = true, started_at = true, worker_id = true, next_attempt_at = true,
-  ['@expiresAt'] = true, ['@deadLetter'] = true, ['@visibilityMs'] = true, ['@timeoutMs'] = true,
-  ['@claimVisibilityMs'] = true, ['@visibleUntil'] = true, ['@timeoutAt'] = true, ['@progress'] = true }
+-- The fields of its own a claim reads or removes (the rest it needs is packed in '@h').
+local OWN_FIELDS = { ['@expiresAt'] = true, ['@deadLetter'] = true, next_attempt_at = true, ['@progress'] = true }
+local H_STATE, H_ATTEMPT, H_STARTED, H_WORKER = HOT_AT.state, HOT_AT.attempt, HOT_AT.started_at, HOT_AT.worker_id
+local H_VIS, H_TIMEOUT, H_CLAIMVIS = HOT_AT['@visibilityMs'], HOT_AT['@timeoutMs'], HOT_AT['@claimVisibilityMs']
+local H_UNTIL, H_TIMEOUT_AT = HOT_AT['@visibleUntil'], HOT_AT['@timeoutAt']
 
 -- The claim's numbers as exact decimal text (cjson would round numbers to 14 digits), memoized per call by
 -- the stored text they derive from: the jobs of a batch mostly share them, and formatting a number (printf)
@@ -31,12 +32,11 @@ local memo = { vis = {}, timeout = {}, attempt = {} }
 
 -- {claimVisibilityMs text, visibleUntil, visibleUntil text} for a job whose @visibilityMs is `stored`.
 local function visibility(stored)
-  local key = stored or ''
-  local e = memo.vis[key]
+  local e = memo.vis[stored]
   if not e then
     local cv = tonumber(vis) or tonumber(stored) or 0
     e = { int(cv), now + cv, int(now + cv) }
-    memo.vis[key] = e
+    memo.vis[stored] = e
   end
   return e
 end
@@ -54,23 +54,25 @@ end
 
 -- The attempt text after a claim, for a job whose attempt is `stored`.
 local function next_attempt(stored)
-  local key = stored or ''
-  local e = memo.attempt[key]
+  local e = memo.attempt[stored]
   if not e then
     e = int((tonumber(stored) or 0) + 1)
-    memo.attempt[key] = e
+    memo.attempt[stored] = e
   end
   return e
 end
 
 -- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); returns
--- the hash as it is afterwards, built without reading it again. One pass over `h` finds the few fields
--- concerned (a lookup table of every field, or a closure per job, cost more than the claim's own writes).
+-- the hash as it is afterwards, built without reading it again. One pass over `h` finds '@h' and the few
+-- fields of their own concerned.
 local function claim_one(q, id, jk, h, counts, active)
-  local at = {}
+  local at, hp = {}, nil
   for k = 1, #h, 2 do
-    if CLAIM_FIELDS[h[k]] then at[h[k]] = k + 1 end
+    local f = h[k]
+    if f == '@h' then hp = k + 1 elseif OWN_FIELDS[f] then at[f] = k + 1 end
   end
+  if not hp then return end
+  local hv = hot_split(h[hp])
   local p = at['@expiresAt']
   local expiresAt = p and tonumber(h[p])
   if expiresAt and expiresAt < now then
@@ -79,54 +81,48 @@ local function claim_one(q, id, jk, h, counts, active)
     -- already out of the available index: only the count and the expiry index are left
     incr(counts, 'available', -1)
     redis.call('ZREM', qkey(q, 'exp'), id)
-    redis.call('HSET', jk, 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now)
+    job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hv)
     v.state = 'discarded'
     v['@finishedAt'] = now
     idx_add(q, id, jk, v, true)
     expired[#expired + 1] = redis.call('HGETALL', jk)
     return
   end
-  p = at['@visibilityMs']
-  local cv = visibility(p and h[p])
-  p = at['@timeoutMs']
-  local to = p and timeout(h[p])
-  p = at.attempt
-  local writes = { 'state', 'active', 'attempt', next_attempt(p and h[p]), 'started_at', nowIso, 'worker_id', worker,
-    '@claimVisibilityMs', cv[1], '@visibleUntil', cv[3] }
+  local cv = visibility(hv[H_VIS])
+  local to = timeout(hv[H_TIMEOUT])
+  hv[H_STATE] = 'active'
+  hv[H_ATTEMPT] = next_attempt(hv[H_ATTEMPT])
+  hv[H_STARTED] = nowIso
+  hv[H_WORKER] = worker
+  hv[H_CLAIMVIS] = cv[1]
+  hv[H_UNTIL] = cv[3]
   local score = cv[3]
   if to then
     if to[1] < cv[2] then score = to[2] end
-    writes[13] = '@timeoutAt'
-    writes[14] = to[2]
+    hv[H_TIMEOUT_AT] = to[2]
+  else
+    hv[H_TIMEOUT_AT] = ''
   end
-  redis.call('HSET', jk, unpack(writes))
-  local dropNext, dropProgress, dropTimeout = at.next_attempt_at, at['@progress'], not to and at['@timeoutAt']
-  if dropNext or dropProgress or dropTimeout then
+  local packed = hot_join(hv)
+  redis.call('HSET', jk, '@h', packed)
+  h[hp] = packed
+  local dropNext, dropProgress = at.next_attempt_at, at['@progress']
+  if dropNext or dropProgress then
     local dels = {}
     if dropNext then dels[#dels + 1] = 'next_attempt_at' end
     if dropProgress then dels[#dels + 1] = '@progress' end
-    if dropTimeout then dels[#dels + 1] = '@timeoutAt' end
     redis.call('HDEL', jk, unpack(dels))
   end
   if expiresAt then redis.call('ZREM', qkey(q, 'exp'), id) end
   incr(counts, 'available', -1)
   incr(counts, 'active', 1)
   zadd(active, score, id)
-  -- the reply: the hash as read, with the writes applied and the removals dropped
-  for k = 1, #writes, 2 do
-    p = at[writes[k]]
-    if p then
-      h[p] = writes[k + 1]
-    else
-      h[#h + 1] = writes[k]
-      h[#h + 1] = writes[k + 1]
-    end
-  end
-  if dropNext or dropProgress or dropTimeout then
+  -- the reply: the hash as read, with '@h' rewritten and the removals dropped
+  if dropNext or dropProgress then
     local out = {}
     for k = 1, #h, 2 do
       local f = h[k]
-      if not ((dropNext and f == 'next_attempt_at') or (dropProgress and f == '@progress') or (dropTimeout and f == '@timeoutAt')) then
+      if not ((dropNext and f == 'next_attempt_at') or (dropProgress and f == '@progress')) then
         out[#out + 1] = f
         out[#out + 1] = h[k + 1]
       end

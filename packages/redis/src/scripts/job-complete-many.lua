@@ -17,7 +17,13 @@ none of it, and that generality was a third of a processed job's Redis work. Ind
 queue at the end, which is safe because nothing here reads an index or a count. ]]
 --!include lib/generated.lua
 --!include lib/keys.lua
+--!include lib/hot.lua
 
+local H_STATE, H_ATTEMPT, H_TYPE, H_WORKER = HOT_AT.state, HOT_AT.attempt, HOT_AT.type, HOT_AT.worker_id
+
+-- A shape's writes split once by where each field lives (lib/hot.lua): `packed` position/value pairs for
+-- '@h' (the new state first), `own` HSET arguments ending with the '@h' pair and a slot for a result, `drop`
+-- HDEL arguments.
 local shapes = {}
 local i = 3
 for s = 1, tonumber(ARGS[2]) do
@@ -26,11 +32,30 @@ for s = 1, tonumber(ARGS[2]) do
   local nset = tonumber(ARGS[i + 2])
   local delPos = i + 3 + 2 * nset
   local ndel = tonumber(ARGS[delPos])
-  -- HSET arguments with a slot at the end for an op's result: state first, then the shape's own pairs
-  local set = { 'state', 'completed' }
-  for k = i + 3, delPos - 1 do set[#set + 1] = ARGS[k] end
+  local packed, own, drop = { H_STATE, 'completed' }, {}, {}
+  for k = i + 3, delPos - 1, 2 do
+    local at = HOT_AT[ARGS[k]]
+    if at then
+      packed[#packed + 1] = at
+      packed[#packed + 1] = ARGS[k + 1]
+    else
+      own[#own + 1] = ARGS[k]
+      own[#own + 1] = ARGS[k + 1]
+    end
+  end
+  for k = delPos + 1, delPos + ndel do
+    local at = HOT_AT[ARGS[k]]
+    if at then
+      packed[#packed + 1] = at
+      packed[#packed + 1] = ''
+    else
+      drop[#drop + 1] = ARGS[k]
+    end
+  end
+  own[#own + 1] = '@h'
+  own[#own + 1] = false
   shapes[s] = { admits = fromSet.active == true and LEGAL['active>completed'] == true, finishedAt = ARGS[i + 1],
-    set = set, nset = #set, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
+    packed = packed, own = own, nown = #own, drop = drop }
   i = delPos + 1 + ndel
 end
 
@@ -42,36 +67,39 @@ i = i + 1
 for k = 1, n do
   local id, eAtt, eWorker, shape, hint, result = ARGS[i], ARGS[i + 1], ARGS[i + 2], shapes[tonumber(ARGS[i + 3])], ARGS[i + 4], ARGS[i + 5]
   i = i + 6
-  local q, jk, v = hint, nil, nil
+  local q, jk, r = hint, nil, nil
   if q ~= '' then
     jk = jkey(q, id)
-    v = redis.call('HMGET', jk, 'state', 'attempt', 'worker_id', 'type', 'workflow_id')
+    r = redis.call('HMGET', jk, '@h', 'workflow_id')
   end
-  if not (v and v[1]) then
+  if not (r and r[1]) then
     q = redis.call('HGET', IDS, id)
     if q then
       jk = jkey(q, id)
-      v = redis.call('HMGET', jk, 'state', 'attempt', 'worker_id', 'type', 'workflow_id')
+      r = redis.call('HMGET', jk, '@h', 'workflow_id')
     end
   end
-  local state = v and v[1]
-  if not state then
+  local hv = r and r[1] and hot_split(r[1])
+  if not hv then
     out[k] = { 0, false }
-  elseif state ~= 'active' or not shape.admits or (eAtt ~= '' and tonumber(v[2]) ~= tonumber(eAtt))
-    or (eWorker ~= '' and v[3] and v[3] ~= eWorker) then
-    out[k] = { 0, state, redis.call('HGETALL', jk) }
+  elseif hv[H_STATE] ~= 'active' or not shape.admits or (eAtt ~= '' and tonumber(hv[H_ATTEMPT]) ~= tonumber(eAtt))
+    or (eWorker ~= '' and hv[H_WORKER] ~= '' and hv[H_WORKER] ~= eWorker) then
+    out[k] = { 0, hv[H_STATE], redis.call('HGETALL', jk) }
   else
-    local set = shape.set
+    local attempt, jtype = hv[H_ATTEMPT], hv[H_TYPE]
+    local packed, own, m = shape.packed, shape.own, shape.nown
+    for p = 1, #packed, 2 do hv[packed[p]] = packed[p + 1] end
+    own[m] = hot_join(hv)
     if result ~= '' then
-      set[shape.nset + 1] = 'result'
-      set[shape.nset + 2] = result
-      redis.call('HSET', jk, unpack(set))
-      set[shape.nset + 1] = nil
-      set[shape.nset + 2] = nil
+      own[m + 1] = 'result'
+      own[m + 2] = result
+      redis.call('HSET', jk, unpack(own))
+      own[m + 1] = nil
+      own[m + 2] = nil
     else
-      redis.call('HSET', jk, unpack(set))
+      redis.call('HSET', jk, unpack(own))
     end
-    if #shape.del > 0 then redis.call('HDEL', jk, unpack(shape.del)) end
+    if #shape.drop > 0 then redis.call('HDEL', jk, unpack(shape.drop)) end
     local b = byQueue[q]
     if not b then
       b = { active = {}, fin = {} }
@@ -81,7 +109,7 @@ for k = 1, n do
     b.active[#b.active + 1] = id
     b.fin[#b.fin + 1] = shape.finishedAt
     b.fin[#b.fin + 1] = id
-    out[k] = { 1, 'active', { id, v[4] or false, q, 'completed', v[2] or false, v[5] or false } }
+    out[k] = { 1, 'active', { id, jtype ~= '' and jtype, q, 'completed', attempt ~= '' and attempt, r[2] or false } }
   end
 end
 

@@ -16,9 +16,9 @@ for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
   local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'exp'), '-inf', '(' .. ARGS[2], 'LIMIT', 0, limit - #out)
   for _, id in ipairs(ids) do
     local jk = jkey(q, id)
-    local v = read_view(q, id, jk)
+    local v, hv = read_view(q, id, jk)
     if v and EXPIRABLE[v.state] then
-      expire_job(q, id, jk, v, now, nowIso)
+      expire_job(q, id, jk, v, now, nowIso, hv)
       out[#out + 1] = redis.call('HGETALL', jk)
     else
       redis.call('ZREM', qkey(q, 'exp'), id)

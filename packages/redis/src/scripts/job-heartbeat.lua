@@ -14,15 +14,15 @@ local extended, states = {}, {}
 for k = 5, #ARGS do
   local id = ARGS[k]
   local q, jk = locate(id)
-  local v = q and read_view(q, id, jk)
+  local v, hv = nil, nil
+  if q then v, hv = read_view(q, id, jk) end
   if not v then
     states[#states + 1] = false
   else
     states[#states + 1] = v.state
     if v.state == 'active' and (worker == '' or not v.worker_id or v.worker_id == worker) then
-      local ms = redis.call('HMGET', jk, '@claimVisibilityMs', '@visibilityMs')
-      local visibleUntil = now + (tonumber(vis) or tonumber(ms[1]) or tonumber(ms[2]) or 0)
-      redis.call('HSET', jk, '@visibleUntil', visibleUntil)
+      local visibleUntil = now + (tonumber(vis) or tonumber(hv[HOT_AT['@claimVisibilityMs']]) or tonumber(hv[HOT_AT['@visibilityMs']]) or 0)
+      job_write(jk, { '@visibleUntil', visibleUntil }, {}, hv)
       v['@visibleUntil'] = visibleUntil
       redis.call('ZADD', qkey(q, 'active'), active_score(v), id)
       local s = view_summary(v)

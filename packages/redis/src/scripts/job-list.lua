@@ -53,11 +53,12 @@ for _, q in ipairs(queues) do
 end
 
 local ids = candidates
+local LIST_FILTER = { 'state', 'type', '@deadLetter' }
 if checkState or jtype ~= '' or dl == '0' then
   ids = {}
   for _, c in ipairs(candidates) do
-    local f = redis.call('HMGET', jkey(c[2], c[1]), 'state', 'type', '@deadLetter')
-    if (not checkState or f[1] == state) and (jtype == '' or f[2] == jtype) and (dl ~= '0' or f[3] ~= '1') then
+    local f = job_read(jkey(c[2], c[1]), LIST_FILTER) or {}
+    if (not checkState or f.state == state) and (jtype == '' or f.type == jtype) and (dl ~= '0' or f['@deadLetter'] ~= '1') then
       ids[#ids + 1] = c
     end
   end

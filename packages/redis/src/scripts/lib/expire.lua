@@ -2,9 +2,10 @@
 job-promote, job-expire). Requires lib/keys.lua, lib/indexes.lua. ]]
 
 -- scheduled|available|retryable -> discarded by expiry: discarded_at = expired_at = nowIso, @finishedAt = now.
-local function expire_job(q, id, jk, v, now, nowIso)
+-- `hv`: the job's split '@h' when the caller read it (read_view), else nil.
+local function expire_job(q, id, jk, v, now, nowIso, hv)
   idx_remove(q, id, v)
-  redis.call('HSET', jk, 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now)
+  job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hv)
   v.state = 'discarded'
   v['@finishedAt'] = now
   idx_add(q, id, jk, v, true)
@@ -18,16 +19,16 @@ local function promote_due(q, now, nowIso, max, promoted, expired)
   local ids = redis.call('ZRANGEBYSCORE', qkey(q, 'due'), '-inf', now, 'LIMIT', 0, max)
   for _, id in ipairs(ids) do
     local jk = jkey(q, id)
-    local v = read_view(q, id, jk)
+    local v, hv = read_view(q, id, jk)
     if not v then
       redis.call('ZREM', qkey(q, 'due'), id)
     elseif v['@expiresAt'] and tonumber(v['@expiresAt']) < now then
-      expire_job(q, id, jk, v, now, nowIso)
+      expire_job(q, id, jk, v, now, nowIso, hv)
       expired[#expired + 1] = redis.call('HGETALL', jk)
     else
       local from = v.state
       idx_remove(q, id, v)
-      redis.call('HSET', jk, 'state', 'available', 'enqueued_at', nowIso)
+      job_write(jk, { 'state', 'available', 'enqueued_at', nowIso }, {}, hv)
       v.state = 'available'
       idx_add(q, id, jk, v, true)
       local s = view_summary(v)

@@ -2,6 +2,7 @@
 A job's "view" is the handful of fields its indexes derive from, read with one HMGET (read_view). Every
 state change is idx_remove(old view) -> write fields -> idx_add(new view). Requires lib/keys.lua and the
 generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
+--!include lib/hot.lua
 
 -- 2^40: FIFO sequences stay below it, priorities in [-100, 100] keep scores below 2^53 (exact doubles).
 local SEQ_SPAN = 1099511627776
@@ -11,15 +12,14 @@ local SEQ_SPAN = 1099511627776
 local VIEW = { 'state', 'priority', '@seq', '@dueAt', '@visibleUntil', '@timeoutAt', '@finishedAt', '@deadLetter',
   '@expiresAt', '@uniqueKey', 'attempt', 'worker_id', 'type', 'workflow_id' }
 
--- The view of job `id` of queue `q` (missing fields are false), or nil when the hash does not exist.
--- `fields` (state first) narrows it to what the caller needs (default VIEW).
+-- The view of job `id` of queue `q` (missing fields are false) and its split '@h' (for job_write), or nil
+-- when the hash does not exist. `fields` narrows it to what the caller needs (default VIEW).
 local function read_view(q, id, jk, fields)
-  fields = fields or VIEW
-  local r = redis.call('HMGET', jk, unpack(fields))
-  if not r[1] then return nil end
-  local v = { id = id, queue = q }
-  for i, f in ipairs(fields) do v[f] = r[i] end
-  return v
+  local v, hv = job_read(jk, fields or VIEW)
+  if not v then return nil end
+  v.id = id
+  v.queue = q
+  return v, hv
 end
 
 -- Applies field writes (flat field/value list from index a to b) and removals to a view (fields outside

@@ -33,6 +33,13 @@ local function read_job(i)
   if plain ~= 1 and plain ~= '1' then
     local f = {}
     for k = from, job.to, 2 do f[ARGS[k]] = ARGS[k + 1] end
+    -- the fields packed in '@h' by name, as the plan and the indexes read them
+    if f['@h'] then
+      local hv = hot_split(f['@h'])
+      for at = 1, NHOT do
+        if hv[at] ~= '' then f[HOT[at]] = hv[at] end
+      end
+    end
     job.f = f
   end
   return job, job.to + 1
@@ -152,6 +159,9 @@ local function fields_of(S, id)
   return fields
 end
 
+-- What a plan reads of a stored job that may block or be replaced by a new one.
+local PLAN_VIEW = { 'state', '@uniqueUntil', 'scheduled_at', '@dueAt' }
+
 -- Plans an insert. Returns decisions (one per job: { job, existing = id | replace = id | skip = true,
 -- takeover = {scheduledAt, dueAt} }) or, in mode 'abort', an abort reply.
 local function plan_insert(S, jobs, now, mode)
@@ -164,9 +174,9 @@ local function plan_insert(S, jobs, now, mode)
     if s then return s end
     local q = insert_locate(S, id)
     if not q then return nil end
-    local f = redis.call('HMGET', jkey(q, id), 'state', '@uniqueUntil', 'scheduled_at', '@dueAt')
-    if not f[1] then return nil end
-    s = { state = f[1], untilMs = tonumber(f[2]), scheduledAt = f[3] or nil, dueAt = tonumber(f[4]) }
+    local f = job_read(jkey(q, id), PLAN_VIEW)
+    if not f then return nil end
+    s = { state = f.state, untilMs = tonumber(f['@uniqueUntil']), scheduledAt = f.scheduled_at or nil, dueAt = tonumber(f['@dueAt']) }
     sim[id] = s
     return s
   end
@@ -270,12 +280,11 @@ local function store_job(S, job, nowIso)
       ['@visibleUntil'] = f['@visibleUntil'], ['@timeoutAt'] = f['@timeoutAt'], ['@finishedAt'] = f['@finishedAt'],
       ['@deadLetter'] = f['@deadLetter'], ['@expiresAt'] = f['@expiresAt'] }
     if job.takeover then
-      redis.call('HSET', jk, 'state', 'scheduled', 'scheduled_at', job.takeover[1], '@dueAt', job.takeover[2])
-      v['@dueAt'] = job.takeover[2]
-      local dels = { 'HDEL', jk }
+      local dels = {}
       if f['enqueued_at'] then dels[#dels + 1] = 'enqueued_at' end
       if job.seqslot then dels[#dels + 1] = '@seq' end
-      if #dels > 2 then redis.call(unpack(dels)) end
+      job_write(jk, { 'state', 'scheduled', 'scheduled_at', job.takeover[1], '@dueAt', job.takeover[2] }, dels, nil)
+      v['@dueAt'] = job.takeover[2]
     end
     if f['@uniqueKey'] then redis.call('SADD', ukey(f['@uniqueKey']), id) end
     idx_add(q, id, jk, v, false)
@@ -302,9 +311,9 @@ local function apply_insert(S, decisions, now, nowIso)
       if d.replace then
         local q = insert_locate(S, d.replace)
         local jk = jkey(q, d.replace)
-        local v = read_view(q, d.replace, jk)
+        local v, hv = read_view(q, d.replace, jk)
         idx_remove(q, d.replace, v)
-        redis.call('HSET', jk, 'state', 'cancelled', 'cancelled_at', nowIso, '@finishedAt', now)
+        job_write(jk, { 'state', 'cancelled', 'cancelled_at', nowIso, '@finishedAt', now }, {}, hv)
         v.state = 'cancelled'
         v['@finishedAt'] = now
         idx_add(q, d.replace, jk, v, true)

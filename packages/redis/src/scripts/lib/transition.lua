@@ -70,6 +70,44 @@ local function shape_view(shape, vis)
   return fields
 end
 
+-- Splits a shape's writes by where each field lives (lib/hot.lua), once per shape: `packed` position/value
+-- pairs for '@h' (the new state first), `own` HSET arguments ending with the '@h' pair (its value filled
+-- per op), `drop` HDEL arguments.
+local function shape_writes(shape)
+  local packed, own, drop = { HOT_AT.state, shape.to }, {}, {}
+  for k = 1, #shape.set, 2 do
+    local at = HOT_AT[shape.set[k]]
+    if at then
+      packed[#packed + 1] = at
+      packed[#packed + 1] = shape.set[k + 1]
+    else
+      own[#own + 1] = shape.set[k]
+      own[#own + 1] = shape.set[k + 1]
+    end
+  end
+  for k = 1, #shape.del do
+    local at = HOT_AT[shape.del[k]]
+    if at then
+      packed[#packed + 1] = at
+      packed[#packed + 1] = ''
+    else
+      drop[#drop + 1] = shape.del[k]
+    end
+  end
+  own[#own + 1] = '@h'
+  own[#own + 1] = false
+  shape.packed, shape.own, shape.drop = packed, own, drop
+end
+
+-- Applies a shape's writes to the job at `jk`, whose split '@h' is `hv`.
+local function write_shape(jk, shape, hv)
+  local packed, own = shape.packed, shape.own
+  for k = 1, #packed, 2 do hv[packed[k]] = packed[k + 1] end
+  own[#own] = hot_join(hv)
+  redis.call('HSET', jk, unpack(own))
+  if #shape.drop > 0 then redis.call('HDEL', jk, unpack(shape.drop)) end
+end
+
 -- Reads the shapes of a batch; returns them and the index after them (where nOps is).
 local function read_shapes(i)
   local shapes = {}
@@ -84,6 +122,7 @@ local function read_shapes(i)
     shapes[s] = { fromSet = fromSet, to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3], admits = {},
       set = { unpack(ARGS, i + 5, delPos - 1) }, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
     shapes[s].view = shape_view(shapes[s], false)
+    shape_writes(shapes[s])
     i = delPos + 1 + ndel
   end
   return shapes, i
@@ -100,15 +139,15 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
     end
   end
   -- A job is in one queue's hash only: read where the caller saw it, else where the directory says it is.
-  local q, jk, v = hint, nil, nil
+  local q, jk, v, hv = hint, nil, nil, nil
   if hint ~= '' then
     jk = jkey(q, id)
-    v = read_view(q, id, jk, fields)
+    v, hv = read_view(q, id, jk, fields)
   end
   if not v then
     q, jk = locate(id)
     if not q then return { 0, false } end
-    v = read_view(q, id, jk, fields)
+    v, hv = read_view(q, id, jk, fields)
     if not v then return { 0, false } end
   end
   if not guard_holds(v, shape, eAtt, eWorker, eVis) then
@@ -118,8 +157,7 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
   local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
   idx_remove(q, id, v)
-  redis.call('HSET', jk, 'state', to, unpack(shape.set))
-  if #shape.del > 0 then redis.call('HDEL', jk, unpack(shape.del)) end
+  write_shape(jk, shape, hv)
   view_apply(v, shape.set, 1, #shape.set, shape.del, 1, #shape.del)
   v.state = to
 
@@ -136,7 +174,8 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
     redis.call('HSET', IDS, id, newq)
     -- created_at is the first key of the sealed field '@e' (codec.ts), so the anchored match cannot land in user data
     local created = string.match(redis.call('HGET', nk, '@e') or '', '^{"created_at":"([^"]*)"')
-    queue_register(newq, redis.call('HGET', nk, 'enqueued_at') or redis.call('HGET', nk, 'created_at') or created or '')
+    local enqueued = hv[HOT_AT.enqueued_at]
+    queue_register(newq, enqueued ~= '' and enqueued or redis.call('HGET', nk, 'created_at') or created or '')
     jk = nk
   end
   idx_add(newq, id, jk, v, state ~= to or newq ~= q)
