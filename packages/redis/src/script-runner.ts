@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { PACKED_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
+import { PACKED_SCRIPTS, RESP_REPLY_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
 import { toDriverError } from './errors.js';
 import { corkUntilNextTick, uncorkNow } from './write-coalescing.js';
 
@@ -40,11 +40,15 @@ export class ScriptRunner {
 
   /**
    * Runs a script: EVALSHA, loading it first when this runner has not yet, re-loading after NOSCRIPT.
-   * Packed scripts (PACKED_SCRIPTS) get their arguments as one JSON array and answer JSON, parsed here.
+   * Packed scripts (PACKED_SCRIPTS) get their arguments as one JSON array and answer JSON, parsed here (but for
+   * RESP_REPLY_SCRIPTS, whose replies are RESP as usual).
    * The call is written with the other commands of its tick (write-coalescing.ts), or at once with `now`.
    */
   async run(name: ScriptName, args: ReadonlyArray<string | number>, now = false): Promise<LuaReply> {
-    if (PACKED_SCRIPTS.has(name)) return JSON.parse((await this.call(name, [JSON.stringify(args)], now)) as string) as LuaReply;
+    if (PACKED_SCRIPTS.has(name)) {
+      const reply = await this.call(name, [JSON.stringify(args)], now);
+      return RESP_REPLY_SCRIPTS.has(name) ? reply : (JSON.parse(reply as string) as LuaReply);
+    }
     return this.call(name, args, now);
   }
 

@@ -2,7 +2,7 @@
 KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash slot; several queues span
       them, see README).
 ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
-Returns (as JSON): {claimed, promoted, expired}: claimed = HGETALL of each claimed job (as it is after the claim) in
+Returns (as RESP): {claimed, promoted, expired}: claimed = HGETALL of each claimed job (as it is after the claim) in
   claim order; promoted = summaries (id, type, queue, state, attempt, workflow_id, from-state); expired =
   HGETALL of each expired job.
 Transitions, per queue in order, paused queues skipped:
@@ -157,4 +157,4 @@ for qi = 7, #ARGS do
 end
 
 idx_flush()
-return cjson.encode({ claimed, promoted, expired })
+return { claimed, promoted, expired }
