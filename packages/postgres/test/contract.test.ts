@@ -39,6 +39,8 @@ if (HAVE_PG) {
     skip: {
       'concurrency.ordered-calls': NOT_ORDERED,
       'fetch.long-poll-claims-behind-insert': NOT_ORDERED,
+      'fetch.claims-behind-insert-during-first-claim': NOT_ORDERED,
+      'fetch.behind-claim-surplus-requeued': NOT_ORDERED,
     },
   });
 } else {

@@ -41,6 +41,8 @@ export function runContractOverHttp(backend: TestBackend): void {
       'concurrency.driver-transition-race': NO_DRIVER,
       'concurrency.ordered-calls': NO_DRIVER,
       'fetch.long-poll-claims-behind-insert': NO_DRIVER,
+      'fetch.claims-behind-insert-during-first-claim': NO_DRIVER,
+      'fetch.behind-claim-surplus-requeued': NO_DRIVER,
       // The gateway side (a client hanging up ends the wait, claims nothing) is test/long-poll.test.ts.
       'fetch.long-poll-abort':
         'the HTTP transport holds a long-poll to its end: aborting the request could drop the answer of a claim made as the client hangs up',

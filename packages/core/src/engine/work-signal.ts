@@ -7,18 +7,21 @@
  * failure), and a FETCH woken by it that finds no job keeps waiting.
  */
 export class WorkSignal {
-  private readonly waiters = new Set<{ queues: readonly string[]; listener: () => void }>();
+  private readonly waiters = new Set<{ queues: readonly string[]; listener: (count: number) => void }>();
 
-  /** Calls `listener` whenever work is sent towards one of `queues`; returns the function that stops it. */
-  watch(queues: readonly string[], listener: () => void): () => void {
+  /**
+   * Calls `listener` with the number of available jobs whenever work is sent towards one of `queues`;
+   * returns the function that stops it.
+   */
+  watch(queues: readonly string[], listener: (count: number) => void): () => void {
     const entry = { queues, listener };
     this.waiters.add(entry);
     return () => this.waiters.delete(entry);
   }
 
-  /** An insert of available jobs into `queue` was just issued to an ordered driver. */
-  sent(queue: string): void {
-    for (const waiter of this.waiters) if (waiter.queues.includes(queue)) waiter.listener();
+  /** An insert of `count` available jobs into `queue` was just issued to an ordered driver. */
+  sent(queue: string, count: number): void {
+    for (const waiter of this.waiters) if (waiter.queues.includes(queue)) waiter.listener(count);
   }
 
   /** Whether any FETCH is waiting (spares the enqueue path a walk over its jobs when none is). */

@@ -83,10 +83,19 @@ function announce(ctx: EngineContext, outcomes: readonly InsertOutcome[], now: n
 function insert(ctx: EngineContext, params: InsertParams): Promise<InsertResult> {
   const inserting = ctx.driver.jobInsert(params);
   if (ctx.work.watched && params.tx === undefined && ctx.driver.capabilities.orderedCalls === true) {
+    // one signal per run of available jobs of one queue, with the run's length
     let last: string | undefined;
+    let run = 0;
     for (const { job } of params.jobs) {
-      if (job.state === 'available' && job.queue !== last) ctx.work.sent((last = job.queue));
+      if (job.state !== 'available') continue;
+      if (job.queue !== last) {
+        if (last !== undefined) ctx.work.sent(last, run);
+        last = job.queue;
+        run = 0;
+      }
+      run++;
     }
+    if (last !== undefined) ctx.work.sent(last, run);
   }
   return inserting;
 }

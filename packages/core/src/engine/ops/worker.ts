@@ -40,7 +40,7 @@ export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: Abor
   const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
   // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
   const wake = request.waitMs > 0 && signal?.aborted !== true ? waitForWork(ctx, request.queues, request.waitMs, signal) : undefined;
-  let result = await claim(ctx, request);
+  let result = wake ? await firstClaim(ctx, request, wake) : await claim(ctx, request);
   if (wake) {
     while (result.jobs.length === 0) {
       const why = await wake.next();
@@ -55,6 +55,62 @@ export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: Abor
   }
   const jobs = result.jobs;
   return jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs };
+}
+
+/**
+ * The first claim of a FETCH that may wait. An insert this process issues while that claim is out (WorkSignal)
+ * runs after it, so the claim cannot see the insert's jobs, and claiming again only once it answers costs the
+ * FETCH a round trip: the usual case of an idle worker re-arming its long-poll as the next job is enqueued. A
+ * claim for at most the inserted jobs goes out at once instead, right behind the insert. Should both claims
+ * bring jobs, together more than `count` (jobs were queued already), the surplus is handed back (`requeue`,
+ * its attempt restored) as a worker hands back jobs it will not run. A failed claim loses nothing the other
+ * brought.
+ */
+async function firstClaim(ctx: EngineContext, request: FetchRequest, wake: WorkWait): Promise<ClaimResult> {
+  let behind: Promise<ClaimResult | undefined> | undefined;
+  wake.onSent = (count) => {
+    if (behind) return false;
+    behind = claim(ctx, { ...request, count: Math.min(request.count, count) }).catch(() => undefined);
+    return true;
+  };
+  let first: ClaimResult;
+  try {
+    first = await claim(ctx, request);
+  } catch (error) {
+    wake.onSent = undefined;
+    const more = await behind;
+    if (more && more.jobs.length > 0) return more;
+    throw error;
+  }
+  wake.onSent = undefined;
+  const more = await behind;
+  if (!more || more.jobs.length === 0) return first;
+  if (first.jobs.length === 0) return more;
+  const room = request.count - first.jobs.length;
+  await handBack(ctx, more.jobs.slice(room));
+  return { ...first, jobs: [...first.jobs, ...more.jobs.slice(0, room)] };
+}
+
+/** Requeues jobs a FETCH claimed beyond its count, as a worker's FAIL with `requeue` would. */
+async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const { nowIso } = instant(ctx);
+  const results = await ctx.driver.jobTransitionMany(jobs.map((job) => ({ ...requeueOp(job, nowIso), expect: { attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) } })));
+  const events: EventInput[] = [];
+  for (const result of results) if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, 'active', nowIso));
+  await ctx.hub.emit(events);
+}
+
+/** The transition of `requeue`: back to available, the attempt it had before its claim, its reservation gone. */
+function requeueOp(job: Job, nowIso: string): TransitionOp {
+  return {
+    id: job.id,
+    from: allowedFrom('available', 'requeue'),
+    to: 'available',
+    set: { enqueued_at: nowIso, attempt: Math.max(0, job.attempt - 1) },
+    unset: ['started_at', 'worker_id'],
+    x: { visibleUntil: null, timeoutAt: null, claimVisibilityMs: null, progress: null },
+  };
 }
 
 /** One claim for `request` at the current instant, its events emitted. */
@@ -110,16 +166,28 @@ const WAKE_WEIGHT: Record<WakeReason, number> = { sent: 0, work: 1, timeout: 2, 
  * Listens for work on `queues` for `ms` (or until `signal` aborts). `next()` resolves with the next wake-up,
  * or with the weightiest one that came since the last `next()`; `cancel` stops listening.
  */
-function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: AbortSignal): { next: () => Promise<WakeReason>; cancel: () => void } {
+interface WorkWait {
+  next: () => Promise<WakeReason>;
+  cancel: () => void;
+  /**
+   * While set, an insert sent while nobody waits is offered here (with its number of available jobs) before
+   * it is kept for the next `next()`; returning true means it was taken care of.
+   */
+  onSent?: ((count: number) => boolean) | undefined;
+}
+
+function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: AbortSignal): WorkWait {
   let waiting: ((why: WakeReason) => void) | undefined;
   let missed: WakeReason | undefined;
   let over = false;
-  const wake = (why: WakeReason) => {
+  const wake = (why: WakeReason, count = 0) => {
     if (why === 'timeout' || why === 'abort') over = true;
     if (waiting) {
       const resolve = waiting;
       waiting = undefined;
       resolve(why);
+    } else if (why === 'sent' && self.onSent?.(count)) {
+      return;
     } else if (missed === undefined || WAKE_WEIGHT[why] > WAKE_WEIGHT[missed]) missed = why;
   };
   const onAbort = () => wake('abort');
@@ -129,8 +197,8 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: 
   // Work enqueued in another process arrives through the transport; work enqueued in this one, at once.
   const unsubscribeHeard = ctx.hub.subscribe(filter, () => wake('work'));
   const unwatch = ctx.hub.watchEmits(filter, () => wake('work'));
-  const unwatchSent = ctx.work.watch(queues, () => wake('sent'));
-  return {
+  const unwatchSent = ctx.work.watch(queues, (count) => wake('sent', count));
+  const self: WorkWait = {
     next: () => {
       if (missed !== undefined) {
         const why = missed;
@@ -149,6 +217,7 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: 
       unwatchSent();
     },
   };
+  return self;
 }
 
 /** What every ACK of one instant writes. Shared by the ops of that instant, frozen (drivers only read ops). */
@@ -296,15 +365,7 @@ export async function nack(ctx: EngineContext, body: unknown): Promise<NackRespo
   if (request.attempt !== undefined && request.attempt !== job.attempt) throw staleAttemptError(job.id, job.attempt, request.attempt);
 
   if (request.requeue) {
-    const result = await ctx.driver.jobTransition({
-      id: job.id,
-      from: allowedFrom('available', 'requeue'),
-      to: 'available',
-      expect: { attempt: job.attempt },
-      set: { enqueued_at: nowIso, attempt: Math.max(0, job.attempt - 1) },
-      unset: ['started_at', 'worker_id'],
-      x: { visibleUntil: null, timeoutAt: null, claimVisibilityMs: null, progress: null },
-    });
+    const result = await ctx.driver.jobTransition({ ...requeueOp(job, nowIso), expect: { attempt: job.attempt } });
     if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
     const requeued = (result as { job: Job }).job;
     await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso)]);
