@@ -5,7 +5,7 @@
  */
 import { TRANSITIONS, type TransitionOp } from '@ojskit/core';
 import { encodeEnvelopeValue } from './codec.js';
-import { opShape, sameArgs, sameEntries, sameList } from './transition-args.js';
+import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
 /** The states core's transition table lets into `completed`; the script admits exactly these. */
 const INTO_COMPLETED = new Set(TRANSITIONS.filter((t) => t.to === 'completed' && t.from !== null).map((t) => t.from));
@@ -56,27 +56,18 @@ function sameCompletionShape(a: TransitionOp, b: TransitionOp): boolean {
  */
 export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined): boolean {
   for (const op of ops) if (!isCompletion(op)) return false;
-  const shapes: Array<Array<string | number>> = [];
-  const opArgs: Array<string | number> = [];
-  let previous: TransitionOp | undefined;
-  let n = 0;
-  for (const op of ops) {
-    if (!previous || !sameCompletionShape(previous, op)) {
-      // opShape: from, to, deadLetter, returning, nSet, pairs, nDel, fields; the script takes from, the
-      // finishedAt score, then nSet onwards
+  pushShapedBatch(ops, out, {
+    // opShape: from, to, deadLetter, returning, nSet, pairs, nDel, fields; the script takes from, the
+    // finishedAt score, then nSet onwards
+    shape: (op) => {
       const full = opShape(op, 'result');
-      const shape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4)];
-      n = 0;
-      for (let i = shapes.length - 1; i >= Math.max(0, shapes.length - 4); i--) if (sameArgs(shapes[i]!, shape)) n = i + 1;
-      if (n === 0) n = shapes.push(shape);
-    }
-    previous = op;
-    const result = op.set && 'result' in op.set ? encodeEnvelopeValue('result', op.set.result)! : '';
-    opArgs.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, queueOf(op.id) ?? '', result);
-  }
-  out.push(shapes.length);
-  for (const shape of shapes) for (const a of shape) out.push(a);
-  out.push(ops.length);
-  for (const a of opArgs) out.push(a);
+      return [full[0]!, String(op.x!.finishedAt), ...full.slice(4)];
+    },
+    sameShape: sameCompletionShape,
+    pushOp: (op, n, args) => {
+      const result = op.set && 'result' in op.set ? encodeEnvelopeValue('result', op.set.result)! : '';
+      args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, queueOf(op.id) ?? '', result);
+    },
+  });
   return true;
 }

@@ -50,32 +50,52 @@ export function opShape(op: TransitionOp, perOp?: string): Array<string | number
   return [`,${op.from.join(',')},`, op.to, dl === undefined ? '' : dl ? '1' : '0', op.returning ?? 'job', set.length / 2, ...set, del.length, ...del];
 }
 
+/** How a script reads a batch of ops: each op's shape, when two ops share one, and each op's own arguments. */
+export interface BatchLayout {
+  shape(op: TransitionOp): Array<string | number>;
+  sameShape(a: TransitionOp, b: TransitionOp): boolean;
+  /** Appends the op's own arguments, `shape` being its shape's 1-based number. */
+  pushOp(op: TransitionOp, shape: number, out: Array<string | number>): void;
+}
+
 /**
- * Appends a batch of ops to `out` (see lib/transition.lua for the layout): the distinct shapes once, then
- * per op its id, guards, shape number and the queue `queueOf` last saw the job in (a hint: the script looks
- * the job up by id when it is not there), so a batch of ACKs carries its common fields once.
+ * Appends a batch of ops to `out`: the number of distinct shapes and the shapes, then the number of ops and
+ * each op's arguments, so that what the ops of a batch share (every ACK of one instant writes the same fields)
+ * travels once. Each op is compared with the one before: cheaper than encoding a shape per op.
  */
-export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined = () => undefined): void {
+export function pushShapedBatch(ops: readonly TransitionOp[], out: Array<string | number>, layout: BatchLayout): void {
   const shapes: Array<Array<string | number>> = [];
   const opArgs: Array<string | number> = [];
   let previous: TransitionOp | undefined;
   let n = 0;
   for (const op of ops) {
-    // a batch of ACKs: each op carries the same values as the one before; comparing them costs less than
-    // encoding a shape per op
-    if (!previous || !sameShapeValues(previous, op)) {
-      const shape = opShape(op);
+    if (!previous || !layout.sameShape(previous, op)) {
+      const shape = layout.shape(op);
       n = findShape(shapes, shape);
       if (n === 0) n = shapes.push(shape);
     }
     previous = op;
-    const expect = op.expect;
-    opArgs.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, queueOf(op.id) ?? '');
+    layout.pushOp(op, n, opArgs);
   }
   out.push(shapes.length);
   for (const shape of shapes) for (const a of shape) out.push(a);
   out.push(ops.length);
   for (const a of opArgs) out.push(a);
+}
+
+/**
+ * Appends a batch of ops to `out` as lib/transition.lua reads it: per op its id, guards, shape number and the
+ * queue `queueOf` last saw the job in (a hint: the script looks the job up by id when it is not there).
+ */
+export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined = () => undefined): void {
+  pushShapedBatch(ops, out, {
+    shape: (op) => opShape(op),
+    sameShape: sameShapeValues,
+    pushOp: (op, n, args) => {
+      const expect = op.expect;
+      args.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, queueOf(op.id) ?? '');
+    },
+  });
 }
 
 /** Whether two ops have the same shape for sure: the values behind it are the same, key order included. */
@@ -111,7 +131,7 @@ function findShape(shapes: ReadonlyArray<ReadonlyArray<string | number>>, shape:
   return 0;
 }
 
-export function sameArgs(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): boolean {
+function sameArgs(a: ReadonlyArray<string | number>, b: ReadonlyArray<string | number>): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;

@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { OjsEvent } from '@ojskit/core';
 import type { Suite } from '../harness.js';
+import type { CaseContext } from '../context.js';
 import { expectOjsError } from '../support/errors.js';
 
 export function registerFetchCases(suite: Suite): void {
@@ -75,76 +76,48 @@ export function registerFetchCases(suite: Suite): void {
     suite.test('fetch.claims-behind-insert-during-first-claim', 'on a driver declaring orderedCalls, a job enqueued in the same engine while a waiting fetch\'s first claim is still out is claimed by a claim sent right behind its insert, not after that first claim answers', async (t) => {
       if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
       if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
-      const driver = t.driver;
       const queue = t.queue();
-      const claim = driver.jobClaim;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      const issued: string[] = [];
-      let calls = 0;
-      // The fetch's first claim goes to the driver at once (so it runs before the insert) but answers only once
-      // released: the insert is issued while it is out.
-      driver.jobClaim = async (params) => {
-        if (!params.queues.includes(queue)) return claim.call(driver, params);
-        const n = ++calls;
-        issued.push(`claim ${n} (limit ${params.limit})`);
-        const answer = claim.call(driver, params);
-        if (n === 1) await held;
-        return answer;
-      };
+      const first = holdFirstClaim(t.driver, queue);
       try {
         const fetching = t.api.fetch({ queues: [queue], count: 5, wait_ms: 2_000, worker_id: 'w-first-out' });
-        while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        while (first.issued.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
         const job = await t.push(queue);
         // the second claim went out before the first answered, asking for the one job inserted
-        expect(issued).toEqual(['claim 1 (limit 5)', 'claim 2 (limit 1)']);
-        release();
+        expect(first.issued).toEqual([5, 1]);
+        first.release();
         const res = await fetching;
         expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
         expect(await t.job(job.id)).toMatchObject({ state: 'active', attempt: 1, worker_id: 'w-first-out' });
       } finally {
-        release();
-        driver.jobClaim = claim;
+        first.restore();
       }
     });
 
     suite.test('fetch.behind-claim-surplus-requeued', 'when both claims of such a fetch bring jobs, more than its count, the surplus goes back to available with its attempt restored (job.requeued)', async (t) => {
       if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
       if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
-      const driver = t.driver;
       const queue = t.queue();
       const waiting = await t.push(queue);
       const requeued: string[] = [];
       const unsubscribe = t.api.subscribe({ types: ['job.requeued'], queues: [queue] }, (e) => requeued.push(String(e.data['job_id'] ?? e.subject)));
-      const claim = driver.jobClaim;
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let calls = 0;
-      driver.jobClaim = async (params) => {
-        if (!params.queues.includes(queue)) return claim.call(driver, params);
-        const n = ++calls;
-        const answer = claim.call(driver, params);
-        if (n === 1) await held;
-        return answer;
-      };
+      const first = holdFirstClaim(t.driver, queue);
       try {
         const fetching = t.api.fetch({ queues: [queue], count: 1, wait_ms: 2_000, worker_id: 'w-surplus' });
-        while (calls === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+        while (first.issued.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
         const late = await t.push(queue);
-        release();
+        first.release();
         const res = await fetching;
         // the first claim ran before the insert: it took the job queued before; the second took the new one
         expect(res.jobs.map((j) => j.id)).toEqual([waiting.id]);
-        expect(calls).toBe(2);
+        expect(first.issued).toEqual([1, 1]);
         expect(await t.job(late.id)).toMatchObject({ state: 'available', attempt: 0 });
         expect((await t.job(late.id)).worker_id).toBeUndefined();
         await expect.poll(() => requeued).toEqual([late.id]);
-        driver.jobClaim = claim;
+        first.restore();
         const next = await t.api.fetch({ queues: [queue], worker_id: 'w-next' });
         expect(next.jobs.map((j) => [j.id, j.attempt])).toEqual([[late.id, 1]]);
       } finally {
-        release();
-        driver.jobClaim = claim;
+        first.restore();
         unsubscribe();
       }
     });
@@ -258,4 +231,24 @@ export function registerFetchCases(suite: Suite): void {
       expect(seen.size).toBe(6);
     });
   });
+}
+
+/**
+ * Holds the answer of the first claim a driver gets for `queue` (the claim itself runs at once, so an insert
+ * issued meanwhile runs after it), until `release()`; `issued` lists each claim's limit; `restore()` puts the
+ * driver's own method back.
+ */
+function holdFirstClaim(driver: NonNullable<CaseContext['driver']>, queue: string): { issued: number[]; release: () => void; restore: () => void } {
+  const claim = driver.jobClaim;
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const issued: number[] = [];
+  driver.jobClaim = async (params) => {
+    if (!params.queues.includes(queue)) return claim.call(driver, params);
+    issued.push(params.limit);
+    const answer = claim.call(driver, params);
+    if (issued.length === 1) await held;
+    return answer;
+  };
+  return { issued, release, restore: () => { release(); driver.jobClaim = claim; } };
 }
