@@ -10,6 +10,25 @@ Transitions, per queue in order, paused queues skipped:
   scheduled|retryable|available -> discarded   (@expiresAt < now: discarded_at = expired_at = nowIso)
   available -> active   (attempt + 1, started_at, worker_id, @claimVisibilityMs, @visibleUntil, @timeoutAt;
                          next_attempt_at and @progress removed) ]]
+
+-- An empty claim (the usual answer to an idle worker's long-poll) answers before the libraries below are set
+-- up: defining their functions costs each call ~110k Redis instructions (callgrind: an empty claim 201k ->
+-- 59k). Nothing to claim means no available job and no due one in any queue named, so none to promote, expire
+-- or hand out.
+do
+  local a = cjson.decode(ARGV[1])
+  local now = a[4]
+  local idle = true
+  for qi = 7, #a do
+    local base = a[1] .. ':{' .. a[qi] .. '}:'
+    if redis.call('ZCARD', base .. 'avail') > 0 or #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0 then
+      idle = false
+      break
+    end
+  end
+  if idle then return { {}, {}, {} } end
+end
+
 --!include lib/generated.lua
 --!include lib/keys.lua
 --!include lib/indexes.lua
