@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
 import { SCRIPT_NAMES } from '../src/index.js';
-import { generatedLua, scriptSource } from '../src/script-source.js';
+import { generatedLua, scriptSource, withoutUnused } from '../src/script-source.js';
 import { ScriptRunner } from '../src/script-runner.js';
 import { storedJob, T0, iso } from './jobs.js';
 import { RedisDriver } from '../src/index.js';
@@ -31,6 +31,28 @@ describe('Lua sources', () => {
       expect(source.split('local function idx_add(').length, name).toBeLessThanOrEqual(2);
     }
     expect(scriptSource('job-claim')).toContain('local function promote_due(');
+  });
+
+  it('leaves out of each script the generated tables and library functions it never uses', () => {
+    const source = [
+      'local USED = { 1 }', 'local UNUSED = { 2 }',
+      'local function leaf(x)', '  return x', 'end',
+      'local function only_for_dead(x)', '  return leaf(x)', 'end',
+      'local function dead(x)', '  return only_for_dead(x)', 'end',
+      'local function live(x)', '  if x then', '    return USED[1]', '  end', '  return leaf(x)', 'end',
+      'local t = { field = 1 }', 'return live(t.dead)',
+    ].join('\n');
+    expect(withoutUnused(source).split('\n')).toEqual([
+      'local USED = { 1 }',
+      'local function leaf(x)', '  return x', 'end',
+      'local function live(x)', '  if x then', '    return USED[1]', '  end', '  return leaf(x)', 'end',
+      'local t = { field = 1 }', 'return live(t.dead)',
+    ]);
+    const claim = scriptSource('job-claim');
+    expect(claim).not.toContain('local LEGAL =');
+    expect(claim).not.toContain('local function job_remove(');
+    expect(claim).toContain('local function idx_add(');
+    expect(scriptSource('job-complete-many')).toContain('local LEGAL =');
   });
 
   it('generates the state tables from core instead of re-typing them', () => {

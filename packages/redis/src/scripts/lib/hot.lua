@@ -1,4 +1,5 @@
---[[ lib/hot.lua: a job's packed hash field '@h'. The fields HOT lists (generated from codec.ts) live inside it,
+--[[ lib/hot.lua: a job's packed hash field '@h'. The fields HOT lists (generated from codec.ts; HOT_AT maps each
+to its position) live inside it,
 in that order, joined by '|' (empty: absent; the last, worker_id, is the rest of the text and may hold '|');
 every other field of a job is a hash field of its own. A claim or an ACK then reads and rewrites one field
 where it would rewrite six. Every read or write of a job's fields by name goes through job_read / job_write,
@@ -6,8 +7,6 @@ which route each field; HGETALL replies carry '@h' as it is (codec.ts unpacks it
 Requires lib/generated.lua and lib/keys.lua. ]]
 
 local NHOT = #HOT
-local HOT_AT = {}
-for i = 1, NHOT do HOT_AT[HOT[i]] = i end
 local HOT_PATTERN = '^' .. string.rep('([^|]*)|', NHOT - 1) .. '(.*)$'
 
 -- The values of a packed '@h', by position ('' when absent). One pattern: NHOT plain finds and subs cost twice
