@@ -74,8 +74,8 @@ function mentions(text: string, name: string): number {
 
 /**
  * Drops top-level definitions nothing else in `source` mentions: generated `local NAME = ...` lines and
- * `local function name(...)` blocks (from that line to the next line that is `end` at column 0, the layout of
- * every library here), until none is left to drop.
+ * `local function name(...)` blocks (a one-line function, or from that line to the next line that is `end` at
+ * column 0, the layout of every library here), until none is left to drop.
  */
 export function withoutUnused(source: string): string {
   let lines = source.split('\n');
@@ -87,7 +87,8 @@ export function withoutUnused(source: string): string {
       const fn = generated ? undefined : FUNCTION_START.exec(lines[i]!);
       const name = generated?.[1] ?? fn?.[1];
       if (!name || mentions(text, name) > 1) continue;
-      if (generated) cut = [i, i];
+      // a generated line, or a function written on one line
+      if (generated || /\bend\s*$/.test(lines[i]!)) cut = [i, i];
       else {
         let end = i + 1;
         while (end < lines.length && lines[end] !== 'end') end++;

@@ -36,6 +36,7 @@ describe('Lua sources', () => {
   it('leaves out of each script the generated tables and library functions it never uses', () => {
     const source = [
       'local USED = { 1 }', 'local UNUSED = { 2 }',
+      'local function one_liner(x) return x end',
       'local function leaf(x)', '  return x', 'end',
       'local function only_for_dead(x)', '  return leaf(x)', 'end',
       'local function dead(x)', '  return only_for_dead(x)', 'end',
