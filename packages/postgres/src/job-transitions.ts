@@ -15,6 +15,9 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
   const encoder = new OpEncoder();
   for (const round of roundsByDistinctId(ops)) {
     const groups = new Map<string, { shape: OpShape; records: string[] }>();
+    // In id order: statements that lock several rows then lock them in one order (where the plan follows the
+    // records), so two batches over the same jobs queue behind each other instead of deadlocking.
+    round.sort((a, b) => (ops[a]!.id < ops[b]!.id ? -1 : ops[a]!.id > ops[b]!.id ? 1 : 0));
     for (const index of round) {
       const { text, shape, key } = encoder.encode(ops[index]!, index);
       const group = groups.get(key);

@@ -254,6 +254,31 @@ describe.runIf(HAVE_PG)('PostgresDriver primitives', () => {
     expect(mine.extended).toEqual([{ id: stored.job.id, type: 'test.job', queue: 'h', state: 'active', attempt: 1, visibleUntil: T0 + 30_010, worker_id: 'w1' }]);
   });
 
+  it('a heartbeat skips a job whose row another transaction holds instead of waiting for it (no deadlock with a batched ACK)', async () => {
+    const held = storedJob('hb');
+    const free = storedJob('hb');
+    await db.driver.jobInsert({ jobs: [held, free], now: T0, nowIso: iso(T0) });
+    await claim(['hb'], 2);
+    const other = await db.pool.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`SELECT id FROM "${db.schema}".jobs WHERE id = $1 FOR UPDATE`, [held.job.id]);
+      const beat = await Promise.race([
+        db.driver.jobHeartbeat({ ids: [held.job.id, free.job.id], now: T0 + 10, workerId: 'w1' }),
+        new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 2_000)),
+      ]);
+      expect(beat).not.toBe('blocked');
+      if (beat === 'blocked') return;
+      expect(beat.extended.map((e) => e.id)).toEqual([free.job.id]);
+      expect(beat.states).toEqual({ [held.job.id]: 'active', [free.job.id]: 'active' });
+    } finally {
+      await other.query('ROLLBACK');
+      other.release();
+    }
+    const next = await db.driver.jobHeartbeat({ ids: [held.job.id], now: T0 + 20, workerId: 'w1' });
+    expect(next.extended.map((e) => [e.id, e.visibleUntil])).toEqual([[held.job.id, T0 + 30_020]]);
+  });
+
   it('lists overdue active jobs by deadline, promotes, expires and prunes', async () => {
     const a = storedJob('o');
     const scheduled = storedJob('o', { state: 'scheduled' }, { dueAt: T0 + 5 });

@@ -4,14 +4,23 @@
 -- Returns:  one row per requested id: id, state (null when unknown), extended (bool), and for extended jobs
 --           type, queue, attempt, workflow_id, worker_id, visible_until.
 -- Transition: none (active stays active; x.visibleUntil moves).
+-- A job whose row another statement holds right now (an ACK or FAIL of it, a cancel, a rescue, a progress
+-- write) is skipped, not waited for: it is reported as not extended, and the worker checks it (GET) or extends
+-- it at its next beat. Waiting made this multi-row UPDATE a party to deadlocks: it locked its rows in its own
+-- order while a batched ACK of the same jobs locked them in another (seen in CI: "deadlock detected").
 WITH ids AS (
   SELECT DISTINCT id FROM unnest($1::text[]) AS id
+),
+free AS (
+  SELECT j.id FROM {{schema}}.jobs j
+  WHERE j.id = ANY ($1::text[]) AND j.state = 'active'
+    AND ($4::text IS NULL OR j.worker_id IS NULL OR j.worker_id = $4)
+  FOR UPDATE SKIP LOCKED
 ),
 extended AS (
   UPDATE {{schema}}.jobs j SET
     x_visible_until = $2::float8 + COALESCE($3::float8, j.x_claim_visibility_ms, j.x_visibility_ms)
-  WHERE j.id IN (SELECT id FROM ids) AND j.state = 'active'
-    AND ($4::text IS NULL OR j.worker_id IS NULL OR j.worker_id = $4)
+  WHERE j.id IN (SELECT id FROM free)
   RETURNING j.id, j.type, j.queue, j.attempt, j.workflow_id, j.worker_id, j.x_visible_until AS visible_until
 )
 SELECT i.id, j.state, e.id IS NOT NULL AS extended, e.type, e.queue, e.attempt, e.workflow_id, e.worker_id, e.visible_until
