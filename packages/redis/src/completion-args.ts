@@ -7,9 +7,11 @@ import { TRANSITIONS, type TransitionOp } from '@ojskit/core';
 import { encodeEnvelopeValue } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
-/** The states core's transition table lets into `completed`; the script admits exactly these. */
+/** The states core's transition table lets into `completed`. */
 const INTO_COMPLETED = new Set(TRANSITIONS.filter((t) => t.to === 'completed' && t.from !== null).map((t) => t.from));
+/** The script admits `active` only: should the table ever let another state in, every op takes the general script. */
 const SCRIPT_ADMITS = 'active';
+const TABLE_MATCHES_SCRIPT = INTO_COMPLETED.size === 1 && INTO_COMPLETED.has(SCRIPT_ADMITS);
 
 /**
  * Whether job-complete-many.lua does for `op` what job-transition-many.lua would. It moves a job from
@@ -19,10 +21,9 @@ const SCRIPT_ADMITS = 'active';
  * and want a summary back.
  */
 function isCompletion(op: TransitionOp): boolean {
-  if (op.to !== 'completed' || op.returning !== 'summary') return false;
+  if (!TABLE_MATCHES_SCRIPT || op.to !== 'completed' || op.returning !== 'summary') return false;
   if (op.expect?.visibleUntil !== undefined || op.expect?.deadLetter !== undefined) return false;
-  for (const state of op.from) if (state === 'completed' || (INTO_COMPLETED.has(state) && state !== SCRIPT_ADMITS)) return false;
-  if (INTO_COMPLETED.size !== 1 || !INTO_COMPLETED.has(SCRIPT_ADMITS)) return false;
+  if (op.from.includes('completed')) return false;
   const x = op.x;
   if (!x || typeof x.finishedAt !== 'number' || !Number.isFinite(x.finishedAt)) return false;
   if (x.uniqueKey !== undefined || x.deadLetter !== undefined) return false;
@@ -38,16 +39,7 @@ function isCompletion(op: TransitionOp): boolean {
 /** Whether two completions share a shape for sure (their values behind it are equal, the result aside). */
 function sameCompletionShape(a: TransitionOp, b: TransitionOp): boolean {
   if (!sameList(a.from, b.from) || !sameList(a.unset, b.unset) || !sameEntries(a.x, b.x)) return false;
-  if (a.set === b.set) return true;
-  const as = a.set ?? {};
-  const bs = b.set ?? {};
-  const ak = Object.keys(as).filter((k) => k !== 'result');
-  const bk = Object.keys(bs).filter((k) => k !== 'result');
-  if (ak.length !== bk.length) return false;
-  for (let i = 0; i < ak.length; i++) {
-    if (ak[i] !== bk[i] || !Object.is((as as Record<string, unknown>)[ak[i]!], (bs as Record<string, unknown>)[bk[i]!])) return false;
-  }
-  return true;
+  return a.set === b.set || sameEntries(a.set, b.set, 'result');
 }
 
 /**

@@ -111,18 +111,22 @@ export function sameList(a: readonly string[] | undefined, b: readonly string[] 
   return true;
 }
 
-/** Same keys in the same order with the same values (Object.is: -0 is stored apart from 0). */
-export function sameEntries(a: object | undefined, b: object | undefined): boolean {
+/**
+ * Same keys in the same order with the same values (Object.is: -0 is stored apart from 0), the key `skip`
+ * left out of the comparison.
+ */
+export function sameEntries(a: object | undefined, b: object | undefined, skip?: string): boolean {
   if (a === b) return true;
   if (!a || !b) return false;
   const keys = Object.keys(a);
   const other = Object.keys(b);
-  if (keys.length !== other.length) return false;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0, j = 0; ; i++, j++) {
+    if (keys[i] === skip) i++;
+    if (other[j] === skip) j++;
+    if (i >= keys.length || j >= other.length) return i >= keys.length && j >= other.length;
     const key = keys[i]!;
-    if (key !== other[i] || !Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+    if (key !== other[j] || !Object.is((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
   }
-  return true;
 }
 
 /** 1-based number of an equal shape among the last few (ops with results of their own never share one), else 0. */

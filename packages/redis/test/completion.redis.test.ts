@@ -121,5 +121,13 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     }
     // a refused batch leaves the claimed-queue hints for the general script
     expect(asked).toEqual([]);
+    // ACKs of one instant share a shape, with a result or without; another instant is another shape
+    const out: Array<string | number> = [];
+    const same = [ack('a', T0, undefined), ack('b', T0, undefined, { r: 1 }), ack('c', T0, undefined, null)];
+    expect(pushCompletionBatch(same, out, () => undefined)).toBe(true);
+    expect(out[0]).toBe(1);
+    const twoInstants: Array<string | number> = [];
+    expect(pushCompletionBatch([...same, ack('d', T0 + 1, undefined)], twoInstants, () => undefined)).toBe(true);
+    expect(twoInstants[0]).toBe(2);
   });
 });

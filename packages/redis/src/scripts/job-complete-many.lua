@@ -21,9 +21,8 @@ queue at the end, which is safe because nothing here reads an index or a count. 
 
 local H_STATE, H_ATTEMPT, H_TYPE, H_WORKER = HOT_AT.state, HOT_AT.attempt, HOT_AT.type, HOT_AT.worker_id
 
--- A shape's writes split once by where each field lives (lib/hot.lua): `packed` position/value pairs for
--- '@h' (the new state first), `own` HSET arguments ending with the '@h' pair and a slot for a result, `drop`
--- HDEL arguments.
+-- A shape's writes, split once by where each field lives (split_writes, lib/hot.lua); an op with a result
+-- appends it to `own` behind the '@h' pair.
 local shapes = {}
 local i = 3
 for s = 1, tonumber(ARGS[2]) do
@@ -32,28 +31,7 @@ for s = 1, tonumber(ARGS[2]) do
   local nset = tonumber(ARGS[i + 2])
   local delPos = i + 3 + 2 * nset
   local ndel = tonumber(ARGS[delPos])
-  local packed, own, drop = { H_STATE, 'completed' }, {}, {}
-  for k = i + 3, delPos - 1, 2 do
-    local at = HOT_AT[ARGS[k]]
-    if at then
-      packed[#packed + 1] = at
-      packed[#packed + 1] = ARGS[k + 1]
-    else
-      own[#own + 1] = ARGS[k]
-      own[#own + 1] = ARGS[k + 1]
-    end
-  end
-  for k = delPos + 1, delPos + ndel do
-    local at = HOT_AT[ARGS[k]]
-    if at then
-      packed[#packed + 1] = at
-      packed[#packed + 1] = ''
-    else
-      drop[#drop + 1] = ARGS[k]
-    end
-  end
-  own[#own + 1] = '@h'
-  own[#own + 1] = false
+  local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, 'completed')
   shapes[s] = { admits = fromSet.active == true and LEGAL['active>completed'] == true, finishedAt = ARGS[i + 1],
     packed = packed, own = own, nown = #own, drop = drop }
   i = delPos + 1 + ndel

@@ -45,17 +45,21 @@ local function job_read(jk, fields)
   return v, hv
 end
 
--- Writes fields of the job at `jk`: `set` a flat name/value list, `del` a list of names. `hv` is the job's
--- split '@h' when the caller read it (job_read), else nil: it is then read here if a packed field changes.
--- Returns the split '@h' as written (or as read, nil when untouched).
-local function job_write(jk, set, del, hv)
-  local own, drop, packed = {}, {}, false
+-- Splits writes by where each field lives: `packed`, position/value pairs for '@h' (the state `to` first, when
+-- given); `own`, HSET arguments for fields of their own, ending with the pair '@h', false when anything is
+-- packed (apply_writes fills in its value); `drop`, HDEL arguments. `set` is a flat name/value list, `del` a
+-- list of names. A batch splits its shared writes once and applies them per job.
+local function split_writes(set, del, to)
+  local packed, own, drop = {}, {}, {}
+  if to then
+    packed[1] = HOT_AT.state
+    packed[2] = to
+  end
   for k = 1, #set, 2 do
     local at = HOT_AT[set[k]]
     if at then
-      if not hv then hv = hot_split(redis.call('HGET', jk, '@h')) end
-      hv[at] = set[k + 1]
-      packed = true
+      packed[#packed + 1] = at
+      packed[#packed + 1] = set[k + 1]
     else
       own[#own + 1] = set[k]
       own[#own + 1] = set[k + 1]
@@ -64,18 +68,35 @@ local function job_write(jk, set, del, hv)
   for k = 1, #del do
     local at = HOT_AT[del[k]]
     if at then
-      if not hv then hv = hot_split(redis.call('HGET', jk, '@h')) end
-      hv[at] = ''
-      packed = true
+      packed[#packed + 1] = at
+      packed[#packed + 1] = ''
     else
       drop[#drop + 1] = del[k]
     end
   end
-  if packed then
+  if #packed > 0 then
     own[#own + 1] = '@h'
-    own[#own + 1] = hot_join(hv)
+    own[#own + 1] = false
+  end
+  return packed, own, drop
+end
+
+-- Applies split writes to the job at `jk`. `hv` is the job's split '@h' when the caller read it (job_read),
+-- else nil: it is then read here if a packed field changes. Returns the split '@h' (nil when untouched).
+local function apply_writes(jk, packed, own, drop, hv)
+  if #packed > 0 then
+    if not hv then hv = hot_split(redis.call('HGET', jk, '@h')) end
+    for k = 1, #packed, 2 do hv[packed[k]] = packed[k + 1] end
+    own[#own] = hot_join(hv)
   end
   if #own > 0 then redis.call('HSET', jk, unpack(own)) end
   if #drop > 0 then redis.call('HDEL', jk, unpack(drop)) end
   return hv
+end
+
+-- Writes fields of the job at `jk`: `set` a flat name/value list, `del` a list of names, `hv` as for
+-- apply_writes.
+local function job_write(jk, set, del, hv)
+  local packed, own, drop = split_writes(set, del)
+  return apply_writes(jk, packed, own, drop, hv)
 end

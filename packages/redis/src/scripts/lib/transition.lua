@@ -70,44 +70,6 @@ local function shape_view(shape, vis)
   return fields
 end
 
--- Splits a shape's writes by where each field lives (lib/hot.lua), once per shape: `packed` position/value
--- pairs for '@h' (the new state first), `own` HSET arguments ending with the '@h' pair (its value filled
--- per op), `drop` HDEL arguments.
-local function shape_writes(shape)
-  local packed, own, drop = { HOT_AT.state, shape.to }, {}, {}
-  for k = 1, #shape.set, 2 do
-    local at = HOT_AT[shape.set[k]]
-    if at then
-      packed[#packed + 1] = at
-      packed[#packed + 1] = shape.set[k + 1]
-    else
-      own[#own + 1] = shape.set[k]
-      own[#own + 1] = shape.set[k + 1]
-    end
-  end
-  for k = 1, #shape.del do
-    local at = HOT_AT[shape.del[k]]
-    if at then
-      packed[#packed + 1] = at
-      packed[#packed + 1] = ''
-    else
-      drop[#drop + 1] = shape.del[k]
-    end
-  end
-  own[#own + 1] = '@h'
-  own[#own + 1] = false
-  shape.packed, shape.own, shape.drop = packed, own, drop
-end
-
--- Applies a shape's writes to the job at `jk`, whose split '@h' is `hv`.
-local function write_shape(jk, shape, hv)
-  local packed, own = shape.packed, shape.own
-  for k = 1, #packed, 2 do hv[packed[k]] = packed[k + 1] end
-  own[#own] = hot_join(hv)
-  redis.call('HSET', jk, unpack(own))
-  if #shape.drop > 0 then redis.call('HDEL', jk, unpack(shape.drop)) end
-end
-
 -- Reads the shapes of a batch; returns them and the index after them (where nOps is).
 local function read_shapes(i)
   local shapes = {}
@@ -122,7 +84,7 @@ local function read_shapes(i)
     shapes[s] = { fromSet = fromSet, to = ARGS[i + 1], eDl = ARGS[i + 2], returning = ARGS[i + 3], admits = {},
       set = { unpack(ARGS, i + 5, delPos - 1) }, del = { unpack(ARGS, delPos + 1, delPos + ndel) } }
     shapes[s].view = shape_view(shapes[s], false)
-    shape_writes(shapes[s])
+    shapes[s].packed, shapes[s].own, shapes[s].drop = split_writes(shapes[s].set, shapes[s].del, shapes[s].to)
     i = delPos + 1 + ndel
   end
   return shapes, i
@@ -157,7 +119,7 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
   local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
   idx_remove(q, id, v)
-  write_shape(jk, shape, hv)
+  apply_writes(jk, shape.packed, shape.own, shape.drop, hv)
   view_apply(v, shape.set, 1, #shape.set, shape.del, 1, #shape.del)
   v.state = to
 
