@@ -224,13 +224,19 @@ const KIND_BY_RANK = ENVELOPE_ORDER.map((key) => (RAW_STRING.has(key) ? RAW : RA
 /**
  * Decodes a flat HGETALL reply: the envelope (fields of ENVELOPE_ORDER land in a slot per rank, then go out
  * in that order, unknown attributes after them in stored order), and the internals into `x` when given.
+ * Decodes the pairs of `flat` from `from` to `to` only, with '@h' and '@e' given apart, when they are.
  */
-function decodeFlat(flat: readonly string[], x: Record<string, unknown> | null): Job {
+function decodeFlat(
+  flat: readonly string[],
+  x: Record<string, unknown> | null,
+  from = 0,
+  to = flat.length,
+  hot?: string,
+  sealed?: string,
+): Job {
   const slots: unknown[] = new Array<unknown>(ENVELOPE_ORDER.length);
   let unordered: Array<[string, unknown]> | undefined;
-  let sealed: string | undefined;
-  let hot: string | undefined;
-  for (let i = 0; i < flat.length; i += 2) {
+  for (let i = from; i < to; i += 2) {
     const field = flat[i]!;
     const raw = flat[i + 1]!;
     if (field === HOT_FIELD) {
@@ -302,6 +308,22 @@ export function decodeStoredJob(flat: readonly string[]): StoredJob {
 /** Decodes a flat HGETALL reply into the served envelope (internals skipped). */
 export function decodeJob(flat: readonly string[]): Job {
   return decodeFlat(flat, null);
+}
+
+/**
+ * Decodes the claimed jobs of job-claim.lua's reply (internals skipped): one flat list holding, per job,
+ * '@h', '@e' (null when absent), the count n of the job's other envelope fields, then their n name/value pairs.
+ */
+export function decodeClaimedJobs(flat: ReadonlyArray<string | number | null>): Job[] {
+  const jobs: Job[] = [];
+  let i = 0;
+  while (i < flat.length) {
+    const from = i + 3;
+    const to = from + 2 * (flat[i + 2] as number);
+    jobs.push(decodeFlat(flat as readonly string[], null, from, to, flat[i] as string, (flat[i + 1] as string | null) ?? undefined));
+    i = to;
+  }
+  return jobs;
 }
 
 /** Decodes the summary fields the scripts return (id, type, queue, state, attempt, workflow_id). */

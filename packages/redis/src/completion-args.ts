@@ -3,8 +3,8 @@
  * says that a batch is not one: any op that is not a plain `active -> completed` with a summary reply sends
  * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
  */
-import { TRANSITIONS, type TransitionOp } from '@ojskit/core';
-import { encodeEnvelopeValue } from './codec.js';
+import { TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { decodeJob, encodeEnvelopeValue } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
 /** The states core's transition table lets into `completed`. */
@@ -62,4 +62,28 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
     },
   });
   return true;
+}
+
+/**
+ * Decodes job-complete-many's answer for one op: the text 'attempt|queue|type|workflow_id' when the job was
+ * completed (type and queue names never hold '|'; the workflow id comes last), else [state|null, fields?].
+ */
+export function decodeCompletionReply(reply: unknown, op: TransitionOp): TransitionResult {
+  if (typeof reply === 'string') {
+    const a = reply.indexOf('|');
+    const q = reply.indexOf('|', a + 1);
+    const t = reply.indexOf('|', q + 1);
+    const summary: JobSummary = {
+      id: op.id,
+      type: reply.slice(q + 1, t),
+      queue: reply.slice(a + 1, q),
+      state: 'completed',
+      attempt: Number(reply.slice(0, a)),
+    };
+    if (t + 1 < reply.length) summary.workflow_id = reply.slice(t + 1);
+    return { ok: true, from: 'active', summary };
+  }
+  const [state, fields] = reply as [JobState | null, string[] | undefined];
+  if (!state) return { ok: false, state: null };
+  return fields ? { ok: false, state, job: decodeJob(fields) } : { ok: false, state };
 }

@@ -23,7 +23,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core';
-import { decodeJob, decodeStoredJob, decodeSummary, encodeEnvelopeValue, encodeStoredJob } from './codec.js';
+import { decodeClaimedJobs, decodeJob, decodeStoredJob, decodeSummary, encodeEnvelopeValue, encodeStoredJob } from './codec.js';
 import { toDriverError } from './errors.js';
 import { RedisEventTransport } from './event-transport.js';
 import { memoryPolicyWarning, readMemoryPolicy, type MemoryPolicyReport } from './memory-policy.js';
@@ -31,7 +31,7 @@ import { parseOptions, type DriverLogger, type RedisDriverOptions } from './opti
 import { Coalescer } from './coalescer.js';
 import { ScriptRunner } from './script-runner.js';
 import { decodeTransitionReply, pushTransitionBatch } from './transition-args.js';
-import { pushCompletionBatch } from './completion-args.js';
+import { decodeCompletionReply, pushCompletionBatch } from './completion-args.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: false,
@@ -169,8 +169,8 @@ export class RedisDriver implements Driver {
     this.transitions.flushNow();
     const reply = (await this.scripts.run('job-claim', [
       this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
-    ])) as [Flat[], Row[], Flat[]];
-    const jobs = list(reply[0]).map(decodeJob);
+    ])) as [Array<string | number | null>, Row[], Flat[]];
+    const jobs = decodeClaimedJobs(list(reply[0]));
     for (const job of jobs) this.claimedIn.set(job.id, job.queue);
     if (this.claimedIn.size > QUEUE_HINTS_MAX) {
       for (const id of this.claimedIn.keys()) {
@@ -189,7 +189,7 @@ export class RedisDriver implements Driver {
   private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length > 1) return this.jobTransitionMany(ops);
     const args: Array<string | number> = [this.prefix];
-    if (pushCompletionBatch(ops, args, this.takeQueueHint)) return [decodeTransitionReply(list((await this.scripts.run('job-complete-many', args)) as unknown[])[0], ops[0]!)];
+    if (pushCompletionBatch(ops, args, this.takeQueueHint)) return [decodeCompletionReply(list((await this.scripts.run('job-complete-many', args)) as unknown[])[0], ops[0]!)];
     pushTransitionBatch(ops, args, this.takeQueueHint);
     return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
@@ -201,7 +201,8 @@ export class RedisDriver implements Driver {
     const completions = pushCompletionBatch(ops, args, this.takeQueueHint);
     if (!completions) pushTransitionBatch(ops, args, this.takeQueueHint);
     const replies = list((await this.scripts.run(completions ? 'job-complete-many' : 'job-transition-many', args)) as unknown[]);
-    return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
+    const decode = completions ? decodeCompletionReply : decodeTransitionReply;
+    return replies.map((reply, i) => decode(reply, ops[i]!));
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {

@@ -28,9 +28,9 @@ export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-insert', 'j
 /**
  * Packed scripts that answer in RESP all the same: a claim's reply is mostly a few long strings per job (the
  * sealed envelope and '@h'), which `cjson.encode` would escape byte by byte (callgrind: 85.8k -> 82.4k Redis
- * instructions per claimed job as RESP).
+ * instructions per claimed job as RESP). An ACK batch answers a short text per job (see job-complete-many.lua).
  */
-export const RESP_REPLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-claim']);
+export const RESP_REPLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-claim', 'job-complete-many']);
 
 /** States indexed by due time (the driver contract's index rules). */
 export const DUE_STATES: readonly JobState[] = ['scheduled', 'retryable'];

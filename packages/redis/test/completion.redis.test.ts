@@ -63,7 +63,8 @@ async function snapshot(d: RedisDriver, ids: string[]): Promise<unknown> {
 
 describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () => {
   it('answers and writes what the general transition script does, guard failures included', async () => {
-    const jobs = Array.from({ length: 6 }, (_, i) => storedJob({ args: [i], priority: 10 - i }));
+    // job 1 belongs to a workflow whose id holds '|', the separator of the script's success answer
+    const jobs = Array.from({ length: 6 }, (_, i) => storedJob({ args: [i], priority: 10 - i, ...(i === 1 ? { workflow_id: 'wf|1' } : {}) }));
     // the last job stays available: only five are claimed (priority order: jobs 0..4)
     const [fast, slow] = await twins(jobs, 5);
     const [j0, j1, j2, j3, j4, j5] = jobs.map((j) => j.job.id);
@@ -83,6 +84,8 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     const want = await general(slow, ops);
     expect(got).toEqual(want);
     expect(got.map((r) => r.ok)).toEqual([true, true, false, false, false, false, false, true]);
+    expect(got[1]).toMatchObject({ summary: { id: j1, workflow_id: 'wf|1', state: 'completed', attempt: 1 } });
+    expect('workflow_id' in (got[0] as { summary: object }).summary).toBe(false);
     const ids = jobs.map((j) => j.job.id);
     expect(await snapshot(fast, ids)).toEqual(await snapshot(slow, ids));
     const done = await fast.jobGet(j1!);

@@ -2,9 +2,12 @@
 KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash slot; several queues span
       them, see README).
 ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
-Returns (as RESP): {claimed, promoted, expired}: claimed = HGETALL of each claimed job (as it is after the claim) in
-  claim order; promoted = summaries (id, type, queue, state, attempt, workflow_id, from-state); expired =
-  HGETALL of each expired job.
+Returns (as RESP): {claimed, promoted, expired}: claimed = one flat list, per claimed job in claim order (as it is
+  after the claim): '@h', '@e' (nil when absent), n, then the n name/value pairs of its other envelope fields
+  (fields named '@…' other than those two are internal and left out); promoted = summaries (id, type, queue,
+  state, attempt, workflow_id, from-state); expired = HGETALL of each expired job.
+  Why flat: RESP-encoding a reply costs ~700 Redis instructions a string and ~1.7k a nested table, so a fresh
+  job's HGETALL (6 strings, one table) cost ~9k instructions to send; its two values and a count cost ~2k.
 Transitions, per queue in order, paused queues skipped:
   scheduled|retryable -> available   (@dueAt <= now, up to PROMOTE_BATCH per queue per claim)
   scheduled|retryable|available -> discarded   (@expiresAt < now: discarded_at = expired_at = nowIso)
@@ -37,6 +40,7 @@ end
 local PROMOTE_BATCH = 1000
 local limit, worker, now, nowIso, vis = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4]), ARGS[5], ARGS[6]
 local claimed, promoted, expired = {}, {}, {}
+local nclaimed = 0
 
 -- The fields of its own a claim reads or removes (the rest it needs is packed in '@h').
 local OWN_FIELDS = { ['@expiresAt'] = true, ['@deadLetter'] = true, next_attempt_at = true, ['@progress'] = true }
@@ -81,14 +85,22 @@ local function next_attempt(stored)
   return e
 end
 
--- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); returns
--- the hash as it is afterwards, built without reading it again. One pass over `h` finds '@h' and the few
--- fields of their own concerned.
+-- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); appends it
+-- to `claimed` as it is afterwards (see Returns), built without reading it again. One pass over `h` finds
+-- '@h', '@e', the envelope fields of their own and the few internal fields concerned.
 local function claim_one(q, id, jk, h, counts, active)
-  local at, hp = {}, nil
+  local at, hp, ep, own = {}, nil, nil, nil
   for k = 1, #h, 2 do
     local f = h[k]
-    if f == '@h' then hp = k + 1 elseif OWN_FIELDS[f] then at[f] = k + 1 end
+    if f == '@h' then hp = k + 1
+    elseif f == '@e' then ep = k + 1
+    elseif f ~= '@seq' then
+      if OWN_FIELDS[f] then at[f] = k + 1 end
+      if string.byte(f) ~= 64 then
+        own = own or {}
+        own[#own + 1] = k
+      end
+    end
   end
   if not hp then return end
   local hv = hot_split(h[hp])
@@ -136,33 +148,37 @@ local function claim_one(q, id, jk, h, counts, active)
   incr(counts, 'available', -1)
   incr(counts, 'active', 1)
   zadd(active, score, id)
-  -- the reply: the hash as read, with '@h' rewritten and the removals dropped
-  if dropNext or dropProgress then
-    local out = {}
-    for k = 1, #h, 2 do
-      local f = h[k]
-      if not ((dropNext and f == 'next_attempt_at') or (dropProgress and f == '@progress')) then
-        out[#out + 1] = f
-        out[#out + 1] = h[k + 1]
+  -- the reply: '@h' as rewritten, '@e', and the envelope fields of their own but the one removed
+  local c = #claimed
+  claimed[c + 1] = packed
+  claimed[c + 2] = ep and h[ep] or false
+  claimed[c + 3] = 0
+  local n = 0
+  if own then
+    for _, k in ipairs(own) do
+      if not (dropNext and h[k] == 'next_attempt_at') then
+        claimed[c + 4 + 2 * n] = h[k]
+        claimed[c + 5 + 2 * n] = h[k + 1]
+        n = n + 1
       end
     end
-    h = out
   end
-  claimed[#claimed + 1] = h
+  claimed[c + 3] = n
+  nclaimed = nclaimed + 1
 end
 
 idx_defer()
 for qi = 7, #ARGS do
-  if #claimed >= limit then break end
+  if nclaimed >= limit then break end
   local q = ARGS[qi]
   if redis.call('HGET', qkey(q, 'meta'), 'paused') ~= '1' then
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
     -- the pops below must see the jobs promoted just now
     idx_flush()
     local avail, counts, active = qkey(q, 'avail'), qkey(q, 'counts'), qkey(q, 'active')
-    while #claimed < limit do
+    while nclaimed < limit do
       -- ZRANGE + ZREMRANGEBYRANK rather than ZPOPMIN, whose reply formats every score with printf
-      local popped = redis.call('ZRANGE', avail, 0, limit - #claimed - 1)
+      local popped = redis.call('ZRANGE', avail, 0, limit - nclaimed - 1)
       if #popped == 0 then break end
       redis.call('ZREMRANGEBYRANK', avail, 0, #popped - 1)
       for k = 1, #popped do
