@@ -65,18 +65,25 @@ export function checkHotValue(field: string, value: string): void {
   }
 }
 
-/** The hash fields of a packed `@h` (for tests and tools that read job hashes directly). */
-export function unpackHot(h: string): Record<string, string> {
-  const out: Record<string, string> = {};
+/** The values of a packed `@h` by rank ('' when absent); the last, worker_id, is the rest of the text. */
+export function splitHot(h: string): string[] {
+  const values = new Array<string>(HOT_FIELDS.length);
   let from = 0;
   for (let i = 0; i < LAST_HOT; i++) {
     const cut = h.indexOf('|', from);
-    const value = h.slice(from, cut);
-    if (value !== '') out[HOT_FIELDS[i]!] = value;
+    values[i] = h.slice(from, cut);
     from = cut + 1;
   }
-  const last = h.slice(from);
-  if (last !== '') out[HOT_FIELDS[LAST_HOT]!] = last;
+  values[LAST_HOT] = h.slice(from);
+  return values;
+}
+
+/** The hash fields of a packed `@h` (for tests and tools that read job hashes directly). */
+export function unpackHot(h: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  splitHot(h).forEach((value, i) => {
+    if (value !== '') out[HOT_FIELDS[i]!] = value;
+  });
   return out;
 }
 
@@ -313,14 +320,17 @@ export function decodeJob(flat: readonly string[]): Job {
 /**
  * Decodes the claimed jobs of job-claim.lua's reply (internals skipped): one flat list holding, per job,
  * '@h', '@e' (null when absent), the count n of the job's other envelope fields, then their n name/value pairs.
+ * `onJob` gets each job with its '@h' as the claim wrote it.
  */
-export function decodeClaimedJobs(flat: ReadonlyArray<string | number | null>): Job[] {
+export function decodeClaimedJobs(flat: ReadonlyArray<string | number | null>, onJob?: (job: Job, hot: string) => void): Job[] {
   const jobs: Job[] = [];
   let i = 0;
   while (i < flat.length) {
     const from = i + 3;
     const to = from + 2 * (flat[i + 2] as number);
-    jobs.push(decodeFlat(flat as readonly string[], null, from, to, flat[i] as string, (flat[i + 1] as string | null) ?? undefined));
+    const job = decodeFlat(flat as readonly string[], null, from, to, flat[i] as string, (flat[i + 1] as string | null) ?? undefined);
+    jobs.push(job);
+    onJob?.(job, flat[i] as string);
     i = to;
   }
   return jobs;

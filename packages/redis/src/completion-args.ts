@@ -4,7 +4,7 @@
  * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
  */
 import { TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
-import { decodeJob, encodeEnvelopeValue } from './codec.js';
+import { decodeJob, encodeEnvelopeValue, hotRank, splitHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
 /** The states core's transition table lets into `completed`. */
@@ -42,33 +42,120 @@ function sameCompletionShape(a: TransitionOp, b: TransitionOp): boolean {
   return a.set === b.set || sameEntries(a.set, b.set, 'result');
 }
 
+/** What a driver remembers of a job it claimed, until the job's next transition. */
+export interface ClaimHint {
+  queue: string;
+  /** '@h' as the claim wrote it. */
+  hot: string;
+}
+
+/** A completion sent as a compare-and-set of '@h' (see pushCompletionBatch): what the answer leaves out. */
+export interface CasCompletion {
+  queue: string;
+  type: string;
+  attempt: number;
+}
+
+/** Where the compare-and-set texts go (ARGV after the packed JSON) and, per op in order, what each left out. */
+export interface CasArgs {
+  raw: string[];
+  ops: Array<CasCompletion | undefined>;
+}
+
+const H_STATE = hotRank('state')!;
+const H_ATTEMPT = hotRank('attempt')!;
+const H_TYPE = hotRank('type')!;
+const H_WORKER = hotRank('worker_id')!;
+
 /**
  * Appends the batch to `out` when every op is a completion (see isCompletion) and returns true; returns false,
- * having appended nothing and asked `queueOf` nothing, otherwise.
+ * having appended nothing and asked `claimOf` nothing, otherwise.
+ *
+ * With `cas`, a completion of a job this process claimed goes as a compare-and-set: '@h' as the claim wrote it
+ * and '@h' as the completion leaves it, computed here, both as raw ARGV (cjson would decode them byte by
+ * byte). The script writes the second when the stored '@h' is the first, which holds only while the job is
+ * active with the attempt and worker of that claim: the guard, checked where the data lives, without
+ * splitting and joining '@h' in Lua (~18k Redis instructions per job). Any other stored value (a heartbeat
+ * moved the deadline, the job moved on) takes the script's usual path.
  */
-export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined): boolean {
+export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, claimOf: (id: string) => ClaimHint | string | undefined, cas?: CasArgs): boolean {
   for (const op of ops) if (!isCompletion(op)) return false;
+  // per shape number, the '@h' writes its completions make (rank, value, ...), as the script applies them
+  const hotWrites: Array<Array<number | string>> = [];
+  let lastShape: Array<string | number> = [];
   pushShapedBatch(ops, out, {
     // opShape: from, to, deadLetter, returning, nSet, pairs, nDel, fields; the script takes from, the
     // finishedAt score, then nSet onwards
     shape: (op) => {
       const full = opShape(op, 'result');
-      return [full[0]!, String(op.x!.finishedAt), ...full.slice(4)];
+      lastShape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4)];
+      return lastShape;
     },
     sameShape: sameCompletionShape,
     pushOp: (op, n, args) => {
       const result = op.set && 'result' in op.set ? encodeEnvelopeValue('result', op.set.result)! : '';
-      args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, queueOf(op.id) ?? '', result);
+      const hint = claimOf(op.id);
+      const claim = typeof hint === 'object' ? hint : undefined;
+      const queue = claim ? claim.queue : (hint as string | undefined);
+      let at: number | '' = '';
+      if (cas) {
+        const done = claim && casCompletion(op, claim, (hotWrites[n] ??= shapeHotWrites(lastShape)));
+        if (done) {
+          // ARGV[1] is the packed JSON
+          at = cas.raw.length + 2;
+          cas.raw.push(claim.hot, done.hot);
+        }
+        cas.ops.push(done ? done.ack : undefined);
+      }
+      args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, queue ?? '', result, at);
     },
   });
   return true;
 }
 
+/** The '@h' writes of a completion shape (as split_writes in lib/hot.lua makes them): the state first. */
+function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | string> {
+  const writes: Array<number | string> = [H_STATE, 'completed'];
+  const nSet = shape[2] as number;
+  for (let k = 3; k < 3 + 2 * nSet; k += 2) {
+    const rank = hotRank(shape[k] as string);
+    if (rank !== undefined) writes.push(rank, shape[k + 1] as string);
+  }
+  const delAt = 3 + 2 * nSet;
+  for (let k = delAt + 1; k <= delAt + (shape[delAt] as number); k++) {
+    const rank = hotRank(shape[k] as string);
+    if (rank !== undefined) writes.push(rank, '');
+  }
+  return writes;
+}
+
+/**
+ * '@h' after completing the job claimed as `hint`, when the op's guards admit that claim (active, the op's
+ * attempt and worker); else undefined (the op then takes the script's usual path).
+ */
+function casCompletion(op: TransitionOp, hint: ClaimHint, writes: ReadonlyArray<number | string>): { hot: string; ack: CasCompletion } | undefined {
+  const values = splitHot(hint.hot);
+  const worker = values[H_WORKER]!;
+  const expect = op.expect;
+  if (values[H_STATE] !== 'active' || !op.from.includes('active')) return undefined;
+  if (expect?.attempt !== undefined && String(expect.attempt) !== values[H_ATTEMPT]) return undefined;
+  if (expect?.workerId !== undefined && worker !== '' && worker !== expect.workerId) return undefined;
+  const ack: CasCompletion = { queue: hint.queue, type: values[H_TYPE]!, attempt: Number(values[H_ATTEMPT]) };
+  for (let k = 0; k < writes.length; k += 2) values[writes[k] as number] = writes[k + 1] as string;
+  return { hot: values.join('|'), ack };
+}
+
 /**
  * Decodes job-complete-many's answer for one op: the text 'attempt|queue|type|workflow_id' when the job was
- * completed (type and queue names never hold '|'; the workflow id comes last), else [state|null, fields?].
+ * completed (type and queue names never hold '|'; the workflow id comes last), '=workflow_id' when it was
+ * completed by compare-and-set (`cas`: what that op's answer leaves out), else [state|null, fields?].
  */
-export function decodeCompletionReply(reply: unknown, op: TransitionOp): TransitionResult {
+export function decodeCompletionReply(reply: unknown, op: TransitionOp, cas?: CasCompletion): TransitionResult {
+  if (typeof reply === 'string' && reply.charCodeAt(0) === 61 /* = */ && cas) {
+    const summary: JobSummary = { id: op.id, type: cas.type, queue: cas.queue, state: 'completed', attempt: cas.attempt };
+    if (reply.length > 1) summary.workflow_id = reply.slice(1);
+    return { ok: true, from: 'active', summary };
+  }
   if (typeof reply === 'string') {
     const a = reply.indexOf('|');
     const q = reply.indexOf('|', a + 1);

@@ -31,7 +31,7 @@ import { parseOptions, type DriverLogger, type RedisDriverOptions } from './opti
 import { Coalescer } from './coalescer.js';
 import { ScriptRunner } from './script-runner.js';
 import { decodeTransitionReply, pushTransitionBatch } from './transition-args.js';
-import { decodeCompletionReply, pushCompletionBatch } from './completion-args.js';
+import { decodeCompletionReply, pushCompletionBatch, type CasArgs, type ClaimHint } from './completion-args.js';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: false,
@@ -86,16 +86,18 @@ export class RedisDriver implements Driver {
   private readonly inserts = new Coalescer<InsertParams, InsertResult>((batch, full) => this.insertBatch(batch, full), INSERT_CHUNK_JOBS, (p) => p.jobs.length);
   private readonly transitions = new Coalescer<TransitionOp, TransitionResult>((batch) => this.transitionBatch(batch));
   /**
-   * The queue of each job this driver claimed, until its next transition: the ACK's script then reads the job
-   * where it was claimed instead of first looking its queue up in P:ids (one command per job of a batch).
-   * A job that is no longer there (moved, pruned) is looked up by id as before.
+   * The queue and '@h' of each job this driver claimed, until its next transition: the ACK's script then reads
+   * the job where it was claimed instead of first looking its queue up in P:ids (one command per job of a
+   * batch), and completes it by compare-and-set of '@h' (completion-args.ts). A job that is no longer there
+   * (moved, pruned) is looked up by id as before; one whose '@h' changed takes the usual guard.
    */
-  private readonly claimedIn = new Map<string, string>();
-  private readonly takeQueueHint = (id: string): string | undefined => {
-    const queue = this.claimedIn.get(id);
-    if (queue !== undefined) this.claimedIn.delete(id);
-    return queue;
+  private readonly claimedIn = new Map<string, ClaimHint>();
+  private readonly takeClaimHint = (id: string): ClaimHint | undefined => {
+    const hint = this.claimedIn.get(id);
+    if (hint !== undefined) this.claimedIn.delete(id);
+    return hint;
   };
+  private readonly takeQueueHint = (id: string): string | undefined => this.takeClaimHint(id)?.queue;
   private readonly ownsConnection: boolean;
   private readonly logger: DriverLogger;
   private closed = false;
@@ -170,8 +172,7 @@ export class RedisDriver implements Driver {
     const reply = (await this.scripts.run('job-claim', [
       this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
     ])) as [Array<string | number | null>, Row[], Flat[]];
-    const jobs = decodeClaimedJobs(list(reply[0]));
-    for (const job of jobs) this.claimedIn.set(job.id, job.queue);
+    const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) => this.claimedIn.set(job.id, { queue: job.queue, hot }));
     if (this.claimedIn.size > QUEUE_HINTS_MAX) {
       for (const id of this.claimedIn.keys()) {
         this.claimedIn.delete(id);
@@ -189,7 +190,10 @@ export class RedisDriver implements Driver {
   private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     if (ops.length > 1) return this.jobTransitionMany(ops);
     const args: Array<string | number> = [this.prefix];
-    if (pushCompletionBatch(ops, args, this.takeQueueHint)) return [decodeCompletionReply(list((await this.scripts.run('job-complete-many', args)) as unknown[])[0], ops[0]!)];
+    const cas: CasArgs = { raw: [], ops: [] };
+    if (pushCompletionBatch(ops, args, this.takeClaimHint, cas)) {
+      return [decodeCompletionReply(list((await this.scripts.run('job-complete-many', args, false, cas.raw)) as unknown[])[0], ops[0]!, cas.ops[0])];
+    }
     pushTransitionBatch(ops, args, this.takeQueueHint);
     return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
@@ -198,11 +202,14 @@ export class RedisDriver implements Driver {
     if (ops.length === 0) return [];
     const args: Array<string | number> = [this.prefix];
     // a batch of ACKs takes the script made for it; anything else the general one
-    const completions = pushCompletionBatch(ops, args, this.takeQueueHint);
-    if (!completions) pushTransitionBatch(ops, args, this.takeQueueHint);
-    const replies = list((await this.scripts.run(completions ? 'job-complete-many' : 'job-transition-many', args)) as unknown[]);
-    const decode = completions ? decodeCompletionReply : decodeTransitionReply;
-    return replies.map((reply, i) => decode(reply, ops[i]!));
+    const cas: CasArgs = { raw: [], ops: [] };
+    if (pushCompletionBatch(ops, args, this.takeClaimHint, cas)) {
+      const replies = list((await this.scripts.run('job-complete-many', args, false, cas.raw)) as unknown[]);
+      return replies.map((reply, i) => decodeCompletionReply(reply, ops[i]!, cas.ops[i]));
+    }
+    pushTransitionBatch(ops, args, this.takeQueueHint);
+    const replies = list((await this.scripts.run('job-transition-many', args)) as unknown[]);
+    return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {

@@ -41,12 +41,12 @@ export class ScriptRunner {
   /**
    * Runs a script: EVALSHA, loading it first when this runner has not yet, re-loading after NOSCRIPT.
    * Packed scripts (PACKED_SCRIPTS) get their arguments as one JSON array and answer JSON, parsed here (but for
-   * RESP_REPLY_SCRIPTS, whose replies are RESP as usual).
+   * RESP_REPLY_SCRIPTS, whose replies are RESP as usual); `raw` texts follow that array as ARGV[2...] as they are.
    * The call is written with the other commands of its tick (write-coalescing.ts), or at once with `now`.
    */
-  async run(name: ScriptName, args: ReadonlyArray<string | number>, now = false): Promise<LuaReply> {
+  async run(name: ScriptName, args: ReadonlyArray<string | number>, now = false, raw?: readonly string[]): Promise<LuaReply> {
     if (PACKED_SCRIPTS.has(name)) {
-      const reply = await this.call(name, [JSON.stringify(args)], now);
+      const reply = await this.call(name, raw?.length ? [JSON.stringify(args), ...raw] : [JSON.stringify(args)], now);
       return RESP_REPLY_SCRIPTS.has(name) ? reply : (JSON.parse(reply as string) as LuaReply);
     }
     return this.call(name, args, now);

@@ -107,6 +107,55 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     expect((await fast.jobGet(jobs[0]!.job.id))!.job.state).toBe('completed');
   });
 
+  it('completes what this driver claimed by compare-and-set of @h, and takes the guard when @h changed since', async () => {
+    const jobs = Array.from({ length: 4 }, (_, i) => storedJob({ args: [i], priority: 10 - i }));
+    const [fast, slow] = await twins(jobs, 4);
+    const [j0, j1, j2, j3] = jobs.map((j) => j.job.id) as [string, string, string, string];
+    for (const d of [fast, slow]) {
+      // j1's deadline moves (its '@h' is no longer the claim's); j2 fails meanwhile (another party's op)
+      await d.jobHeartbeat({ ids: [j1], now: T0 + 5, visibilityMs: 60_000 });
+    }
+    const fail: TransitionOp = { id: j2, from: ['active'], to: 'retryable', returning: 'summary', x: { finishedAt: T0 + 6 } };
+    await general(slow, [fail]);
+    await general(fast, [fail]);
+    const runner = (fast as unknown as { scripts: ScriptRunner }).scripts;
+    const calls: Array<{ raw: readonly string[] | undefined; reply: unknown }> = [];
+    const run = runner.run.bind(runner);
+    runner.run = async (name, args, now, raw) => {
+      const reply = await run(name, args, now, raw);
+      if (name === 'job-complete-many') calls.push({ raw, reply });
+      return reply;
+    };
+    const ops = [j0, j1, j2, j3].map((id) => ack(id, T0 + 10, { workerId: 'w1', attempt: 1 }));
+    const got = await fast.jobTransitionMany(ops);
+    expect(got).toEqual(await general(slow, ops));
+    expect(got.map((r) => r.ok)).toEqual([true, true, false, true]);
+    // every op went as compare-and-set; j0 and j3 were written by it, j1 and j2 took the guard
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.raw).toHaveLength(8);
+    const replies = calls[0]!.reply as unknown[];
+    expect(replies.map((r) => typeof r === 'string' && r.startsWith('='))).toEqual([true, false, false, true]);
+    const ids = jobs.map((j) => j.job.id);
+    expect(await snapshot(fast, ids)).toEqual(await snapshot(slow, ids));
+    expect(await indexViolations(fast)).toEqual([]);
+    // a second ACK of j0 finds '@h' completed: no hint is left, and the guard refuses it
+    expect(await fast.jobTransition(ack(j0, T0 + 11, { workerId: 'w1', attempt: 1 }))).toEqual({ ok: false, state: 'completed', job: expect.anything() });
+  });
+
+  it('lets one of two drivers win when both complete one job at once, the compare-and-set against the guard', async () => {
+    const [a] = await twins([storedJob()], 1);
+    const b = testDriver({}, a.prefix);
+    drivers.push(b);
+    const id = (await a.jobList({ limit: 1, offset: 0 })).jobs[0]!.id;
+    for (let round = 0; round < 2; round++) {
+      const op = ack(id, T0 + 10, { workerId: 'w1', attempt: 1 });
+      const results = await Promise.all([a.jobTransitionMany([op]), b.jobTransitionMany([op])]);
+      expect(results.flat().filter((r) => r.ok)).toHaveLength(round === 0 ? 1 : 0);
+    }
+    expect((await a.jobGet(id))!.job.state).toBe('completed');
+    expect(await indexViolations(a)).toEqual([]);
+  });
+
   it('leaves other batches to the general script: a FAIL among the ACKs, a completion that moves queues, a guard on the deadline', () => {
     const id = 'x';
     const fail: TransitionOp = { id, from: ['active'], to: 'retryable', returning: 'summary', x: { finishedAt: T0 } };

@@ -2,16 +2,23 @@
 worker; any other batch goes to job-transition-many.lua, whose results these match op for op.
 KEYS: none (spans the queues of the jobs named; a job is read in the queue the caller claimed it from, and
       found through P:ids when it is not there).
-ARGV: (packed as one JSON array) P, nShapes, the shapes, nOps, the ops.
+ARGV: [1] (packed as one JSON array) P, nShapes, the shapes, nOps, the ops; [2...] the compare-and-set texts.
   A shape (what the ACKs of one instant share): from (",s1,s2,"), finishedAt (the `fin` score, decimal text),
   nSet, nSet field/value pairs, nDel, nDel field names.
-  An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|''.
+  An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|'',
+  cas|'' (when a number c: ARGV[c] is '@h' as the caller claimed the job, ARGV[c + 1] '@h' as this
+  completion leaves it, computed by the caller from the shape).
 Returns (as RESP): one entry per op, in op order: on success the text 'attempt|queue|type|workflow_id' (the
-  job went active -> completed; type and queue names never hold '|', workflow_id comes last and may), when
-  the guard failed {currentState|false, fields} (fields = HGETALL of the job when it exists). One text per
-  ACK: cjson-encoding a summary array cost ~7.7k Redis instructions per job, a text and its RESP bulk ~1.5k.
+  job went active -> completed; type and queue names never hold '|', workflow_id comes last and may), or
+  '=workflow_id' when it went by compare-and-set (the caller knows the rest); when the guard failed
+  {currentState|false, fields} (fields = HGETALL of the job when it exists). One text per ACK:
+  cjson-encoding a summary array cost ~7.7k Redis instructions per job, a text and its RESP bulk ~1.5k.
 Transition: active -> completed (the state must be in the op's from and the edge a row of core's table), with
   the attempt guard, and the worker guard when the job has a worker; the job leaves `active` for `fin`.
+  Compare-and-set: a stored '@h' equal to ARGV[c] is the one the claim wrote (state active, the attempt and
+  worker the caller checked against the op's guards), so the guard holds and ARGV[c + 1] is written as it is,
+  without splitting and joining '@h' here (~18k instructions per job); any other value (a heartbeat moved the
+  deadline, the job moved on) takes the usual path. Lua interns strings, so the comparison is one pointer test.
 Why a script of its own: job-transition-many reads each op's guard and index view through a general shape
 (any edge, queue moves, unique keys, dead letters) and keeps a job's index writes pending by job; an ACK needs
 none of it, and that generality was a third of a processed job's Redis work. Index writes go out once per
@@ -44,8 +51,8 @@ local out = {}
 local n = tonumber(ARGS[i])
 i = i + 1
 for k = 1, n do
-  local id, eAtt, eWorker, shape, hint, result = ARGS[i], ARGS[i + 1], ARGS[i + 2], shapes[tonumber(ARGS[i + 3])], ARGS[i + 4], ARGS[i + 5]
-  i = i + 6
+  local id, eAtt, eWorker, shape, hint, result, cas = ARGS[i], ARGS[i + 1], ARGS[i + 2], shapes[tonumber(ARGS[i + 3])], ARGS[i + 4], ARGS[i + 5], ARGS[i + 6]
+  i = i + 7
   local q, jk, r = hint, nil, nil
   if q ~= '' then
     jk = jkey(q, id)
@@ -58,17 +65,28 @@ for k = 1, n do
       r = redis.call('HMGET', jk, '@h', 'workflow_id')
     end
   end
-  local hv = r and r[1] and hot_split(r[1])
-  if not hv then
-    out[k] = { false }
-  elseif hv[H_STATE] ~= 'active' or not shape.admits or (eAtt ~= '' and tonumber(hv[H_ATTEMPT]) ~= tonumber(eAtt))
-    or (eWorker ~= '' and hv[H_WORKER] ~= '' and hv[H_WORKER] ~= eWorker) then
-    out[k] = { hv[H_STATE], redis.call('HGETALL', jk) }
+  -- '@h' after the completion and the answer, once the guard held
+  local after, done
+  if cas ~= '' and r and r[1] == ARGV[cas] and shape.admits then
+    after = ARGV[cas + 1]
+    done = '=' .. (r[2] or '')
   else
-    local attempt, jtype = hv[H_ATTEMPT], hv[H_TYPE]
-    local packed, own, m = shape.packed, shape.own, shape.nown
-    for p = 1, #packed, 2 do hv[packed[p]] = packed[p + 1] end
-    own[m] = hot_join(hv)
+    local hv = r and r[1] and hot_split(r[1])
+    if not hv then
+      out[k] = { false }
+    elseif hv[H_STATE] ~= 'active' or not shape.admits or (eAtt ~= '' and tonumber(hv[H_ATTEMPT]) ~= tonumber(eAtt))
+      or (eWorker ~= '' and hv[H_WORKER] ~= '' and hv[H_WORKER] ~= eWorker) then
+      out[k] = { hv[H_STATE], redis.call('HGETALL', jk) }
+    else
+      done = hv[H_ATTEMPT] .. '|' .. q .. '|' .. hv[H_TYPE] .. '|' .. (r[2] or '')
+      local packed = shape.packed
+      for p = 1, #packed, 2 do hv[packed[p]] = packed[p + 1] end
+      after = hot_join(hv)
+    end
+  end
+  if after then
+    local own, m = shape.own, shape.nown
+    own[m] = after
     if result ~= '' then
       own[m + 1] = 'result'
       own[m + 2] = result
@@ -88,7 +106,7 @@ for k = 1, n do
     b.active[#b.active + 1] = id
     b.fin[#b.fin + 1] = shape.finishedAt
     b.fin[#b.fin + 1] = id
-    out[k] = attempt .. '|' .. q .. '|' .. jtype .. '|' .. (r[2] or '')
+    out[k] = done
   end
 end
 
