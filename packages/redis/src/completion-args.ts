@@ -4,7 +4,7 @@
  * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
  */
 import { TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
-import { decodeJob, encodeEnvelopeValue, hotRank, splitHot } from './codec.js';
+import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotRank } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
 /** The states core's transition table lets into `completed`. */
@@ -113,20 +113,48 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
   return true;
 }
 
-/** The '@h' writes of a completion shape (as split_writes in lib/hot.lua makes them): the state first. */
+/**
+ * The '@h' writes of a completion shape, as split_writes in lib/hot.lua makes them (the state, then the set
+ * fields, then the removed ones; a later write of a field wins), as rank/value pairs by ascending rank.
+ */
 function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | string> {
-  const writes: Array<number | string> = [H_STATE, 'completed'];
+  const byRank = new Map<number, string>([[H_STATE, 'completed']]);
   const nSet = shape[2] as number;
   for (let k = 3; k < 3 + 2 * nSet; k += 2) {
     const rank = hotRank(shape[k] as string);
-    if (rank !== undefined) writes.push(rank, shape[k + 1] as string);
+    if (rank !== undefined) byRank.set(rank, shape[k + 1] as string);
   }
   const delAt = 3 + 2 * nSet;
   for (let k = delAt + 1; k <= delAt + (shape[delAt] as number); k++) {
     const rank = hotRank(shape[k] as string);
-    if (rank !== undefined) writes.push(rank, '');
+    if (rank !== undefined) byRank.set(rank, '');
   }
-  return writes;
+  return [...byRank].sort((a, b) => a[0] - b[0]).flat();
+}
+
+const HOT_COUNT = HOT_FIELDS.length;
+/**
+ * Where each field of the '@h' being read starts (STARTS[HOT_COUNT]: its length + 1): scratch reused by every
+ * call, so reading and rewriting '@h' allocates no array (this runs once per ACK).
+ */
+const STARTS = new Int32Array(HOT_COUNT + 1);
+
+/** Fills STARTS for `hot`; false when it has fewer fields than '@h' holds. */
+function locateFields(hot: string): boolean {
+  let at = 0;
+  for (let i = 1; i < HOT_COUNT; i++) {
+    const cut = hot.indexOf('|', at);
+    if (cut < 0) return false;
+    at = cut + 1;
+    STARTS[i] = at;
+  }
+  STARTS[HOT_COUNT] = hot.length + 1;
+  return true;
+}
+
+/** Field `rank` of the '@h' located last. */
+function fieldAt(hot: string, rank: number): string {
+  return hot.slice(STARTS[rank]!, STARTS[rank + 1]! - 1);
 }
 
 /**
@@ -134,15 +162,23 @@ function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | s
  * attempt and worker); else undefined (the op then takes the script's usual path).
  */
 function casCompletion(op: TransitionOp, hint: ClaimHint, writes: ReadonlyArray<number | string>): { hot: string; ack: CasCompletion } | undefined {
-  const values = splitHot(hint.hot);
-  const worker = values[H_WORKER]!;
+  const hot = hint.hot;
+  if (!locateFields(hot) || fieldAt(hot, H_STATE) !== 'active' || !op.from.includes('active')) return undefined;
+  const attempt = fieldAt(hot, H_ATTEMPT);
+  const worker = fieldAt(hot, H_WORKER);
   const expect = op.expect;
-  if (values[H_STATE] !== 'active' || !op.from.includes('active')) return undefined;
-  if (expect?.attempt !== undefined && String(expect.attempt) !== values[H_ATTEMPT]) return undefined;
+  if (expect?.attempt !== undefined && String(expect.attempt) !== attempt) return undefined;
   if (expect?.workerId !== undefined && worker !== '' && worker !== expect.workerId) return undefined;
-  const ack: CasCompletion = { queue: hint.queue, type: values[H_TYPE]!, attempt: Number(values[H_ATTEMPT]) };
-  for (let k = 0; k < writes.length; k += 2) values[writes[k] as number] = writes[k + 1] as string;
-  return { hot: values.join('|'), ack };
+  const ack: CasCompletion = { queue: hint.queue, type: fieldAt(hot, H_TYPE), attempt: Number(attempt) };
+  // the fields written replace theirs; the runs between them are kept as they are
+  let after = '';
+  let keep = 0;
+  for (let k = 0; k < writes.length; k += 2) {
+    const rank = writes[k] as number;
+    after += hot.slice(keep, STARTS[rank]!) + (writes[k + 1] as string);
+    keep = STARTS[rank + 1]! - 1;
+  }
+  return { hot: after + hot.slice(keep), ack };
 }
 
 /**

@@ -1,0 +1,67 @@
+/** completion-args.ts without Redis: the '@h' a compare-and-set completion writes, and when one is not sent. */
+import { describe, expect, it } from 'vitest';
+import { allowedFrom, type TransitionOp } from '@ojskit/core';
+import { HOT_FIELDS, splitHot } from '../src/codec.js';
+import { pushCompletionBatch, type CasArgs } from '../src/completion-args.js';
+
+const T = 1_795_627_250_659;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function ack(id: string, expect: TransitionOp['expect']): TransitionOp {
+  return {
+    id,
+    from: allowedFrom('completed', 'ack'),
+    to: 'completed',
+    set: { completed_at: iso(T + 5) },
+    unset: ['error', 'worker_id', 'next_attempt_at'],
+    x: { finishedAt: T + 5, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
+    returning: 'summary',
+    ...(expect ? { expect } : {}),
+  };
+}
+
+/** '@h' of an active job, by field name. */
+function hot(fields: Partial<Record<(typeof HOT_FIELDS)[number], string>>): string {
+  return HOT_FIELDS.map((f) => fields[f] ?? '').join('|');
+}
+
+describe('pushCompletionBatch with compare-and-set', () => {
+  const claimed = hot({
+    state: 'active', attempt: '2', type: 'mail.send', priority: '0', enqueued_at: iso(T - 10), started_at: iso(T),
+    '@visibilityMs': '1800000', '@timeoutMs': '60000', '@claimVisibilityMs': '1800000', '@visibleUntil': String(T + 1_800_000),
+    '@timeoutAt': String(T + 60_000), worker_id: 'host|pid|1',
+  });
+
+  it("sends '@h' as claimed and as the completion leaves it, the worker id's '|' included", () => {
+    const cas: CasArgs = { raw: [], ops: [] };
+    const out: Array<string | number> = [];
+    expect(pushCompletionBatch([ack('a', { workerId: 'host|pid|1', attempt: 2 })], out, () => ({ queue: 'mail', hot: claimed }), cas)).toBe(true);
+    expect(cas.raw[0]).toBe(claimed);
+    const after = splitHot(cas.raw[1]!);
+    const want = splitHot(claimed);
+    Object.assign(want, { 0: 'completed', 6: iso(T + 5), 9: '', 10: '', 11: '', 12: String(T + 5), 13: '' });
+    expect(after).toEqual(want);
+    expect(cas.raw[1]!.split('|')).toHaveLength(HOT_FIELDS.length);
+    expect(cas.ops).toEqual([{ queue: 'mail', type: 'mail.send', attempt: 2 }]);
+    // the op's last argument names the ARGV holding the claimed '@h' (ARGV[1] is the packed JSON)
+    expect(out.at(-1)).toBe(2);
+  });
+
+  it("sends none when the op's guards do not admit the claim, or the driver has no claim to compare", () => {
+    for (const [expectation, hint] of [
+      [{ workerId: 'other', attempt: 2 }, { queue: 'mail', hot: claimed }],
+      [{ workerId: 'host|pid|1', attempt: 1 }, { queue: 'mail', hot: claimed }],
+      [undefined, { queue: 'mail', hot: claimed.replace(/^active/, 'retryable') }],
+      [undefined, { queue: 'mail', hot: 'active|2' }],
+      [undefined, 'mail'],
+      [undefined, undefined],
+    ] as const) {
+      const cas: CasArgs = { raw: [], ops: [] };
+      const out: Array<string | number> = [];
+      expect(pushCompletionBatch([ack('a', expectation)], out, () => hint, cas)).toBe(true);
+      expect(cas.raw).toEqual([]);
+      expect(cas.ops).toEqual([undefined]);
+      expect(out.at(-1)).toBe('');
+    }
+  });
+});
