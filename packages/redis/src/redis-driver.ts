@@ -114,6 +114,7 @@ export class RedisDriver implements Driver {
       publisher: this.redis,
       createSubscriber: () => this.watchConnection(this.redis.duplicate()),
       channel: `${this.prefix}:events`,
+      publishDelayMs: parsed.eventPublishDelayMs,
       onError: (error) => this.logger.error?.('@ojskit/redis: event transport error', error),
     });
     this.startup = parsed.checkMemoryPolicy ? this.checkMemoryPolicy().catch(() => null) : Promise.resolve(null);

@@ -73,15 +73,48 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     expect(seen).toEqual([]);
   });
 
-  it('coalesces every publish of one microtask batch into one PUBLISH', async () => {
-    const a = driver(uniquePrefix('ev'));
+  it('publishes the events of eventPublishDelayMs in one PUBLISH, and hands them to listeners here at once', async () => {
+    // a delay long enough for this test's two turns on a loaded machine (the default is 2 ms)
+    const a = testDriver({ eventPublishDelayMs: 300 }, uniquePrefix('ev'));
+    drivers.push(a);
     const spy = vi.spyOn(a.redis, 'publish');
+    const local: OjsEvent[] = [];
+    a.events.subscribe((events) => local.push(...events));
     for (let i = 0; i < 100; i++) a.events.publish([event(i)]);
-    await Promise.resolve();
-    await new Promise((r) => setTimeout(r, 0));
+    await new Promise((r) => setImmediate(r));
+    expect(local).toHaveLength(100);
+    // a second microtask run within the delay joins the same PUBLISH
+    for (let i = 100; i < 150; i++) a.events.publish([event(i)]);
+    await new Promise((r) => setImmediate(r));
+    expect(local).toHaveLength(150);
+    expect(spy).toHaveBeenCalledTimes(0);
+    await until(() => spy.mock.calls.length > 0);
+    await new Promise((r) => setTimeout(r, 20));
     expect(spy).toHaveBeenCalledTimes(1);
     const message = spy.mock.calls[0]![1] as string;
-    expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(100);
+    expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(150);
+  });
+
+  it('publishes each microtask run at once with eventPublishDelayMs 0, and what is waiting on close', async () => {
+    const prefix = uniquePrefix('ev');
+    const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
+    drivers.push(a);
+    const now = vi.spyOn(a.redis, 'publish');
+    for (let i = 0; i < 10; i++) a.events.publish([event(i)]);
+    await Promise.resolve();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(now).toHaveBeenCalledTimes(1);
+
+    const b = testDriver({ eventPublishDelayMs: 60_000 }, prefix);
+    const c = driver(prefix);
+    const seen: OjsEvent[] = [];
+    c.events.subscribe((events) => seen.push(...events));
+    await c.events.ready();
+    b.events.publish([event(1), event(2)]);
+    await b.close();
+    await until(() => seen.length === 2);
+    expect(seen.map((e) => e.data)).toEqual([{ job_id: 'job-1', n: 1 }, { job_id: 'job-2', n: 2 }]);
+    expect(() => testDriver({ eventPublishDelayMs: -1 })).toThrow();
   });
 });
 
