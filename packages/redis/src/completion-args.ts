@@ -66,6 +66,7 @@ const H_STATE = hotRank('state')!;
 const H_ATTEMPT = hotRank('attempt')!;
 const H_TYPE = hotRank('type')!;
 const H_WORKER = hotRank('worker_id')!;
+const HOT_COUNT = HOT_FIELDS.length;
 
 /**
  * Appends the batch to `out` when every op is a completion (see isCompletion) and returns true; returns false,
@@ -115,24 +116,27 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
 
 /**
  * The '@h' writes of a completion shape, as split_writes in lib/hot.lua makes them (the state, then the set
- * fields, then the removed ones; a later write of a field wins), as rank/value pairs by ascending rank.
+ * fields, then the removed ones; a later write of a field wins), as rank/value pairs by ascending rank. Runs
+ * once per shape, which an idle worker's ACKs make anew each time (a new instant): no Map, no sort.
  */
 function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | string> {
-  const byRank = new Map<number, string>([[H_STATE, 'completed']]);
+  const byRank = new Array<string | undefined>(HOT_COUNT);
+  byRank[H_STATE] = 'completed';
   const nSet = shape[2] as number;
   for (let k = 3; k < 3 + 2 * nSet; k += 2) {
     const rank = hotRank(shape[k] as string);
-    if (rank !== undefined) byRank.set(rank, shape[k + 1] as string);
+    if (rank !== undefined) byRank[rank] = shape[k + 1] as string;
   }
   const delAt = 3 + 2 * nSet;
   for (let k = delAt + 1; k <= delAt + (shape[delAt] as number); k++) {
     const rank = hotRank(shape[k] as string);
-    if (rank !== undefined) byRank.set(rank, '');
+    if (rank !== undefined) byRank[rank] = '';
   }
-  return [...byRank].sort((a, b) => a[0] - b[0]).flat();
+  const writes: Array<number | string> = [];
+  for (let rank = 0; rank < HOT_COUNT; rank++) if (byRank[rank] !== undefined) writes.push(rank, byRank[rank]!);
+  return writes;
 }
 
-const HOT_COUNT = HOT_FIELDS.length;
 /**
  * Where each field of the '@h' being read starts (STARTS[HOT_COUNT]: its length + 1): scratch reused by every
  * call, so reading and rewriting '@h' allocates no array (this runs once per ACK).
