@@ -9,7 +9,7 @@ import { WakeSignal } from '../src/worker/wake-signal.js';
 import { RecentIds } from '../src/worker/recent-ids.js';
 import { HeldJobs } from '../src/worker/held-jobs.js';
 import { TypedEmitter } from '../src/worker/typed-emitter.js';
-import { DEEP_BATCHES, PrefetchDepth } from '../src/worker/prefetch-depth.js';
+import { DEEP_BATCHES, DEEP_FETCH_BATCHES, PrefetchDepth } from '../src/worker/prefetch-depth.js';
 import { JobLostError, Worker, type JobContext, type Transport } from '../src/index.js';
 
 describe('worker options', () => {
@@ -45,6 +45,24 @@ describe('prefetch depth', () => {
     // Handlers slow down past the round trip: back to one batch (the averages follow within a few samples).
     for (let i = 0; i < 20; i++) depth.handled(30);
     expect(depth.value).toBe(50);
+  });
+
+  it('fetches more per call while deep, unless a prefetch or a fetch batch size was configured', () => {
+    const depth = new PrefetchDepth(50, true, true);
+    expect(depth.fetchSize(50)).toBe(50);
+    depth.fetched(2);
+    depth.handled(0.01);
+    expect(depth.fetchSize(50)).toBe(50 * DEEP_FETCH_BATCHES);
+    for (let i = 0; i < 20; i++) depth.handled(30);
+    expect(depth.fetchSize(50)).toBe(50);
+    const sized = new PrefetchDepth(50, true, false);
+    sized.fetched(2);
+    sized.handled(0.01);
+    expect(sized.value).toBe(50 * DEEP_BATCHES);
+    expect(sized.fetchSize(20)).toBe(20);
+    expect(resolveWorkerOptions({ concurrency: 8 }).adaptiveFetch).toBe(true);
+    expect(resolveWorkerOptions({ concurrency: 8, fetchBatchSize: 4 }).adaptiveFetch).toBe(false);
+    expect(resolveWorkerOptions({ concurrency: 8, prefetch: 7 }).adaptiveFetch).toBe(false);
   });
 
   it('keeps a configured prefetch as it is', () => {

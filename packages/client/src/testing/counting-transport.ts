@@ -13,6 +13,8 @@ export interface TransportCalls {
   heartbeat: number;
   /** The most FETCHes that were out at once. */
   maxFetchesInFlight: number;
+  /** The most jobs that FETCHes out at once asked for (their `count`s added up). */
+  maxJobsAskedInFlight: number;
   /**
    * Calls and FETCH answers in the order they happened: `fetch` and `ack` (either kind) when called,
    * `fetched:<n>` when a FETCH answered with n jobs.
@@ -27,8 +29,9 @@ const COUNTED = new Set(['fetch', 'ack', 'ackMany', 'nack', 'heartbeat']);
  * Every other member passes through untouched (so `ackMany` is present exactly when the inner one is).
  */
 export function countingTransport(inner: Transport): { api: Transport; calls: TransportCalls } {
-  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0, maxFetchesInFlight: 0, order: [] };
+  const calls: TransportCalls = { fetch: [], ack: 0, ackMany: [], nack: 0, heartbeat: 0, maxFetchesInFlight: 0, maxJobsAskedInFlight: 0, order: [] };
   let fetchesOut = 0;
+  let askedOut = 0;
   const api = new Proxy(inner, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver);
@@ -42,12 +45,19 @@ export function countingTransport(inner: Transport): { api: Transport; calls: Tr
         else if (property === 'ackMany') calls.ackMany.push(request.acks?.length ?? 0);
         else if (property === 'nack') calls.nack += 1;
         else if (property === 'heartbeat') calls.heartbeat += 1;
-        if (property === 'fetch') calls.maxFetchesInFlight = Math.max(calls.maxFetchesInFlight, ++fetchesOut);
+        if (property === 'fetch') {
+          calls.maxFetchesInFlight = Math.max(calls.maxFetchesInFlight, ++fetchesOut);
+          askedOut += request.count ?? 1;
+          calls.maxJobsAskedInFlight = Math.max(calls.maxJobsAskedInFlight, askedOut);
+        }
         let response: unknown;
         try {
           response = await method.apply(target, args);
         } finally {
-          if (property === 'fetch') fetchesOut--;
+          if (property === 'fetch') {
+            fetchesOut--;
+            askedOut -= request.count ?? 1;
+          }
         }
         if (property === 'fetch') calls.order.push(`fetched:${(response as { jobs: unknown[] }).jobs.length}`);
         if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, waitMs: request.wait_ms ?? 0, returned: (response as { jobs: unknown[] }).jobs.length });

@@ -527,8 +527,10 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       });
       await within(8_000, 'every job to complete', completed.promise);
       expect(worker.options.prefetch).toBe(4);
-      // With one batch held, at most two fetches are ever out at once; with several, more.
-      expect(calls.maxFetchesInFlight).toBeGreaterThan(2);
+      // With one batch held, at most two fetches of a batch each are ever out at once; with several, more jobs
+      // are asked for at once, in bigger fetches (no fetch batch size was configured either).
+      expect(calls.maxJobsAskedInFlight).toBeGreaterThan(2 * 4);
+      expect(calls.fetch.some((f) => f.count > 4)).toBe(true);
       expect(handled.size).toBe(total);
       expect([...handled.values()].every((n) => n === 1)).toBe(true);
       expect(errors).toEqual([]);

@@ -67,6 +67,8 @@ export type ResolvedWorkerOptions = z.output<typeof WorkerOptionsSchema> & {
   prefetch: number;
   /** No `prefetch` was given: the worker deepens it for short jobs (see prefetch-depth.ts). */
   adaptivePrefetch: boolean;
+  /** Neither `prefetch` nor `fetchBatchSize` was given: fetches grow with a deep prefetch too. */
+  adaptiveFetch: boolean;
 };
 
 /** Validates options (throws a `TypeError` naming the bad field) and fills in the defaults. */
@@ -85,5 +87,6 @@ export function resolveWorkerOptions(input: WorkerOptions = {}): ResolvedWorkerO
     fetchBatchSize,
     prefetch: options.prefetch ?? (options.concurrency > 1 ? fetchBatchSize : 0),
     adaptivePrefetch: options.prefetch === undefined && options.concurrency > 1,
+    adaptiveFetch: options.prefetch === undefined && options.fetchBatchSize === undefined && options.concurrency > 1,
   };
 }

@@ -131,7 +131,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     super();
     this.options = resolveWorkerOptions(options);
     this.acks = new AckBatcher(api, this.options.workerId, this.options.ackBatch);
-    this.depth = new PrefetchDepth(this.options.prefetch, this.options.adaptivePrefetch);
+    this.depth = new PrefetchDepth(this.options.prefetch, this.options.adaptivePrefetch, this.options.adaptiveFetch);
     this.contextHost = {
       workerId: this.options.workerId,
       progress: (run, fraction, message, data) => this.reportProgress(run, fraction, message, data),
@@ -250,7 +250,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       }
       // During a backlog the last fetch came back full: this one will not wait, so it asks for no long-poll
       // (a held fetch costs the server a wake-up subscription and a timer, and hears every enqueue meanwhile).
-      const fetching = this.fetchBatch(Math.min(free, fetchBatchSize), this.pipelining ? 0 : this.options.pollWaitMs);
+      const fetching = this.pipelining
+        ? this.fetchBatch(Math.min(free, this.depth.fetchSize(fetchBatchSize)), 0)
+        : this.fetchBatch(Math.min(free, fetchBatchSize), this.options.pollWaitMs);
       if (this.pipelining) {
         idleMs = idleBackoff.minMs;
         continue;
@@ -291,7 +293,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   /** Fetches kept in flight: one when idle; during a backlog two, or one per prefetched batch plus one. */
   private maxFetches(): number {
     if (!this.pipelining) return 1;
-    return Math.max(2, 1 + Math.ceil(this.depth.value / this.options.fetchBatchSize));
+    return Math.max(2, 1 + Math.ceil(this.depth.value / this.depth.fetchSize(this.options.fetchBatchSize)));
   }
 
   /**
@@ -299,9 +301,9 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
    * before its jobs run, so the backend is never idle while this process handles a batch.
    */
   private topUp(): void {
-    const { fetchBatchSize } = this.options;
-    while (this.status === 'running' && !this.quiet && this.fetches.size < this.maxFetches() && this.freeSlots() >= fetchBatchSize) {
-      void this.fetchBatch(fetchBatchSize, 0);
+    const size = this.depth.fetchSize(this.options.fetchBatchSize);
+    while (this.status === 'running' && !this.quiet && this.fetches.size < this.maxFetches() && this.freeSlots() >= size) {
+      void this.fetchBatch(size, 0);
     }
   }
 
