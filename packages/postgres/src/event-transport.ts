@@ -40,6 +40,14 @@ export interface PgEventTransportOptions {
   listenConfig: ClientConfig;
   /** Called with failures that have no caller to throw to (a lost listen connection, a failed publish). */
   onError: (error: Error) => void;
+  /**
+   * How long events published outside a transaction wait before their NOTIFY statement, so that the events of
+   * that time share one (default 2 ms; 0: at the end of the event-loop turn). An idle worker's job publishes
+   * `job.enqueued`, `job.started` and `job.completed` a fraction of a millisecond apart, each behind another
+   * answer: one statement a job instead of three. While statements follow each other (a backlog), each
+   * carries what was published during the one before, as without a delay.
+   */
+  publishDelayMs?: number;
 }
 
 /**
@@ -88,12 +96,17 @@ export class PgEventTransport implements EventTransport {
 
   constructor(private readonly options: PgEventTransportOptions) {
     this.channel = `ojskit_${options.sql.schema}`;
+    const delay = options.publishDelayMs ?? 2;
+    if (!Number.isInteger(delay) || delay < 0 || delay > 60_000) throw new TypeError('eventPublishDelayMs: an integer from 0 to 60000 (ms)');
+    this.publishDelayMs = delay;
   }
+
+  private readonly publishDelayMs: number;
 
   /**
    * Publishes events. With `tx` (a caller's client inside their open transaction) the notifications go out
    * only if that transaction commits, and reach this process's subscribers from the channel too. Without,
-   * local subscribers get the events now, and the NOTIFY is queued: one background flush per tick sends
+   * local subscribers get the events now, and the NOTIFY is queued: one background flush (after `publishDelayMs`) sends
    * everything published meanwhile, in order, so publishers never wait on the database.
    */
   publish(events: readonly OjsEvent[], tx?: unknown): void | Promise<void> {
@@ -101,7 +114,7 @@ export class PgEventTransport implements EventTransport {
     if (tx !== undefined) return this.send(tx as Queryable, events, true, undefined);
     this.deliver(events);
     for (const event of events) this.queued.push(event);
-    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    this.flushing ??= new Promise<void>((resolve) => (this.publishDelayMs > 0 ? setTimeout(resolve, this.publishDelayMs) : setImmediate(resolve))).then(() => this.flush());
   }
 
   subscribe(listener: Listener): () => void {

@@ -58,6 +58,11 @@ export interface PostgresDriverOptions {
    * off. Default 10 000.
    */
   analyzeAfterInserts?: number;
+  /**
+   * How long (ms) events wait to be published to other processes (NOTIFY), so that those of that time share one
+   * statement (default 2; 0: at the end of the event-loop turn). Listeners in this process get them at once.
+   */
+  eventPublishDelayMs?: number;
 }
 
 /**
@@ -104,6 +109,7 @@ export class PostgresDriver implements Driver {
             sql: this.sql,
             listenConfig: options.listenConfig ?? (this.pool as unknown as { options: ClientConfig }).options,
             onError,
+            ...(options.eventPublishDelayMs !== undefined ? { publishDelayMs: options.eventPublishDelayMs } : {}),
           });
   }
 

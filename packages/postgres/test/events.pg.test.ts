@@ -1,7 +1,7 @@
 /** LISTEN/NOTIFY events: across processes, split under the 8000-byte limit, oversized ones by reference, transactional. */
 import { Engine, makeEvent, ManualClock, type OjsEvent } from '@ojskit/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_PAYLOAD_BYTES, packEvent, packPayloads, unpackEvent } from '../src/event-transport.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAX_PAYLOAD_BYTES, packEvent, packPayloads, PgEventTransport, unpackEvent, type PgEventTransportOptions } from '../src/event-transport.js';
 import type { PostgresDriver } from '../src/postgres-driver.js';
 import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';
 import { settle, waitFor } from './support/wait.js';
@@ -79,6 +79,33 @@ describe.runIf(HAVE_PG)('PgEventTransport', () => {
     expect(theirs.map((e) => e.data['n'])).toEqual([1, 2, 3]);
     await settle();
     expect(mine.map((e) => e.data['n'])).toEqual([1, 2, 3]);
+  });
+
+  it('publishes the events of eventPublishDelayMs in one statement, handing them to its own listeners at once', async () => {
+    // a delay long enough for this test's two turns on a loaded machine (the default is 2 ms)
+    const slow = await openTestDatabase({ eventPublishDelayMs: 300 });
+    try {
+      const peer = slow.peer();
+      await peer.events!.listen();
+      const theirs = collect(peer);
+      const mine = collect(slow.driver);
+      const sql = (slow.driver as unknown as { sql: { run: (...args: unknown[]) => unknown } }).sql;
+      const run = vi.spyOn(sql, 'run');
+      const publishes = () => run.mock.calls.filter((call) => call[1] === 'eventPublish').length;
+      slow.driver.events!.publish([event(1)]);
+      await new Promise((r) => setImmediate(r));
+      slow.driver.events!.publish([event(2)]);
+      await new Promise((r) => setImmediate(r));
+      expect(mine.map((e) => e.data['n'])).toEqual([1, 2]);
+      expect(publishes()).toBe(0);
+      await waitFor(() => theirs.length === 2, 5_000, 'the peer to receive 2 events');
+      expect(theirs.map((e) => e.data['n'])).toEqual([1, 2]);
+      expect(publishes()).toBe(1);
+    } finally {
+      await slow.drop();
+    }
+    const bad = { sql: { schema: 's' }, publishDelayMs: -1 } as unknown as PgEventTransportOptions;
+    expect(() => new PgEventTransport(bad)).toThrow(TypeError);
   });
 
   it('splits a large batch over several notifications, in order', async () => {
