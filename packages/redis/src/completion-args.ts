@@ -4,7 +4,7 @@
  * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
  */
 import { TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
-import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotRank } from './codec.js';
+import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotAt, hotRank, hotStart, locateHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
 /** The states core's transition table lets into `completed`. */
@@ -79,7 +79,7 @@ const HOT_COUNT = HOT_FIELDS.length;
  * splitting and joining '@h' in Lua (~18k Redis instructions per job). Any other stored value (a heartbeat
  * moved the deadline, the job moved on) takes the script's usual path.
  */
-export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, claimOf: (id: string) => ClaimHint | string | undefined, cas?: CasArgs): boolean {
+export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, claimOf: (id: string) => ClaimHint | undefined, cas?: CasArgs): boolean {
   for (const op of ops) if (!isCompletion(op)) return false;
   // per shape number, the '@h' writes its completions make (rank, value, ...), as the script applies them
   const hotWrites: Array<Array<number | string>> = [];
@@ -95,9 +95,7 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
     sameShape: sameCompletionShape,
     pushOp: (op, n, args) => {
       const result = op.set && 'result' in op.set ? encodeEnvelopeValue('result', op.set.result)! : '';
-      const hint = claimOf(op.id);
-      const claim = typeof hint === 'object' ? hint : undefined;
-      const queue = claim ? claim.queue : (hint as string | undefined);
+      const claim = claimOf(op.id);
       let at: number | '' = '';
       if (cas) {
         const done = claim && casCompletion(op, claim, (hotWrites[n] ??= shapeHotWrites(lastShape)));
@@ -108,7 +106,7 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
         }
         cas.ops.push(done ? done.ack : undefined);
       }
-      args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, queue ?? '', result, at);
+      args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, claim?.queue ?? '', result, at);
     },
   });
   return true;
@@ -138,49 +136,25 @@ function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | s
 }
 
 /**
- * Where each field of the '@h' being read starts (STARTS[HOT_COUNT]: its length + 1): scratch reused by every
- * call, so reading and rewriting '@h' allocates no array (this runs once per ACK).
- */
-const STARTS = new Int32Array(HOT_COUNT + 1);
-
-/** Fills STARTS for `hot`; false when it has fewer fields than '@h' holds. */
-function locateFields(hot: string): boolean {
-  let at = 0;
-  for (let i = 1; i < HOT_COUNT; i++) {
-    const cut = hot.indexOf('|', at);
-    if (cut < 0) return false;
-    at = cut + 1;
-    STARTS[i] = at;
-  }
-  STARTS[HOT_COUNT] = hot.length + 1;
-  return true;
-}
-
-/** Field `rank` of the '@h' located last. */
-function fieldAt(hot: string, rank: number): string {
-  return hot.slice(STARTS[rank]!, STARTS[rank + 1]! - 1);
-}
-
-/**
  * '@h' after completing the job claimed as `hint`, when the op's guards admit that claim (active, the op's
  * attempt and worker); else undefined (the op then takes the script's usual path).
  */
 function casCompletion(op: TransitionOp, hint: ClaimHint, writes: ReadonlyArray<number | string>): { hot: string; ack: CasCompletion } | undefined {
   const hot = hint.hot;
-  if (!locateFields(hot) || fieldAt(hot, H_STATE) !== 'active' || !op.from.includes('active')) return undefined;
-  const attempt = fieldAt(hot, H_ATTEMPT);
-  const worker = fieldAt(hot, H_WORKER);
+  if (!locateHot(hot) || hotAt(hot, H_STATE) !== 'active' || !op.from.includes('active')) return undefined;
+  const attempt = hotAt(hot, H_ATTEMPT);
+  const worker = hotAt(hot, H_WORKER);
   const expect = op.expect;
   if (expect?.attempt !== undefined && String(expect.attempt) !== attempt) return undefined;
   if (expect?.workerId !== undefined && worker !== '' && worker !== expect.workerId) return undefined;
-  const ack: CasCompletion = { queue: hint.queue, type: fieldAt(hot, H_TYPE), attempt: Number(attempt) };
+  const ack: CasCompletion = { queue: hint.queue, type: hotAt(hot, H_TYPE), attempt: Number(attempt) };
   // the fields written replace theirs; the runs between them are kept as they are
   let after = '';
   let keep = 0;
   for (let k = 0; k < writes.length; k += 2) {
     const rank = writes[k] as number;
-    after += hot.slice(keep, STARTS[rank]!) + (writes[k + 1] as string);
-    keep = STARTS[rank + 1]! - 1;
+    after += hot.slice(keep, hotStart(rank)) + (writes[k + 1] as string);
+    keep = hotStart(rank + 1) - 1;
   }
   return { hot: after + hot.slice(keep), ack };
 }

@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;
@@ -91,7 +91,7 @@ export class RedisEventTransport implements EventTransport {
     if (batch.length === 0) return;
     this.deliver(batch);
     for (const item of packEvents(batch, MAX_GROUP_BYTES)) this.outbox.push(item.text);
-    const delay = this.options.publishDelayMs ?? 2;
+    const delay = this.options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS;
     if (delay === 0) this.publishOutbox();
     else this.outboxTimer ??= setTimeout(() => this.publishOutbox(), delay);
   }

@@ -1,6 +1,7 @@
 /** Options of `RedisDriver`, validated at construction. */
 import type { Redis, RedisOptions } from 'ioredis';
 import { z } from 'zod';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS } from '@ojskit/core';
 
 /** Where the driver reports start-up warnings (default: `console`). */
 export interface DriverLogger {
@@ -28,9 +29,6 @@ export interface RedisDriverOptions {
   logger?: DriverLogger;
 }
 
-/** Default of `eventPublishDelayMs`. */
-export const EVENT_PUBLISH_DELAY_MS = 2;
-
 // Glob characters and braces would break SCAN patterns and hash tags.
 const PREFIX = /^[A-Za-z0-9_.:-]+$/;
 
@@ -53,6 +51,6 @@ export function parseOptions(options: RedisDriverOptions): { url: string; prefix
     url: parsed.url ?? 'redis://127.0.0.1:6379',
     prefix: parsed.prefix ?? 'ojs',
     checkMemoryPolicy: parsed.checkMemoryPolicy ?? true,
-    eventPublishDelayMs: parsed.eventPublishDelayMs ?? EVENT_PUBLISH_DELAY_MS,
+    eventPublishDelayMs: parsed.eventPublishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS,
   };
 }

@@ -1,7 +1,7 @@
 /** completion-args.ts without Redis: the '@h' a compare-and-set completion writes, and when one is not sent. */
 import { describe, expect, it } from 'vitest';
 import { allowedFrom, type TransitionOp } from '@ojskit/core';
-import { HOT_FIELDS, splitHot } from '../src/codec.js';
+import { HOT_FIELDS, unpackHot } from '../src/codec.js';
 import { pushCompletionBatch, type CasArgs } from '../src/completion-args.js';
 
 const T = 1_795_627_250_659;
@@ -37,10 +37,9 @@ describe('pushCompletionBatch with compare-and-set', () => {
     const out: Array<string | number> = [];
     expect(pushCompletionBatch([ack('a', { workerId: 'host|pid|1', attempt: 2 })], out, () => ({ queue: 'mail', hot: claimed }), cas)).toBe(true);
     expect(cas.raw[0]).toBe(claimed);
-    const after = splitHot(cas.raw[1]!);
-    const want = splitHot(claimed);
-    Object.assign(want, { 0: 'completed', 6: iso(T + 5), 9: '', 10: '', 11: '', 12: String(T + 5), 13: '' });
-    expect(after).toEqual(want);
+    const want = unpackHot(claimed);
+    for (const gone of ['@claimVisibilityMs', '@visibleUntil', '@timeoutAt', 'worker_id']) delete want[gone];
+    expect(unpackHot(cas.raw[1]!)).toEqual({ ...want, state: 'completed', completed_at: iso(T + 5), '@finishedAt': String(T + 5) });
     expect(cas.raw[1]!.split('|')).toHaveLength(HOT_FIELDS.length);
     expect(cas.ops).toEqual([{ queue: 'mail', type: 'mail.send', attempt: 2 }]);
     // the op's last argument names the ARGV holding the claimed '@h' (ARGV[1] is the packed JSON)
@@ -53,7 +52,6 @@ describe('pushCompletionBatch with compare-and-set', () => {
       [{ workerId: 'host|pid|1', attempt: 1 }, { queue: 'mail', hot: claimed }],
       [undefined, { queue: 'mail', hot: claimed.replace(/^active/, 'retryable') }],
       [undefined, { queue: 'mail', hot: 'active|2' }],
-      [undefined, 'mail'],
       [undefined, undefined],
     ] as const) {
       const cas: CasArgs = { raw: [], ops: [] };

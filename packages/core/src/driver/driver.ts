@@ -182,6 +182,13 @@ export interface WorkflowRecord {
   [field: string]: unknown;
 }
 
+/**
+ * How long a transport may hold events before publishing them to other processes, so that those of that time
+ * share one write (ms). An idle worker's job publishes `job.enqueued`, `job.started` and `job.completed` a
+ * fraction of a millisecond apart, each behind another answer; the adapters' `eventPublishDelayMs` default.
+ */
+export const DEFAULT_EVENT_PUBLISH_DELAY_MS = 2;
+
 /** How events travel between engines sharing a store. Publishing must not block on slow subscribers. */
 export interface EventTransport {
   publish(events: readonly OjsEvent[], tx?: unknown): void | Promise<void>;
