@@ -170,8 +170,9 @@ describe('with a transport', () => {
       subscribe: (l: (events: readonly OjsEvent[]) => void) => (listeners.push(l), () => {}),
     };
   };
+  // `from: null`: each job's first event here, so the hub's ordering (job-order.test.ts) passes it at once.
   const record = (type: EventType, jobId: string, extra?: Record<string, unknown>): JobEventRecord => ({
-    kind: 'job', type, jobId, jobType: 'email.send', queue: 'default', state: 'active', from: 'available', attempt: 1, time: TIME, extra,
+    kind: 'job', type, jobId, jobType: 'email.send', queue: 'default', state: 'active', from: null, attempt: 1, time: TIME, extra,
   });
 
   it('job events read back as they were delivered, ids included; polls resume after their ids', () => {

@@ -81,6 +81,21 @@ describe.runIf(HAVE_PG)('PgEventTransport', () => {
     expect(mine.map((e) => e.data['n'])).toEqual([1, 2, 3]);
   });
 
+  it("one job through two engines reaches the claiming engine's subscribers in lifecycle order, though its job.enqueued arrives after the claim", async () => {
+    // The producer publishes late (200 ms), so the worker claims and completes the job before it hears job.enqueued.
+    const producer = new Engine({ driver: db.peer({ eventPublishDelayMs: 200 }) });
+    const worker = new Engine({ driver: other, eventOrderWindowMs: 2_000 });
+    const seen: string[] = [];
+    worker.subscribe({ queues: ['order'] }, (e) => seen.push(e.type));
+    const { job } = await producer.enqueue({ type: 'test.order', queue: 'order', args: [] });
+    const { jobs } = await worker.fetch({ queues: ['order'], worker_id: 'w1' });
+    expect(jobs.map((j) => j.id)).toEqual([job.id]);
+    await worker.ack({ job_id: job.id, result: null });
+    expect(seen).toEqual([]); // held: the worker has not heard how the job began
+    await waitFor(() => seen.length === 3, 5_000, 'the three events');
+    expect(seen).toEqual(['job.enqueued', 'job.started', 'job.completed']);
+  });
+
   it('publishes the events of eventPublishDelayMs in one statement, handing them to its own listeners at once', async () => {
     // a delay long enough for this test's two turns on a loaded machine (the default is 2 ms)
     const slow = await openTestDatabase({ eventPublishDelayMs: 300 });

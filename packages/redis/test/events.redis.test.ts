@@ -118,6 +118,28 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
   });
 });
 
+describe.skipIf(!redisAvailable)('one job through two engines', () => {
+  it("reaches the claiming engine's subscribers in lifecycle order, though its job.enqueued arrives after the claim", async () => {
+    const prefix = uniquePrefix('order');
+    // A publishes late (200 ms), so B claims and completes the job before it hears A's job.enqueued.
+    const late = testDriver({ eventPublishDelayMs: 200 }, prefix);
+    drivers.push(late);
+    const producer = new Engine({ driver: late });
+    const b = driver(prefix);
+    const worker = new Engine({ driver: b, eventOrderWindowMs: 2_000 });
+    const seen: string[] = [];
+    worker.subscribe({ queues: ['order'] }, (e) => seen.push(e.type));
+    await b.events.ready();
+    const { job } = await producer.enqueue({ type: 'test.order', queue: 'order', args: [] });
+    const { jobs } = await worker.fetch({ queues: ['order'], worker_id: 'w1' });
+    expect(jobs.map((j) => j.id)).toEqual([job.id]);
+    await worker.ack({ job_id: job.id, result: null });
+    expect(seen).toEqual([]); // held: B has not heard how the job began
+    await until(() => seen.length === 3);
+    expect(seen).toEqual(['job.enqueued', 'job.started', 'job.completed']);
+  });
+});
+
 describe.skipIf(!redisAvailable)('a FETCH waiting in the engine that enqueues', () => {
   it('wakes on the enqueue itself, not on the transport bringing its event back', async () => {
     const real = driver(uniquePrefix('wake'));

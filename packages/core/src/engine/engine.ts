@@ -63,7 +63,7 @@ export class Engine implements OjsApi {
       instanceId: options.instanceId ?? `engine-${newId()}`,
       implementation: options.implementation ?? { name: 'ojskit', version: '0.1.0' },
     };
-    const hub = new EventHub(options.eventBufferSize ?? 10_000, options.driver.events, (err) => this.onError(err, 'event listener'));
+    const hub = new EventHub(options.eventBufferSize ?? 10_000, options.driver.events, (err) => this.onError(err, 'event listener'), options.eventOrderWindowMs);
     this.ctx = {
       driver: options.driver,
       clock: this.clock,

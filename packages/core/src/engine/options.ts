@@ -42,6 +42,11 @@ export interface EngineOptions {
   maxBatchSize?: number;
   /** Events kept for polling (default 10 000). */
   eventBufferSize?: number;
+  /**
+   * How long an event from a transport may wait for the job event it follows when another process published
+   * that one and it has not arrived yet (default 50 ms). Keep it above the driver's event publish delay.
+   */
+  eventOrderWindowMs?: number;
   services?: Partial<ServiceIntervals>;
   retention?: Partial<Retention>;
   /** Identifies this engine when it takes leases; defaults to a random id. */

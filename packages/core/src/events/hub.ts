@@ -3,6 +3,7 @@ import type { EventTransport } from '../driver/driver.js';
 import type { EventFilter } from '../api/ojs-api.js';
 import { eventIdFor, eventSeqOf } from '../formats/ids.js';
 import { timestampMs } from '../formats/timestamps.js';
+import { DEFAULT_EVENT_ORDER_WINDOW_MS, JobEventOrder } from './job-order.js';
 import { isJobEventRecord, jobEventToOjs, type EventInput, type JobEventRecord, type OjsEvent } from './event.js';
 
 type Listener = (event: OjsEvent) => void;
@@ -33,7 +34,9 @@ function recordMatches(record: Omit<JobEventRecord, 'kind'>, filter: EventFilter
 
 /**
  * Receives the engine's events (directly, or back through a cross-process transport), keeps the newest
- * `capacity` and calls subscribers synchronously. A throwing subscriber is isolated.
+ * `capacity` and calls subscribers synchronously. A throwing subscriber is isolated. Events from a transport
+ * pass through a `JobEventOrder` first, so each job's events are kept and delivered in lifecycle order even
+ * when several processes published them.
  *
  * Job events are the bulk (several per job) and are mostly never read, so they are kept as columns of
  * plain values in preallocated arrays, and their wire form, id included, is built only when read: keeping
@@ -57,11 +60,14 @@ export class EventHub {
   private size = 0;
   private readonly listeners = new Set<{ filter: EventFilter; listener: Listener }>();
   private readonly unsubscribeTransport: (() => void) | undefined;
+  /** Puts events from several processes back in each job's lifecycle order. */
+  private readonly order: JobEventOrder | undefined;
 
   constructor(
     private readonly capacity: number,
     private readonly transport?: EventTransport,
     private readonly onListenerError: (err: unknown) => void = () => {},
+    orderWindowMs = DEFAULT_EVENT_ORDER_WINDOW_MS,
   ) {
     const n = Math.max(1, capacity);
     this.capacity = n;
@@ -75,9 +81,11 @@ export class EventHub {
     this.from = new Array(n);
     this.attempt = new Array(n);
     this.extra = new Array(n);
-    this.unsubscribeTransport = transport?.subscribe((events) => {
-      for (const event of events) this.store(event);
-    });
+    if (transport !== undefined) {
+      const order = new JobEventOrder((event) => this.store(event), orderWindowMs);
+      this.order = order;
+      this.unsubscribeTransport = transport.subscribe((events) => order.push(events));
+    }
   }
 
   /**
@@ -228,6 +236,7 @@ export class EventHub {
 
   close(): void {
     this.unsubscribeTransport?.();
+    this.order?.close();
     this.listeners.clear();
   }
 }
