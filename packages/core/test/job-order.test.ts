@@ -70,6 +70,14 @@ describe('JobEventOrder', () => {
     expect(out).toEqual(['a:job.enqueued', 'q:queue.paused']);
   });
 
+  it("an unknown job's promotion passes at once and lets the claim it preceded follow", () => {
+    const { o, out } = order();
+    o.push([started('a')]);
+    o.push([ev('job.enqueued', 'a', 'scheduled', 'available')]);
+    expect(out).toEqual(['a:job.enqueued', 'a:job.started']);
+    expect(o.waiting).toBe(0);
+  });
+
   it('gives up waiting after the window and passes what it held in arrival order, dropping nothing', () => {
     vi.useFakeTimers();
     const { o, out } = order(50);

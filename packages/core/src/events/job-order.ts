@@ -113,8 +113,8 @@ export class JobEventOrder {
     const waiting = this.held.size === 0 ? undefined : this.held.get(jobId);
     const last = this.lastOf(jobId);
     // An unknown job's `job.enqueued` goes on at once: workers wake on it, and what it follows (a schedule, a
-    // retry wait, a dead-letter entry) was announced long before that wait ended.
-    if (follows(last, from, state) || (waiting === undefined && last === undefined && event.type === 'job.enqueued')) {
+    // retry wait, a dead-letter entry) was announced long before that wait ended; a held `job.started` follows it.
+    if (follows(last, from, state) || (last === undefined && event.type === 'job.enqueued')) {
       this.pass(jobId, last, from, state, event);
       if (waiting !== undefined) this.drain(jobId, waiting);
       return;
@@ -186,8 +186,10 @@ export class JobEventOrder {
       // Only the wait this entry began: one that ended (its predecessor came) and began again has a later entry.
       if (this.held.get(jobId) === list) this.release(jobId);
     }
-    if (this.sinceHead === since.length) since.length = this.sinceHead = 0;
-    else if (this.sinceHead > 1024 && this.sinceHead * 2 > since.length) since.splice(0, this.sinceHead), (this.sinceHead = 0);
+    if (this.sinceHead === since.length || (this.sinceHead > 1024 && this.sinceHead * 2 > since.length)) {
+      since.splice(0, this.sinceHead); // entries consumed, dropped now and then rather than shifted one by one
+      this.sinceHead = 0;
+    }
     if (this.sinceHead < since.length) this.arm(Math.max(1, since[this.sinceHead]!.at + this.windowMs - now));
   }
 }
