@@ -25,7 +25,6 @@ export * from './api/ojs-api.js';
 export * from './engine/options.js';
 export * from './schemas/worker-requests.js';
 export * from './events/hub.js';
-export * from './events/job-order.js';
 export * from './events/packing.js';
 export * from './cron/expression.js';
 export * from './engine/engine.js';

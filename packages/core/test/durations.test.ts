@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationToMs, msToDuration } from '../src/index.js';
+import { durationToMs, msToDuration, settingMs } from '../src/index.js';
 
 describe('durationToMs (ISO 8601)', () => {
   it.each([
@@ -65,5 +65,13 @@ describe('msToDuration', () => {
 
   it('round-trips through durationToMs', () => {
     for (const ms of [1, 999, 1_000, 61_000, 86_400_000, 93_784_250]) expect(durationToMs(msToDuration(ms))).toBe(ms);
+  });
+});
+
+describe('settingMs', () => {
+  it('accepts integers from 0 to 60000 and names the option otherwise', () => {
+    expect(settingMs('x', 0)).toBe(0);
+    expect(settingMs('x', 60_000)).toBe(60_000);
+    for (const bad of [-1, 1.5, 60_001, Number.NaN]) expect(() => settingMs('eventOrderWindowMs', bad)).toThrow(/^eventOrderWindowMs: an integer from 0 to 60000/);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventHub, JobEventOrder, makeEvent, type EventType, type OjsEvent } from '../src/index.js';
+import { EventHub, makeEvent, type EventType, type OjsEvent } from '../src/index.js';
+import { JobEventOrder } from '../src/events/job-order.js';
 
 const TIME = '2026-11-25T12:00:00.000Z';
 

@@ -9,7 +9,7 @@
  * transaction exist only if it commits, so they are delivered from the channel, to every process alike.
  */
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvent, packEvents, unpackEvent, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS, settingMs, packEvent, packEvents, unpackEvent, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
 import pg from 'pg';
 import type { ClientConfig, Pool } from 'pg';
 import type { Queryable, Statements } from './statements.js';
@@ -96,9 +96,7 @@ export class PgEventTransport implements EventTransport {
 
   constructor(private readonly options: PgEventTransportOptions) {
     this.channel = `ojskit_${options.sql.schema}`;
-    const delay = options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS;
-    if (!Number.isInteger(delay) || delay < 0 || delay > 60_000) throw new TypeError('eventPublishDelayMs: an integer from 0 to 60000 (ms)');
-    this.publishDelayMs = delay;
+    this.publishDelayMs = settingMs('eventPublishDelayMs', options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS);
   }
 
   private readonly publishDelayMs: number;

@@ -13,6 +13,7 @@
  * 32–64k jobs deep), which waits the window. The price is a Map lookup and a Map set an event, and only the
  * set for a job's first event (0.2–0.3 µs an event on the 2-core benchmark machine).
  */
+import { settingMs } from '../formats/durations.js';
 import { JOB_STATES } from '../lifecycle/states.js';
 import type { OjsEvent } from './event.js';
 
@@ -83,7 +84,7 @@ export class JobEventOrder {
     private readonly windowMs = DEFAULT_EVENT_ORDER_WINDOW_MS,
     private readonly now: () => number = Date.now,
   ) {
-    if (!Number.isInteger(windowMs) || windowMs < 0 || windowMs > 60_000) throw new TypeError('eventOrderWindowMs: an integer from 0 to 60000 (ms)');
+    settingMs('eventOrderWindowMs', windowMs);
   }
 
   /** Passes on events that arrived together. */

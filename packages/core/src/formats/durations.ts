@@ -52,3 +52,13 @@ export function msToDuration(ms: number): string {
   const s = rest / 1_000;
   return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s ? `${s}S` : ''}`;
 }
+
+/**
+ * Checks a delay setting in milliseconds (an event publish delay, an ordering window): an integer from 0 to
+ * 60 000. Throws a `TypeError` naming the option otherwise; returns the value.
+ * @example settingMs('eventPublishDelayMs', 2) // 2
+ */
+export function settingMs(option: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0 || value > 60_000) throw new TypeError(`${option}: an integer from 0 to 60000 (ms)`);
+  return value;
+}
