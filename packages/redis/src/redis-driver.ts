@@ -52,6 +52,16 @@ const CRON_CAS_ATTEMPTS = 10;
  */
 const INSERT_CHUNK_JOBS = 25;
 
+/**
+ * Claims and batches of transitions are written to the socket as they are made, not corked until the end of
+ * the tick like one-job calls. A worker asks for its next batch before it runs the one it holds; corked, that
+ * claim left only after the whole batch had run and been acknowledged in the same tick, and the two sides took
+ * turns (each idle about a third of the time while processing). Written at once, Redis claims while this
+ * process works (SDK worker, no-op jobs at concurrency 50, 16 alternating rounds, 2026-11-25: 44.0k against
+ * 36.2k jobs/s, 14 rounds of 16 faster; see README "Batches written at once").
+ */
+const BATCHES_GO_AT_ONCE = true;
+
 /** Most claimed jobs whose queue the driver remembers for their next transition (oldest forgotten first). */
 const QUEUE_HINTS_MAX = 100_000;
 
@@ -170,9 +180,11 @@ export class RedisDriver implements Driver {
     // this claim but still waiting to be coalesced goes out ahead of it.
     this.inserts.flushNow();
     this.transitions.flushNow();
+    // Written at once, not at the end of the tick: a worker asks for its next batch before running the one it
+    // holds, and Redis should claim it meanwhile (see BATCHES_GO_AT_ONCE).
     const reply = (await this.scripts.run('job-claim', [
       this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues,
-    ])) as [Array<string | number | null>, Row[], Flat[]];
+    ], BATCHES_GO_AT_ONCE)) as [Array<string | number | null>, Row[], Flat[]];
     const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) => this.claimedIn.set(job.id, { queue: job.queue, hot }));
     if (this.claimedIn.size > QUEUE_HINTS_MAX) {
       for (const id of this.claimedIn.keys()) {
@@ -205,11 +217,11 @@ export class RedisDriver implements Driver {
     // a batch of ACKs takes the script made for it; anything else the general one
     const cas: CasArgs = { raw: [], ops: [] };
     if (pushCompletionBatch(ops, args, this.takeClaimHint, cas)) {
-      const replies = list((await this.scripts.run('job-complete-many', args, false, cas.raw)) as unknown[]);
+      const replies = list((await this.scripts.run('job-complete-many', args, BATCHES_GO_AT_ONCE, cas.raw)) as unknown[]);
       return replies.map((reply, i) => decodeCompletionReply(reply, ops[i]!, cas.ops[i]));
     }
     pushTransitionBatch(ops, args, this.takeQueueHint);
-    const replies = list((await this.scripts.run('job-transition-many', args)) as unknown[]);
+    const replies = list((await this.scripts.run('job-transition-many', args, BATCHES_GO_AT_ONCE)) as unknown[]);
     return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));
   }
 

@@ -1,6 +1,6 @@
 /** Redis-only tests of the driver primitives: codec fidelity, ordering, races, index invariants, key layout. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowedFrom, type JobState, type StoredJob } from '@ojskit/core';
+import { allowedFrom, type Job, type JobState, type StoredJob } from '@ojskit/core';
 import { RedisDriver } from '../src/index.js';
 import { unpackHot } from '../src/codec.js';
 import { indexViolations } from './invariants.js';
@@ -400,6 +400,42 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(writes).toEqual([1, 1]);
     expect((await Promise.all(jobs.map((job) => d.jobGet(job.job.id)))).every((got) => got?.job.state === 'available')).toBe(true);
     expect(await indexViolations(d)).toEqual([]);
+  });
+
+  it('writes a claim and a batch of ACKs at once, not at the end of the tick', async () => {
+    const d = driver();
+    const jobs = [storedJob(), storedJob(), storedJob()];
+    await insert(d, jobs);
+    const ack = (claimed: readonly Job[]) => d.jobTransitionMany(claimed.map((job) => ({
+      id: job.id, from: allowedFrom('completed', 'ack'), to: 'completed' as const, expect: { attempt: 1, workerId: 'w1' },
+      set: { completed_at: iso(T0 + 2) }, unset: ['worker_id'], x: { finishedAt: T0 + 2, visibleUntil: null }, returning: 'summary' as const,
+    })));
+    // Load the scripts first (a SCRIPT LOAD is written at once anyway).
+    const other = storedJob({ queue: 'other' });
+    await insert(d, [other]);
+    await ack((await claim(d, ['other'], 1, T0 + 1)).jobs);
+    await d.jobGet(jobs[0]!.job.id);
+    const stream = (d.redis as unknown as { stream: { _write: unknown; _writev: unknown } }).stream;
+    const writes: string[] = [];
+    for (const method of ['_write', '_writev'] as const) {
+      const original = stream[method] as (...args: unknown[]) => unknown;
+      stream[method] = function (this: unknown, ...args: unknown[]) {
+        writes.push(method);
+        return original.apply(this, args);
+      };
+    }
+    // A worker asks for its next batch, then keeps working in the same tick: the claim must already be on
+    // its way to Redis (corked, it would leave only once this tick's work is done).
+    const claiming = claim(d, [jobs[0]!.job.queue], 3, T0 + 1);
+    expect(writes.length).toBe(1);
+    void d.jobGet(jobs[0]!.job.id); // a one-job call of the same tick is still held for the tick's one write
+    expect(writes.length).toBe(1);
+    const claimed = (await claiming).jobs;
+    expect(claimed).toHaveLength(3);
+    writes.length = 0;
+    const acking = ack(claimed);
+    expect(writes.length).toBe(1);
+    expect((await acking).map((r) => r.ok)).toEqual([true, true, true]);
   });
 
   it('reports connection failures as backend_unavailable', async () => {
