@@ -8,6 +8,15 @@
  * and each socket write costs Node ~70–100 µs of CPU on the 2-core machine of the benchmarks, two of them on
  * the way from enqueue to handler start (socket probe, 2026-11-25: 4.5 → 3.6 writes and 2.1 → 1.2 ms per
  * idle-worker job). Other processes see events that much later.
+ *
+ * Nobody else listening, nothing is packed or published: a PUBLISH answers how many clients got it, and when
+ * that is only this process's own subscriber, the transport stops publishing (a process alone on its Redis
+ * spent ~15 % of its CPU per processed job packing and publishing events nobody read, and each idle-worker
+ * job paid a PUBLISH write). A process that subscribes says so on the channel (`{"hello":…}`); one that had
+ * stopped publishing starts again at once and answers (`{"heard":…}`), and `ready()` waits for those answers,
+ * so events published after it resolves reach the new subscriber. A quiet process still publishes once every
+ * PROBE_MS to count its listeners again (a hello it missed, a subscriber that does not say hello). Off with
+ * `publishWhenAlone` (Redis Cluster counts only one node's subscribers). Older versions ignore both messages.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -23,6 +32,18 @@ type Listener = (events: readonly OjsEvent[]) => void;
 const SEPARATOR = '\n';
 /** Pub/sub messages have no practical size limit: a group may hold a whole run. */
 const MAX_GROUP_BYTES = 1 << 24;
+/** While no other process listens, one publish this often still counts the listeners again. */
+export const PROBE_MS = 1_000;
+/** How long `ready()` waits for the answers to its hello (a subscriber that is not ojskit never answers). */
+export const HELLO_ANSWER_WAIT_MS = 250;
+
+/** Control messages: JSON objects, which versions without them skip (they only read arrays). */
+interface Hello {
+  hello: true;
+}
+interface Heard {
+  heard: string;
+}
 
 export interface RedisEventTransportOptions {
   /** Connection used to PUBLISH (shared with the driver). */
@@ -34,6 +55,11 @@ export interface RedisEventTransportOptions {
   publishDelayMs?: number;
   /** Where publish failures are reported (events are best effort: the state change already committed). */
   onError?: (error: unknown) => void;
+  /**
+   * Publish even when no other process listens (default false). Set it on Redis Cluster, where a PUBLISH
+   * counts only the subscribers of the node it ran on.
+   */
+  publishWhenAlone?: boolean;
 }
 
 /** `EventTransport` over Redis pub/sub. */
@@ -48,6 +74,18 @@ export class RedisEventTransport implements EventTransport {
   private subscriber: Redis | null = null;
   private subscribed: Promise<unknown> | null = null;
   private closed = false;
+  /** This process's subscription is active: it would hear a hello, so it may stop publishing. */
+  private listening = false;
+  /** False once a PUBLISH reached no other client; a hello or a later count sets it again. */
+  private othersListen = true;
+  /** When a quiet transport publishes again to count its listeners. */
+  private probeAt = 0;
+  /** Hellos heard from other processes so far (a count taken before the latest one is stale). */
+  private hellos = 0;
+  /** Answers to this process's latest hello, and the promise `ready()` waits on. */
+  private answers = 0;
+  private greeted: Promise<void> | null = null;
+  private onAnswer: (() => void) | null = null;
 
   constructor(private readonly options: RedisEventTransportOptions) {}
 
@@ -71,6 +109,7 @@ export class RedisEventTransport implements EventTransport {
   async ready(): Promise<void> {
     this.ensureSubscribed();
     await this.subscribed;
+    await this.greeted;
   }
 
   async close(): Promise<void> {
@@ -90,6 +129,7 @@ export class RedisEventTransport implements EventTransport {
     this.pending = [];
     if (batch.length === 0) return;
     this.deliver(batch);
+    if (!this.othersListen && Date.now() < this.probeAt) return;
     for (const item of packEvents(batch, MAX_GROUP_BYTES)) this.outbox.push(item.text);
     const delay = this.options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS;
     if (delay === 0) this.publishOutbox();
@@ -104,9 +144,56 @@ export class RedisEventTransport implements EventTransport {
     if (items.length === 0) return;
     const message = `${this.publisherId}${SEPARATOR}[${items.join(',')}]`;
     corkUntilNextTick(this.options.publisher);
-    this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => {
-      this.options.onError?.(error);
-    });
+    const hellos = this.hellos;
+    this.options.publisher.publish(this.options.channel, message).then(
+      (receivers) => this.counted(receivers, hellos),
+      (error: unknown) => this.options.onError?.(error),
+    );
+  }
+
+  /**
+   * A PUBLISH sent when `hellos` hellos had been heard reached `receivers` clients. Only this process's own
+   * subscriber, and no hello since: nobody else listens. A hello heard meanwhile may be from a subscriber
+   * that came after the count, so it wins.
+   */
+  private counted(receivers: number, hellos: number): void {
+    if (this.options.publishWhenAlone === true) return;
+    if (this.listening && receivers <= 1 && hellos === this.hellos) {
+      this.othersListen = false;
+      this.probeAt = Date.now() + PROBE_MS;
+    } else if (receivers > 1) this.othersListen = true;
+  }
+
+  /** Says on the channel that this process listens now; `ready()` waits for the answers (or a short while). */
+  private sayHello(): void {
+    this.answers = 0;
+    const message = `${this.publisherId}${SEPARATOR}${JSON.stringify({ hello: true } satisfies Hello)}`;
+    this.greeted = this.options.publisher.publish(this.options.channel, message).then(
+      (receivers) =>
+        new Promise<void>((resolve) => {
+          // Everyone but this process's own subscriber may answer; a client that is not ojskit never does.
+          const expected = receivers - 1;
+          const timer = setTimeout(done, HELLO_ANSWER_WAIT_MS);
+          timer.unref?.();
+          function done(): void {
+            clearTimeout(timer);
+            resolve();
+          }
+          this.onAnswer = () => {
+            if (this.answers >= expected) done();
+          };
+          this.onAnswer();
+        }),
+      (error: unknown) => this.options.onError?.(error),
+    );
+  }
+
+  /** Another process subscribed: publish again, and tell it so. */
+  private heardHello(from: string): void {
+    this.hellos += 1;
+    this.othersListen = true;
+    const message = `${this.publisherId}${SEPARATOR}${JSON.stringify({ heard: from } satisfies Heard)}`;
+    this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => this.options.onError?.(error));
   }
 
   private deliver(events: readonly OjsEvent[]): void {
@@ -135,10 +222,42 @@ export class RedisEventTransport implements EventTransport {
         return;
       }
       if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent | EventGroup>).flatMap(unpackItem));
+      else if (events !== null && typeof events === 'object') this.control(message.slice(0, cut), events as Partial<Hello & Heard>);
     });
-    // ioredis re-subscribes after a reconnect by itself.
-    this.subscribed = subscriber.subscribe(this.options.channel).catch((error: unknown) => {
-      this.options.onError?.(error);
+    // While the subscriber is down this process would miss a hello: it publishes, whoever listens.
+    let dropped = false;
+    subscriber.on('close', () => {
+      dropped = true;
+      this.listening = false;
+      this.othersListen = true;
     });
+    // ioredis re-subscribes after a reconnect by itself; subscribing again only tells when that is done.
+    subscriber.on('ready', () => {
+      if (!dropped || this.closed) return;
+      dropped = false;
+      void this.listen(subscriber);
+    });
+    this.subscribed = this.listen(subscriber);
+  }
+
+  private listen(subscriber: Redis): Promise<void> {
+    return subscriber.subscribe(this.options.channel).then(
+      () => {
+        if (this.closed || subscriber !== this.subscriber) return;
+        this.listening = true;
+        this.sayHello();
+      },
+      (error: unknown) => {
+        this.options.onError?.(error);
+      },
+    );
+  }
+
+  private control(from: string, message: Partial<Hello & Heard>): void {
+    if (message.hello === true) this.heardHello(from);
+    else if (message.heard === this.publisherId) {
+      this.answers += 1;
+      this.onAnswer?.();
+    }
   }
 }

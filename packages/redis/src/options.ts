@@ -26,6 +26,12 @@ export interface RedisDriverOptions {
    * this process get events at once either way.
    */
   eventPublishDelayMs?: number;
+  /**
+   * Publish events even while no other process subscribes to them (default false: a PUBLISH that reached only
+   * this process's own subscriber stops publishing until another process says hello). Set it on Redis
+   * Cluster, where a PUBLISH counts only the subscribers of its own node.
+   */
+  publishEventsWhenAlone?: boolean;
   logger?: DriverLogger;
 }
 
@@ -37,20 +43,29 @@ const optionsSchema = z.object({
   prefix: z.string().regex(PREFIX, 'letters, digits and _ . : - only').max(128).optional(),
   checkMemoryPolicy: z.boolean().optional(),
   eventPublishDelayMs: z.number().int().min(0).max(60_000).optional(),
+  publishEventsWhenAlone: z.boolean().optional(),
 });
 
 /** Validates the plain-data options (connections and loggers are passed through). */
-export function parseOptions(options: RedisDriverOptions): { url: string; prefix: string; checkMemoryPolicy: boolean; eventPublishDelayMs: number } {
+export function parseOptions(options: RedisDriverOptions): {
+  url: string;
+  prefix: string;
+  checkMemoryPolicy: boolean;
+  eventPublishDelayMs: number;
+  publishEventsWhenAlone: boolean;
+} {
   const parsed = optionsSchema.parse({
     url: options.url,
     prefix: options.prefix,
     checkMemoryPolicy: options.checkMemoryPolicy,
     eventPublishDelayMs: options.eventPublishDelayMs,
+    publishEventsWhenAlone: options.publishEventsWhenAlone,
   });
   return {
     url: parsed.url ?? 'redis://127.0.0.1:6379',
     prefix: parsed.prefix ?? 'ojs',
     checkMemoryPolicy: parsed.checkMemoryPolicy ?? true,
     eventPublishDelayMs: parsed.eventPublishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS,
+    publishEventsWhenAlone: parsed.publishEventsWhenAlone ?? false,
   };
 }

@@ -125,6 +125,7 @@ export class RedisDriver implements Driver {
       createSubscriber: () => this.watchConnection(this.redis.duplicate()),
       channel: `${this.prefix}:events`,
       publishDelayMs: parsed.eventPublishDelayMs,
+      publishWhenAlone: parsed.publishEventsWhenAlone,
       onError: (error) => this.logger.error?.('@ojskit/redis: event transport error', error),
     });
     this.startup = parsed.checkMemoryPolicy ? this.checkMemoryPolicy().catch(() => null) : Promise.resolve(null);

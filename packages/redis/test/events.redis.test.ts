@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine, makeEvent, type OjsEvent } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
+import { PROBE_MS } from '../src/event-transport.js';
 import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
 
 const drivers: RedisDriver[] = [];
@@ -17,6 +18,11 @@ function driver(prefix: string): RedisDriver {
 const jobEvent = (n: number): OjsEvent =>
   makeEvent('job.started', `job-${n}`, { job_id: `job-${n}`, job_type: 'email.send', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: 'w1' }, new Date(0).toISOString());
 const event = (n: number): OjsEvent => makeEvent('job.completed', `job-${n}`, { job_id: `job-${n}`, n }, new Date(0).toISOString());
+
+/** The event messages among a spied `publish`'s calls (hellos and their answers left out). */
+function eventMessages(calls: ReadonlyArray<readonly unknown[]>): string[] {
+  return calls.map((call) => String(call[1])).filter((message) => message.charAt(message.indexOf('\n') + 1) === '[');
+}
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;
@@ -80,6 +86,8 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     const spy = vi.spyOn(a.redis, 'publish');
     const local: OjsEvent[] = [];
     a.events.subscribe((events) => local.push(...events));
+    await a.events.ready();
+    const published = () => eventMessages(spy.mock.calls);
     for (let i = 0; i < 100; i++) a.events.publish([event(i)]);
     await new Promise((r) => setImmediate(r));
     expect(local).toHaveLength(100);
@@ -87,11 +95,11 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     for (let i = 100; i < 150; i++) a.events.publish([event(i)]);
     await new Promise((r) => setImmediate(r));
     expect(local).toHaveLength(150);
-    expect(spy).toHaveBeenCalledTimes(0);
-    await until(() => spy.mock.calls.length > 0);
+    expect(published()).toHaveLength(0);
+    await until(() => published().length > 0);
     await new Promise((r) => setTimeout(r, 20));
-    expect(spy).toHaveBeenCalledTimes(1);
-    const message = spy.mock.calls[0]![1] as string;
+    expect(published()).toHaveLength(1);
+    const message = published()[0]!;
     expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(150);
   });
 
@@ -154,5 +162,78 @@ describe.skipIf(!redisAvailable)('a FETCH waiting in the engine that enqueues', 
     const early = await Promise.race([waiting, new Promise<'still waiting'>((r) => setTimeout(() => r('still waiting'), 1_000))]);
     expect(early === 'still waiting' ? early : early.jobs.map((j) => j.id)).toEqual([job.id]);
     await engine.stop();
+  });
+});
+
+describe.skipIf(!redisAvailable)('a process no other process listens to', () => {
+  /** Publishes one event and waits until its PUBLISH has answered (and been counted). */
+  async function publishOne(d: RedisDriver, n: number): Promise<void> {
+    d.events.publish([event(n)]);
+    await new Promise((r) => setTimeout(r, 30));
+  }
+
+  it('stops publishing once a PUBLISH reaches only itself, and publishes again once another process says hello', async () => {
+    const prefix = uniquePrefix('alone');
+    const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
+    drivers.push(a);
+    const local: number[] = [];
+    a.events.subscribe((events) => local.push(...events.map((e) => e.data.n as number)));
+    await a.events.ready();
+    const spy = vi.spyOn(a.redis, 'publish');
+    await publishOne(a, 0); // reaches only a's own subscriber
+    await publishOne(a, 1);
+    await publishOne(a, 2);
+    expect(eventMessages(spy.mock.calls)).toHaveLength(1);
+    expect(local).toEqual([0, 1, 2]); // listeners here hear everything either way
+
+    const b = driver(prefix);
+    const atB: number[] = [];
+    b.events.subscribe((events) => atB.push(...events.map((e) => e.data.n as number)));
+    await b.events.ready(); // b's hello was heard and answered
+    a.events.publish([event(3)]);
+    await until(() => atB.length === 1);
+    expect(atB).toEqual([3]);
+    await publishOne(a, 4);
+    await until(() => atB.length === 2);
+    expect(atB).toEqual([3, 4]);
+    expect(eventMessages(spy.mock.calls)).toHaveLength(3);
+    expect(local).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('publishes again within PROBE_MS for a subscriber that never says hello', async () => {
+    const prefix = uniquePrefix('alone');
+    const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
+    drivers.push(a);
+    a.events.subscribe(() => {});
+    await a.events.ready();
+    await publishOne(a, 0);
+    const spy = vi.spyOn(a.redis, 'publish');
+    // A plain client subscribing (redis-cli, another tool): no hello.
+    const plain = a.redis.duplicate();
+    const heard: string[] = [];
+    plain.on('message', (_channel: string, message: string) => heard.push(message));
+    await plain.subscribe(`${prefix}:events`);
+    try {
+      await publishOne(a, 1);
+      expect(eventMessages(spy.mock.calls)).toHaveLength(0); // still quiet
+      await new Promise((r) => setTimeout(r, PROBE_MS));
+      await publishOne(a, 2); // the probe: counts two listeners
+      await publishOne(a, 3);
+      await until(() => heard.length === 2);
+      expect(heard.map((m) => (JSON.parse(m.slice(m.indexOf('\n') + 1)) as unknown[]).length)).toEqual([1, 1]);
+      expect(eventMessages(spy.mock.calls)).toHaveLength(2);
+    } finally {
+      await plain.quit();
+    }
+  });
+
+  it('keeps publishing with publishEventsWhenAlone', async () => {
+    const a = testDriver({ eventPublishDelayMs: 0, publishEventsWhenAlone: true }, uniquePrefix('alone'));
+    drivers.push(a);
+    a.events.subscribe(() => {});
+    await a.events.ready();
+    const spy = vi.spyOn(a.redis, 'publish');
+    for (let n = 0; n < 3; n++) await publishOne(a, n);
+    expect(eventMessages(spy.mock.calls)).toHaveLength(3);
   });
 });
