@@ -1,4 +1,5 @@
 /** The driver's SQL, rendered once per schema, run as prepared statements on the hot paths. */
+import { createHash } from 'node:crypto';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import { toOjsError } from './pg-errors.js';
 import { sqlFile } from './sql-files.js';
@@ -14,9 +15,23 @@ export function isQueryable(value: unknown): value is Queryable {
   return typeof (value as { query?: unknown } | null)?.query === 'function';
 }
 
+/**
+ * PostgreSQL keeps the first 63 bytes of a prepared statement's name (NAMEDATALEN - 1): with a long schema,
+ * `jobInsert` and `jobInsert.lockUniqueKeys`, or two shapes of `jobTransitionMany`, would share one and the
+ * second would fail to prepare (`42P05`) on every connection that ran the first.
+ */
+const MAX_NAME_BYTES = 63;
+
+/** A prepared statement's name: readable when it fits, else a digest of the readable one (ASCII either way). */
+export function statementName(schema: string, name: string): string {
+  const readable = `ojskit:${schema}:${name}`;
+  return readable.length <= MAX_NAME_BYTES ? readable : `ojskit:${createHash('sha1').update(readable).digest('hex')}`;
+}
+
 export class Statements {
   private readonly values: Record<string, string>;
   private readonly texts = new Map<string, string>();
+  private readonly names = new Map<string, string>();
 
   constructor(readonly schema: string) {
     this.values = templateValues(schema);
@@ -39,6 +54,13 @@ export class Statements {
     return text;
   }
 
+  /** The prepared statement name of statement `name` in this schema (see statementName). */
+  private nameOf(name: string): string {
+    let prepared = this.names.get(name);
+    if (prepared === undefined) this.names.set(name, (prepared = statementName(this.schema, name)));
+    return prepared;
+  }
+
   /** The template values every statement can use (the job column lists, the lifecycle lists). */
   value(name: string): string {
     const value = this.values[name];
@@ -59,7 +81,7 @@ export class Statements {
   ): Promise<{ rows: unknown[][]; columns: string[] }> {
     // pg's QueryArrayConfig; Queryable is typed for keyed rows, hence the assertion.
     const config = { text: this.text(name, options.variantValues), values, rowMode: 'array' } as QueryConfig;
-    if (options.oneOff !== true) config.name = `ojskit:${this.schema}:${name}`;
+    if (options.oneOff !== true) config.name = this.nameOf(name);
     try {
       const result = (await on.query(config)) as unknown as { rows: unknown[][]; fields?: Array<{ name: string }> };
       return { rows: result.rows, columns: (result.fields ?? []).map((f) => f.name) };
@@ -79,7 +101,7 @@ export class Statements {
     options: { oneOff?: boolean; variantValues?: () => Record<string, string> } = {},
   ): Promise<R[]> {
     const config: QueryConfig = { text: this.text(name, options.variantValues), values };
-    if (options.oneOff !== true) config.name = `ojskit:${this.schema}:${name}`;
+    if (options.oneOff !== true) config.name = this.nameOf(name);
     try {
       const result = await on.query<R>(config);
       return result.rows;
