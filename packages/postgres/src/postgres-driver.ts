@@ -63,6 +63,12 @@ export interface PostgresDriverOptions {
    * statement (default 2; 0: at the end of the event-loop turn). Listeners in this process get them at once.
    */
   eventPublishDelayMs?: number;
+  /**
+   * Publish events even while no other ojskit process listens (default false: a process that counts no other
+   * listener stops sending NOTIFYs until one says hello). Set it when something else LISTENs (psql, a trigger
+   * reader) and must hear the events.
+   */
+  publishEventsWhenAlone?: boolean;
 }
 
 /**
@@ -110,6 +116,7 @@ export class PostgresDriver implements Driver {
             listenConfig: options.listenConfig ?? (this.pool as unknown as { options: ClientConfig }).options,
             onError,
             ...(options.eventPublishDelayMs !== undefined ? { publishDelayMs: options.eventPublishDelayMs } : {}),
+            ...(options.publishEventsWhenAlone !== undefined ? { publishWhenAlone: options.publishEventsWhenAlone } : {}),
           });
   }
 

@@ -176,3 +176,81 @@ describe.runIf(HAVE_PG)('PgEventTransport', () => {
     expect(polled.events.map((e) => e.type)).toEqual(['job.enqueued', 'job.started', 'job.completed']);
   });
 });
+
+describe.runIf(HAVE_PG)('PgEventTransport with no other process listening', () => {
+  /** The eventPublish statements a driver ran with events in them (hellos and answers left out). */
+  function spyPublishes(driver: PostgresDriver): () => number {
+    const sql = (driver as unknown as { sql: { run: (...args: unknown[]) => unknown } }).sql;
+    const run = vi.spyOn(sql, 'run');
+    return () => run.mock.calls.filter((call) => call[1] === 'eventPublish' && String((call[2] as unknown[])[1]).includes('"e":')).length;
+  }
+  /** Publishes one event and gives its NOTIFY and the listener count after it time to happen. */
+  async function publishOne(driver: PostgresDriver, n: number): Promise<void> {
+    driver.events!.publish([event(n)]);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+  }
+  const listeners = async (db: TestDatabase) =>
+    (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+      AND classid = ((hashtextextended($1, 0) >> 32) & 4294967295)::oid AND objid = (hashtextextended($1, 0) & 4294967295)::oid`, [`ojskit:listen:${db.schema}`])).rows[0]!.n;
+
+  it('stops sending NOTIFYs once it counts no other listener, and sends them again once another process listens', async () => {
+    const db = await openTestDatabase();
+    try {
+      const mine = collect(db.driver);
+      const publishes = spyPublishes(db.driver);
+      await publishOne(db.driver, 1); // published, then the count finds this session alone
+      await publishOne(db.driver, 2);
+      await publishOne(db.driver, 3);
+      expect(publishes()).toBe(1);
+      expect(mine.map((e) => e.data['n'])).toEqual([1, 2, 3]); // its own listeners hear everything
+
+      const peer = db.peer();
+      const theirs = collect(peer);
+      await peer.events!.listen(); // its hello was heard and answered
+      expect(await listeners(db)).toBe(2);
+      db.driver.events!.publish([event(4)]);
+      await waitFor(() => theirs.length === 1, 5_000, 'the peer to hear event 4');
+      expect(theirs.map((e) => e.data['n'])).toEqual([4]);
+      expect(publishes()).toBe(2);
+
+      // A listener's lock goes with its session: alone again, the driver goes quiet at its next count.
+      await peer.close();
+      expect(await listeners(db)).toBe(1);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it("still publishes inside a caller's transaction (its own subscribers hear those only from the channel)", async () => {
+    const db = await openTestDatabase();
+    try {
+      const mine = collect(db.driver);
+      await publishOne(db.driver, 1);
+      await publishOne(db.driver, 2); // quiet from here
+      const client = await db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        await db.driver.events!.publish([event(3)], client);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      await waitFor(() => mine.length === 3, 5_000, 'the committed event');
+      expect(mine.map((e) => e.data['n'])).toEqual([1, 2, 3]);
+    } finally {
+      await db.drop();
+    }
+  });
+
+  it('keeps publishing with publishEventsWhenAlone', async () => {
+    const db = await openTestDatabase({ publishEventsWhenAlone: true });
+    try {
+      collect(db.driver);
+      const publishes = spyPublishes(db.driver);
+      for (let n = 1; n <= 3; n++) await publishOne(db.driver, n);
+      expect(publishes()).toBe(3);
+    } finally {
+      await db.drop();
+    }
+  });
+});
