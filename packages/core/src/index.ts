@@ -26,6 +26,7 @@ export * from './engine/options.js';
 export * from './schemas/worker-requests.js';
 export * from './events/hub.js';
 export * from './events/packing.js';
+export * from './events/listener-presence.js';
 export * from './cron/expression.js';
 export * from './engine/engine.js';
 export type { AckManyResult } from './engine/ops/worker.js';

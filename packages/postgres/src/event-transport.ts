@@ -8,16 +8,31 @@
  * order, and are skipped when they come back from the channel. Events published inside a caller's
  * transaction exist only if it commits, so they are delivered from the channel, to every process alike.
  *
- * While no other process listens, events published outside a transaction are not sent at all (packing and
- * NOTIFYing what nobody reads cost a process alone a sixth of its throughput). Each LISTEN session holds a
- * shared advisory lock (`eventListenerJoin`), which the server drops with the session, so counting the lock's
- * holders (`eventListenerCount`, at most once every PROBE_MS while publishing) tells whether anyone else
- * listens. A session that starts listening says so on the channel (`{"hello":…}`); the others publish again at
- * once and answer (`{"heard":…}`), and `listen()` resolves once the answers are in. Versions without this skip
- * both messages. `publishWhenAlone` keeps publishing (for a LISTEN that is not ojskit, such as psql's).
+ * While no other process listens, events published outside a transaction are not sent at all (core's
+ * `ListenerPresence`). Each LISTEN session holds a shared advisory lock (`eventListenerJoin`), which the server
+ * drops with the session, so counting the lock's holders (`eventListenerCount`, at most once every
+ * PRESENCE_PROBE_MS while publishing) tells whether anyone else listens. A session that starts listening says
+ * hello on the channel and `listen()` resolves once the others answered. `publishWhenAlone` keeps publishing
+ * (for a LISTEN that is not ojskit, such as psql's).
  */
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS, settingMs, packEvent, packEvents, unpackEvent, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import {
+  DEFAULT_EVENT_PUBLISH_DELAY_MS,
+  heardMessage,
+  helloMessage,
+  ListenerPresence,
+  PRESENCE_PROBE_MS,
+  presenceMessage,
+  settingMs,
+  packEvent,
+  packEvents,
+  unpackEvent,
+  unpackItem,
+  type EventGroup,
+  type EventTransport,
+  type OjsEvent,
+  type PackedEvent,
+} from '@ojskit/core';
 import pg from 'pg';
 import type { ClientConfig, Pool } from 'pg';
 import type { Queryable, Statements } from './statements.js';
@@ -26,10 +41,6 @@ export { packEvent, unpackEvent };
 
 /** NOTIFY payloads must be shorter than 8000 bytes. */
 export const MAX_PAYLOAD_BYTES = 7999;
-/** While publishing, the listeners are counted at most this often; while quiet, one publish this often. */
-export const PROBE_MS = 1_000;
-/** How long `listen()` waits for the answers to its hello. */
-export const HELLO_ANSWER_WAIT_MS = 250;
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
@@ -43,9 +54,6 @@ interface Envelope {
   /** The publishing transport, when it delivered the events locally already (it skips them). */
   p?: string;
   e: Array<PackedEvent | OjsEvent | OverflowRef | EventGroup>;
-  /** A control message instead of events: this transport started listening / heard that one's hello. */
-  hello?: string;
-  heard?: string;
 }
 
 export interface PgEventTransportOptions {
@@ -110,22 +118,15 @@ export class PgEventTransport implements EventTransport {
   /** Serialises delivery: a batch with overflow references waits for its read before later batches go out. */
   private delivery: Promise<void> = Promise.resolve();
   private closed = false;
-  /** False once a count found no other listener; a hello or a later count sets it again. */
-  private othersListen = true;
-  /** When a quiet transport publishes again (and so counts again). */
-  private probeAt = 0;
+  private readonly presence: ListenerPresence;
   /** When the listeners may be counted next, and whether a count is out. */
   private countAt = 0;
   private counting = false;
-  /** Hellos heard from other transports (a count begun before the latest one is stale). */
-  private hellos = 0;
-  /** Answers heard to this transport's latest hello. */
-  private answers = 0;
-  private onAnswer: (() => void) | undefined;
 
   constructor(private readonly options: PgEventTransportOptions) {
     this.channel = `ojskit_${options.sql.schema}`;
     this.publishDelayMs = settingMs('eventPublishDelayMs', options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS);
+    this.presence = new ListenerPresence(options.publishWhenAlone !== true);
   }
 
   private readonly publishDelayMs: number;
@@ -140,7 +141,7 @@ export class PgEventTransport implements EventTransport {
     if (events.length === 0 || this.closed) return;
     if (tx !== undefined) return this.send(tx as Queryable, events, true, undefined);
     this.deliver(events);
-    if (!this.othersListen && Date.now() < this.probeAt) return;
+    if (!this.presence.publishing) return;
     for (const event of events) this.queued.push(event);
     this.flushing ??= new Promise<void>((resolve) => (this.publishDelayMs > 0 ? setTimeout(resolve, this.publishDelayMs) : setImmediate(resolve))).then(() => this.flush());
   }
@@ -197,22 +198,16 @@ export class PgEventTransport implements EventTransport {
     this.countListeners();
   }
 
-  /**
-   * Counts the sessions listening to this schema's events (at most once every PROBE_MS). Only this one, and no
-   * hello heard meanwhile: nobody else listens, and publishing stops until a hello or the next probe.
-   */
+  /** Counts the sessions listening to this schema's events, for `presence` (at most once every PRESENCE_PROBE_MS). */
   private countListeners(): void {
     if (this.options.publishWhenAlone === true || this.counting || this.client === undefined || Date.now() < this.countAt) return;
     this.counting = true;
-    this.countAt = Date.now() + PROBE_MS;
-    const hellos = this.hellos;
+    this.countAt = Date.now() + PRESENCE_PROBE_MS;
+    const mark = this.presence.mark;
     this.options.sql.run<{ n: number }>(this.options.pool, 'eventListenerCount', [this.listenKey]).then(
       ([row]) => {
         this.counting = false;
-        if (this.client !== undefined && (row?.n ?? 0) <= 1 && hellos === this.hellos) {
-          this.othersListen = false;
-          this.probeAt = Date.now() + PROBE_MS;
-        } else this.othersListen = true;
+        this.presence.counted(row?.n ?? 0, mark, this.client !== undefined);
       },
       (error: unknown) => {
         this.counting = false;
@@ -226,9 +221,9 @@ export class PgEventTransport implements EventTransport {
     return `ojskit:listen:${this.options.sql.schema}`;
   }
 
-  /** Sends one control message on the channel. */
-  private control(on: Queryable, message: Pick<Envelope, 'hello' | 'heard'>): Promise<unknown> {
-    return this.options.sql.run(on, 'eventPublish', [this.channel, JSON.stringify(message)], { oneOff: on !== this.options.pool });
+  /** Sends one control message (core's helloMessage / heardMessage) on the channel. */
+  private control(on: Queryable, message: string): Promise<unknown> {
+    return this.options.sql.run(on, 'eventPublish', [this.channel, message], { oneOff: on !== this.options.pool });
   }
 
   /**
@@ -239,28 +234,16 @@ export class PgEventTransport implements EventTransport {
     const { sql } = this.options;
     await sql.run(client, 'eventListenerJoin', [this.listenKey], { oneOff: true });
     const [row] = await sql.run<{ n: number }>(client, 'eventListenerCount', [this.listenKey], { oneOff: true });
-    const expected = (row?.n ?? 1) - 1;
-    this.answers = 0;
-    const answered = new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, HELLO_ANSWER_WAIT_MS);
-      timer.unref();
-      this.onAnswer = () => {
-        if (this.answers < expected) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      this.onAnswer();
-    });
-    await this.control(client, { hello: this.publisherId });
+    this.presence.beginHello();
+    const answered = this.presence.answersFrom((row?.n ?? 1) - 1);
+    await this.control(client, helloMessage(this.publisherId));
     await answered;
-    this.onAnswer = undefined;
   }
 
   /** Another transport started listening: publish again, and tell it so. */
   private heardHello(from: string): void {
-    this.hellos += 1;
-    this.othersListen = true;
-    this.control(this.options.pool, { heard: from }).catch((error: unknown) =>
+    this.presence.heardHello();
+    this.control(this.options.pool, heardMessage(from)).catch((error: unknown) =>
       this.options.onError(new Error(`ojskit postgres: cannot answer a hello: ${(error as Error).message}`, { cause: error })),
     );
   }
@@ -294,7 +277,7 @@ export class PgEventTransport implements EventTransport {
       if (this.client !== client) return;
       this.client = undefined;
       // Deaf to hellos until listening again: publish, whoever listens.
-      this.othersListen = true;
+      this.presence.deaf();
       client.removeAllListeners('notification');
       void client.end().catch(() => {});
       if (error !== undefined) this.options.onError(new Error(`ojskit postgres: LISTEN connection lost: ${error.message}`, { cause: error }));
@@ -344,11 +327,9 @@ export class PgEventTransport implements EventTransport {
       this.options.onError(new Error('ojskit postgres: unreadable event payload', { cause: error }));
       return;
     }
-    if (typeof envelope.hello === 'string' && envelope.hello !== this.publisherId) this.heardHello(envelope.hello);
-    else if (envelope.heard === this.publisherId) {
-      this.answers += 1;
-      this.onAnswer?.();
-    }
+    const control = presenceMessage(envelope);
+    if (control?.hello !== undefined && control.hello !== this.publisherId) this.heardHello(control.hello);
+    else if (control?.heard === this.publisherId) this.presence.answered();
     if (envelope.p === this.publisherId || !Array.isArray(envelope.e)) return;
     const items = envelope.e;
     const refs = items.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));

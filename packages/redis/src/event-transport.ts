@@ -9,18 +9,27 @@
  * the way from enqueue to handler start (socket probe, 2026-11-25: 4.5 → 3.6 writes and 2.1 → 1.2 ms per
  * idle-worker job). Other processes see events that much later.
  *
- * Nobody else listening, nothing is packed or published: a PUBLISH answers how many clients got it, and when
- * that is only this process's own subscriber, the transport stops publishing (a process alone on its Redis
- * spent ~15 % of its CPU per processed job packing and publishing events nobody read, and each idle-worker
- * job paid a PUBLISH write). A process that subscribes says so on the channel (`{"hello":…}`); one that had
- * stopped publishing starts again at once and answers (`{"heard":…}`), and `ready()` waits for those answers,
- * so events published after it resolves reach the new subscriber. A quiet process still publishes once every
- * PROBE_MS to count its listeners again (a hello it missed, a subscriber that does not say hello). Off with
- * `publishWhenAlone` (Redis Cluster counts only one node's subscribers). Older versions ignore both messages.
+ * Nobody else listening, nothing is packed or published (core's `ListenerPresence`): a PUBLISH answers how
+ * many clients got it, and when that is only this process's own subscriber, the transport stops publishing
+ * until another process says hello on the channel or a probe counts again. `ready()` waits for the answers
+ * to this process's own hello. Off with `publishWhenAlone` (Redis Cluster counts only one node's subscribers).
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import {
+  DEFAULT_EVENT_PUBLISH_DELAY_MS,
+  heardMessage,
+  helloMessage,
+  ListenerPresence,
+  packEvents,
+  presenceMessage,
+  unpackItem,
+  type EventGroup,
+  type EventTransport,
+  type OjsEvent,
+  type PackedEvent,
+  type PresenceMessage,
+} from '@ojskit/core';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;
@@ -32,18 +41,6 @@ type Listener = (events: readonly OjsEvent[]) => void;
 const SEPARATOR = '\n';
 /** Pub/sub messages have no practical size limit: a group may hold a whole run. */
 const MAX_GROUP_BYTES = 1 << 24;
-/** While no other process listens, one publish this often still counts the listeners again. */
-export const PROBE_MS = 1_000;
-/** How long `ready()` waits for the answers to its hello (a subscriber that is not ojskit never answers). */
-export const HELLO_ANSWER_WAIT_MS = 250;
-
-/** Control messages: JSON objects, which versions without them skip (they only read arrays). */
-interface Hello {
-  hello: true;
-}
-interface Heard {
-  heard: string;
-}
 
 export interface RedisEventTransportOptions {
   /** Connection used to PUBLISH (shared with the driver). */
@@ -76,18 +73,13 @@ export class RedisEventTransport implements EventTransport {
   private closed = false;
   /** This process's subscription is active: it would hear a hello, so it may stop publishing. */
   private listening = false;
-  /** False once a PUBLISH reached no other client; a hello or a later count sets it again. */
-  private othersListen = true;
-  /** When a quiet transport publishes again to count its listeners. */
-  private probeAt = 0;
-  /** Hellos heard from other processes so far (a count taken before the latest one is stale). */
-  private hellos = 0;
-  /** Answers to this process's latest hello, and the promise `ready()` waits on. */
-  private answers = 0;
+  private readonly presence: ListenerPresence;
+  /** The answers to this process's hello, which `ready()` waits on. */
   private greeted: Promise<void> | null = null;
-  private onAnswer: (() => void) | null = null;
 
-  constructor(private readonly options: RedisEventTransportOptions) {}
+  constructor(private readonly options: RedisEventTransportOptions) {
+    this.presence = new ListenerPresence(options.publishWhenAlone !== true);
+  }
 
   publish(events: readonly OjsEvent[]): void {
     if (events.length === 0 || this.closed) return;
@@ -129,7 +121,7 @@ export class RedisEventTransport implements EventTransport {
     this.pending = [];
     if (batch.length === 0) return;
     this.deliver(batch);
-    if (!this.othersListen && Date.now() < this.probeAt) return;
+    if (!this.presence.publishing) return;
     for (const item of packEvents(batch, MAX_GROUP_BYTES)) this.outbox.push(item.text);
     const delay = this.options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS;
     if (delay === 0) this.publishOutbox();
@@ -144,56 +136,30 @@ export class RedisEventTransport implements EventTransport {
     if (items.length === 0) return;
     const message = `${this.publisherId}${SEPARATOR}[${items.join(',')}]`;
     corkUntilNextTick(this.options.publisher);
-    const hellos = this.hellos;
+    const mark = this.presence.mark;
     this.options.publisher.publish(this.options.channel, message).then(
-      (receivers) => this.counted(receivers, hellos),
+      (receivers) => this.presence.counted(receivers, mark, this.listening),
       (error: unknown) => this.options.onError?.(error),
     );
-  }
-
-  /**
-   * A PUBLISH sent when `hellos` hellos had been heard reached `receivers` clients. Only this process's own
-   * subscriber, and no hello since: nobody else listens. A hello heard meanwhile may be from a subscriber
-   * that came after the count, so it wins.
-   */
-  private counted(receivers: number, hellos: number): void {
-    if (this.options.publishWhenAlone === true) return;
-    if (this.listening && receivers <= 1 && hellos === this.hellos) {
-      this.othersListen = false;
-      this.probeAt = Date.now() + PROBE_MS;
-    } else if (receivers > 1) this.othersListen = true;
   }
 
   /** Says on the channel that this process listens now; `ready()` waits for the answers (or a short while). */
   private sayHello(): void {
-    this.answers = 0;
-    const message = `${this.publisherId}${SEPARATOR}${JSON.stringify({ hello: true } satisfies Hello)}`;
-    this.greeted = this.options.publisher.publish(this.options.channel, message).then(
-      (receivers) =>
-        new Promise<void>((resolve) => {
-          // Everyone but this process's own subscriber may answer; a client that is not ojskit never does.
-          const expected = receivers - 1;
-          const timer = setTimeout(done, HELLO_ANSWER_WAIT_MS);
-          timer.unref?.();
-          function done(): void {
-            clearTimeout(timer);
-            resolve();
-          }
-          this.onAnswer = () => {
-            if (this.answers >= expected) done();
-          };
-          this.onAnswer();
-        }),
+    this.presence.beginHello();
+    this.greeted = this.options.publisher.publish(this.options.channel, `${this.publisherId}${SEPARATOR}${helloMessage(this.publisherId)}`).then(
+      // Everyone but this process's own subscriber may answer.
+      (receivers) => this.presence.answersFrom(receivers - 1),
       (error: unknown) => this.options.onError?.(error),
     );
   }
 
-  /** Another process subscribed: publish again, and tell it so. */
-  private heardHello(from: string): void {
-    this.hellos += 1;
-    this.othersListen = true;
-    const message = `${this.publisherId}${SEPARATOR}${JSON.stringify({ heard: from } satisfies Heard)}`;
-    this.options.publisher.publish(this.options.channel, message).catch((error: unknown) => this.options.onError?.(error));
+  /** A control message from another process: a hello to answer, or an answer to this process's hello. */
+  private control(message: PresenceMessage): void {
+    if (message.hello !== undefined && message.hello !== this.publisherId) {
+      this.presence.heardHello();
+      const answer = `${this.publisherId}${SEPARATOR}${heardMessage(message.hello)}`;
+      this.options.publisher.publish(this.options.channel, answer).catch((error: unknown) => this.options.onError?.(error));
+    } else if (message.heard === this.publisherId) this.presence.answered();
   }
 
   private deliver(events: readonly OjsEvent[]): void {
@@ -222,14 +188,17 @@ export class RedisEventTransport implements EventTransport {
         return;
       }
       if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent | EventGroup>).flatMap(unpackItem));
-      else if (events !== null && typeof events === 'object') this.control(message.slice(0, cut), events as Partial<Hello & Heard>);
+      else {
+        const control = presenceMessage(events);
+        if (control !== undefined) this.control(control);
+      }
     });
     // While the subscriber is down this process would miss a hello: it publishes, whoever listens.
     let dropped = false;
     subscriber.on('close', () => {
       dropped = true;
       this.listening = false;
-      this.othersListen = true;
+      this.presence.deaf();
     });
     // ioredis re-subscribes after a reconnect by itself; subscribing again only tells when that is done.
     subscriber.on('ready', () => {
@@ -253,11 +222,4 @@ export class RedisEventTransport implements EventTransport {
     );
   }
 
-  private control(from: string, message: Partial<Hello & Heard>): void {
-    if (message.hello === true) this.heardHello(from);
-    else if (message.heard === this.publisherId) {
-      this.answers += 1;
-      this.onAnswer?.();
-    }
-  }
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine, makeEvent, type OjsEvent } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
-import { PROBE_MS } from '../src/event-transport.js';
+import { PRESENCE_PROBE_MS as PROBE_MS } from '@ojskit/core';
 import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
 
 const drivers: RedisDriver[] = [];
