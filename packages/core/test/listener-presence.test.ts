@@ -10,7 +10,7 @@ describe('ListenerPresence', () => {
   });
 
   it('publishes until a count finds only this process, then once every PRESENCE_PROBE_MS', () => {
-    const presence = new ListenerPresence(true, clock);
+    const presence = new ListenerPresence('me', true, clock);
     expect(presence.publishing).toBe(true);
     presence.counted(2, presence.mark, true);
     expect(presence.publishing).toBe(true);
@@ -27,42 +27,50 @@ describe('ListenerPresence', () => {
   });
 
   it('a hello wins over a count that began before it, and a deaf process keeps publishing', () => {
-    const presence = new ListenerPresence(true, clock);
+    const presence = new ListenerPresence('me', true, clock);
+    const answers: string[] = [];
+    const heardHello = () => presence.handle({ hello: 'other' }, (text) => answers.push(text));
     const mark = presence.mark;
-    presence.heardHello();
+    heardHello();
     presence.counted(1, mark, true); // counted before the newcomer subscribed
     expect(presence.publishing).toBe(true);
     presence.counted(1, presence.mark, false); // not hearing hellos: never quiet
     expect(presence.publishing).toBe(true);
     presence.counted(1, presence.mark, true);
     expect(presence.publishing).toBe(false);
-    presence.heardHello();
+    heardHello();
     expect(presence.publishing).toBe(true);
+    expect(answers).toEqual([heardMessage('other'), heardMessage('other')]);
     presence.counted(1, presence.mark, true);
+    presence.handle({ hello: 'me' }, (text) => answers.push(text)); // its own hello, back from the channel
+    expect(presence.publishing).toBe(false);
+    expect(answers).toHaveLength(2);
     presence.deaf();
     expect(presence.publishing).toBe(true);
   });
 
   it('always publishes when disabled', () => {
-    const presence = new ListenerPresence(false, clock);
+    const presence = new ListenerPresence('me', false, clock);
     presence.counted(1, presence.mark, true);
     expect(presence.publishing).toBe(true);
   });
 
   it('waits for the answers to its hello, or HELLO_ANSWER_WAIT_MS', async () => {
     vi.useFakeTimers();
-    const presence = new ListenerPresence(true, clock);
-    presence.beginHello();
-    presence.answered(); // an answer may come before the count of listeners does
+    const presence = new ListenerPresence('me', true, clock);
+    const answered = (to = 'me') => presence.handle({ heard: to }, () => {});
+    expect(presence.hello()).toBe(helloMessage('me'));
+    answered(); // an answer may come before the count of listeners does
+    answered('someone else');
     let done = false;
     void presence.answersFrom(2).then(() => (done = true));
     await Promise.resolve();
     expect(done).toBe(false);
-    presence.answered();
+    answered();
     await Promise.resolve();
     expect(done).toBe(true);
 
-    presence.beginHello();
+    presence.hello();
     let timedOut = false;
     void presence.answersFrom(1).then(() => (timedOut = true));
     await vi.advanceTimersByTimeAsync(HELLO_ANSWER_WAIT_MS - 1);

@@ -18,8 +18,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_EVENT_PUBLISH_DELAY_MS,
-  heardMessage,
-  helloMessage,
   ListenerPresence,
   PRESENCE_PROBE_MS,
   presenceMessage,
@@ -126,7 +124,7 @@ export class PgEventTransport implements EventTransport {
   constructor(private readonly options: PgEventTransportOptions) {
     this.channel = `ojskit_${options.sql.schema}`;
     this.publishDelayMs = settingMs('eventPublishDelayMs', options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS);
-    this.presence = new ListenerPresence(options.publishWhenAlone !== true);
+    this.presence = new ListenerPresence(this.publisherId, options.publishWhenAlone !== true);
   }
 
   private readonly publishDelayMs: number;
@@ -200,7 +198,7 @@ export class PgEventTransport implements EventTransport {
 
   /** Counts the sessions listening to this schema's events, for `presence` (at most once every PRESENCE_PROBE_MS). */
   private countListeners(): void {
-    if (this.options.publishWhenAlone === true || this.counting || this.client === undefined || Date.now() < this.countAt) return;
+    if (!this.presence.enabled || this.counting || this.client === undefined || Date.now() < this.countAt) return;
     this.counting = true;
     this.countAt = Date.now() + PRESENCE_PROBE_MS;
     const mark = this.presence.mark;
@@ -221,31 +219,31 @@ export class PgEventTransport implements EventTransport {
     return `ojskit:listen:${this.options.sql.schema}`;
   }
 
-  /** Sends one control message (core's helloMessage / heardMessage) on the channel. */
+  /** Sends one control message of `presence` on the channel. */
   private control(on: Queryable, message: string): Promise<unknown> {
     return this.options.sql.run(on, 'eventPublish', [this.channel, message], { oneOff: on !== this.options.pool });
   }
 
+  /** Answers another transport's hello (see `presence.handle`). */
+  private readonly answer = (text: string): void => {
+    this.control(this.options.pool, text).catch((error: unknown) =>
+      this.options.onError(new Error(`ojskit postgres: cannot answer a hello: ${(error as Error).message}`, { cause: error })),
+    );
+  };
+
   /**
    * Joins the listeners and says hello on `client` (this transport's LISTEN session); resolves once every
-   * other listener counted answered, or after HELLO_ANSWER_WAIT_MS.
+   * other listener counted answered, or after HELLO_ANSWER_WAIT_MS. Done with `publishWhenAlone` too: other
+   * processes must count this one, or they would stop publishing to it.
    */
   private async greet(client: pg.Client): Promise<void> {
     const { sql } = this.options;
     await sql.run(client, 'eventListenerJoin', [this.listenKey], { oneOff: true });
     const [row] = await sql.run<{ n: number }>(client, 'eventListenerCount', [this.listenKey], { oneOff: true });
-    this.presence.beginHello();
+    const hello = this.presence.hello();
     const answered = this.presence.answersFrom((row?.n ?? 1) - 1);
-    await this.control(client, helloMessage(this.publisherId));
+    await this.control(client, hello);
     await answered;
-  }
-
-  /** Another transport started listening: publish again, and tell it so. */
-  private heardHello(from: string): void {
-    this.presence.heardHello();
-    this.control(this.options.pool, heardMessage(from)).catch((error: unknown) =>
-      this.options.onError(new Error(`ojskit postgres: cannot answer a hello: ${(error as Error).message}`, { cause: error })),
-    );
   }
 
   private async send(on: Queryable, events: readonly OjsEvent[], oneOff: boolean, publisherId: string | undefined): Promise<void> {
@@ -291,7 +289,7 @@ export class PgEventTransport implements EventTransport {
     try {
       await client.connect();
       await client.query(`LISTEN "${this.channel}"`);
-      if (this.options.publishWhenAlone !== true) await this.greet(client);
+      await this.greet(client);
     } catch (error) {
       void client.end().catch(() => {});
       this.options.onError(new Error(`ojskit postgres: cannot LISTEN: ${(error as Error).message}`, { cause: error }));
@@ -328,8 +326,7 @@ export class PgEventTransport implements EventTransport {
       return;
     }
     const control = presenceMessage(envelope);
-    if (control?.hello !== undefined && control.hello !== this.publisherId) this.heardHello(control.hello);
-    else if (control?.heard === this.publisherId) this.presence.answered();
+    if (control !== undefined) this.presence.handle(control, this.answer);
     if (envelope.p === this.publisherId || !Array.isArray(envelope.e)) return;
     const items = envelope.e;
     const refs = items.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));

@@ -242,6 +242,24 @@ describe.runIf(HAVE_PG)('PgEventTransport with no other process listening', () =
     }
   });
 
+  it('counts a listener that keeps publishing itself (publishEventsWhenAlone), and keeps publishing to it', async () => {
+    const db = await openTestDatabase();
+    try {
+      collect(db.driver);
+      const peer = db.peer({ publishEventsWhenAlone: true });
+      const theirs = collect(peer);
+      await peer.events!.listen();
+      expect(await listeners(db)).toBe(2);
+      const publishes = spyPublishes(db.driver);
+      for (let n = 1; n <= 3; n++) await publishOne(db.driver, n);
+      await waitFor(() => theirs.length === 3, 5_000, 'the peer to hear three events');
+      expect(theirs.map((e) => e.data['n'])).toEqual([1, 2, 3]);
+      expect(publishes()).toBe(3);
+    } finally {
+      await db.drop();
+    }
+  });
+
   it('keeps publishing with publishEventsWhenAlone', async () => {
     const db = await openTestDatabase({ publishEventsWhenAlone: true });
     try {

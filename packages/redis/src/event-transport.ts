@@ -18,8 +18,6 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import {
   DEFAULT_EVENT_PUBLISH_DELAY_MS,
-  heardMessage,
-  helloMessage,
   ListenerPresence,
   packEvents,
   presenceMessage,
@@ -28,7 +26,6 @@ import {
   type EventTransport,
   type OjsEvent,
   type PackedEvent,
-  type PresenceMessage,
 } from '@ojskit/core';
 import { corkUntilNextTick } from './write-coalescing.js';
 
@@ -78,7 +75,7 @@ export class RedisEventTransport implements EventTransport {
   private greeted: Promise<void> | null = null;
 
   constructor(private readonly options: RedisEventTransportOptions) {
-    this.presence = new ListenerPresence(options.publishWhenAlone !== true);
+    this.presence = new ListenerPresence(this.publisherId, options.publishWhenAlone !== true);
   }
 
   publish(events: readonly OjsEvent[]): void {
@@ -145,22 +142,21 @@ export class RedisEventTransport implements EventTransport {
 
   /** Says on the channel that this process listens now; `ready()` waits for the answers (or a short while). */
   private sayHello(): void {
-    this.presence.beginHello();
-    this.greeted = this.options.publisher.publish(this.options.channel, `${this.publisherId}${SEPARATOR}${helloMessage(this.publisherId)}`).then(
+    this.greeted = this.options.publisher.publish(this.options.channel, this.control(this.presence.hello())).then(
       // Everyone but this process's own subscriber may answer.
       (receivers) => this.presence.answersFrom(receivers - 1),
       (error: unknown) => this.options.onError?.(error),
     );
   }
 
-  /** A control message from another process: a hello to answer, or an answer to this process's hello. */
-  private control(message: PresenceMessage): void {
-    if (message.hello !== undefined && message.hello !== this.publisherId) {
-      this.presence.heardHello();
-      const answer = `${this.publisherId}${SEPARATOR}${heardMessage(message.hello)}`;
-      this.options.publisher.publish(this.options.channel, answer).catch((error: unknown) => this.options.onError?.(error));
-    } else if (message.heard === this.publisherId) this.presence.answered();
+  /** A control message of `presence` as a channel message. */
+  private control(text: string): string {
+    return `${this.publisherId}${SEPARATOR}${text}`;
   }
+
+  private readonly answer = (text: string): void => {
+    this.options.publisher.publish(this.options.channel, this.control(text)).catch((error: unknown) => this.options.onError?.(error));
+  };
 
   private deliver(events: readonly OjsEvent[]): void {
     for (const listener of this.listeners) {
@@ -190,7 +186,7 @@ export class RedisEventTransport implements EventTransport {
       if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent | EventGroup>).flatMap(unpackItem));
       else {
         const control = presenceMessage(events);
-        if (control !== undefined) this.control(control);
+        if (control !== undefined) this.presence.handle(control, this.answer);
       }
     });
     // While the subscriber is down this process would miss a hello: it publishes, whoever listens.

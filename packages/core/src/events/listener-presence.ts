@@ -36,7 +36,16 @@ export function heardMessage(id: string): string {
   return JSON.stringify({ heard: id } satisfies PresenceMessage);
 }
 
-/** Tracks, for one transport, whether to send events to other processes. */
+/**
+ * Tracks, for one transport, whether to send events to other processes, and speaks its side of the handshake.
+ *
+ * @example
+ * const presence = new ListenerPresence(transportId);
+ * publish(presence.hello());                        // once subscribed; then await presence.answersFrom(listeners - 1)
+ * const control = presenceMessage(JSON.parse(text)); // for each message from the channel
+ * if (control) presence.handle(control, publish);   // answers hellos, counts answers
+ * if (presence.publishing) publish(events);         // then presence.counted(receivers, mark, subscribed)
+ */
 export class ListenerPresence {
   private othersListen = true;
   private probeAt = 0;
@@ -44,11 +53,30 @@ export class ListenerPresence {
   private answers = 0;
   private onAnswer: (() => void) | undefined;
 
-  /** `enabled` false: always publish (a transport whose count cannot see every listener). */
+  /**
+   * `id`: the transport's own id, in its hello and in the answers meant for it. `enabled` false: always
+   * publish (a transport whose count cannot see every listener); the handshake still runs, so other
+   * processes count this one.
+   */
   constructor(
-    private readonly enabled = true,
+    private readonly id: string,
+    readonly enabled = true,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The hello to say on the channel once subscribed; answers count from now. */
+  hello(): string {
+    this.answers = 0;
+    return helloMessage(this.id);
+  }
+
+  /** A control message from the channel: a hello of another process is answered through `answer`. */
+  handle(message: PresenceMessage, answer: (text: string) => void): void {
+    if (message.hello !== undefined && message.hello !== this.id) {
+      this.heardHello();
+      answer(heardMessage(message.hello));
+    } else if (message.heard === this.id) this.answered();
+  }
 
   /** Whether events should go to other processes now: someone else listens, or a probe is due. */
   get publishing(): boolean {
@@ -77,19 +105,14 @@ export class ListenerPresence {
     this.othersListen = true;
   }
 
-  /** Another process said hello (the transport answers it): publish from now on. */
-  heardHello(): void {
+  /** Another process said hello: publish from now on. */
+  private heardHello(): void {
     this.hellos += 1;
     this.othersListen = true;
   }
 
-  /** This process is about to say hello: answers count from now. */
-  beginHello(): void {
-    this.answers = 0;
-  }
-
   /** An answer to this process's hello arrived. */
-  answered(): void {
+  private answered(): void {
     this.answers += 1;
     this.onAnswer?.();
   }
