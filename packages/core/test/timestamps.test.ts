@@ -68,4 +68,13 @@ describe('timestampMs', () => {
     const texts = [toTimestamp(1_700_000_000_123), '2026-01-15T10:30:00Z', '2026-01-15T10:30:00Z', toTimestamp(0), 'not a time', '2026-01-15T12:30:00+02:00'];
     for (const text of texts) expect(timestampMs(text)).toEqual(Date.parse(text));
   });
+
+  it('answers right for texts that alternate (a job\'s created_at and started_at, job after job)', () => {
+    const texts = ['2026-01-15T10:30:00.001Z', '2026-01-15T10:30:00.002Z', '2026-01-15T10:30:00.003Z'];
+    for (let i = 0; i < 12; i++) {
+      const text = texts[(i * 7) % 3]!;
+      expect(timestampMs(text)).toBe(Date.parse(text));
+      expect(timestampMs(texts[i % 2]!)).toBe(Date.parse(texts[i % 2]!));
+    }
+  });
 });

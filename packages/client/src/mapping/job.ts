@@ -1,5 +1,6 @@
 /** The job as the SDK shows it (camelCase, `Date`s, ms), read from the wire envelope. */
 import type { Job as WireJob, JobError as WireJobError, JobState } from '@ojskit/core';
+import { dateFromWire } from './time.js';
 import { retryPolicyFromWire, uniquePolicyFromWire, type RetryPolicy, type UniquePolicyInput } from './policies.js';
 
 /** One recorded failure of a job. */
@@ -83,7 +84,7 @@ export function jobErrorFromWire(wire: WireJobError): JobError {
     type: wire.type,
     message: wire.message,
     attempt: wire.attempt,
-    occurredAt: new Date(wire.occurred_at),
+    occurredAt: dateFromWire(wire.occurred_at),
   };
   if (wire.retryable !== undefined) error.retryable = wire.retryable;
   if (wire.details !== undefined) error.details = wire.details;
@@ -103,22 +104,22 @@ export function jobFromWire<Args extends unknown[] = unknown[], Result = unknown
     state: wire.state,
     attempt: wire.attempt ?? 0,
     maxAttempts: wire.max_attempts,
-    createdAt: new Date(wire.created_at),
-    errors: (wire.errors ?? []).map(jobErrorFromWire),
+    createdAt: dateFromWire(wire.created_at),
+    errors: wire.errors ? wire.errors.map(jobErrorFromWire) : [],
     tags: wire.tags ?? [],
     attributes: {},
   };
   // Straight-line on purpose: this runs once per fetched job on the worker's hot path.
-  if (typeof wire.enqueued_at === 'string') job.enqueuedAt = new Date(wire.enqueued_at);
-  if (typeof wire.scheduled_at === 'string') job.scheduledAt = new Date(wire.scheduled_at);
-  if (typeof wire.expires_at === 'string') job.expiresAt = new Date(wire.expires_at);
-  if (typeof wire.started_at === 'string') job.startedAt = new Date(wire.started_at);
-  if (typeof wire.completed_at === 'string') job.completedAt = new Date(wire.completed_at);
-  if (typeof wire.discarded_at === 'string') job.discardedAt = new Date(wire.discarded_at);
-  if (typeof wire.cancelled_at === 'string') job.cancelledAt = new Date(wire.cancelled_at);
-  if (typeof wire.expired_at === 'string') job.expiredAt = new Date(wire.expired_at);
-  if (typeof wire.activated_at === 'string') job.activatedAt = new Date(wire.activated_at);
-  if (typeof wire.next_attempt_at === 'string') job.nextAttemptAt = new Date(wire.next_attempt_at);
+  if (typeof wire.enqueued_at === 'string') job.enqueuedAt = dateFromWire(wire.enqueued_at);
+  if (typeof wire.scheduled_at === 'string') job.scheduledAt = dateFromWire(wire.scheduled_at);
+  if (typeof wire.expires_at === 'string') job.expiresAt = dateFromWire(wire.expires_at);
+  if (typeof wire.started_at === 'string') job.startedAt = dateFromWire(wire.started_at);
+  if (typeof wire.completed_at === 'string') job.completedAt = dateFromWire(wire.completed_at);
+  if (typeof wire.discarded_at === 'string') job.discardedAt = dateFromWire(wire.discarded_at);
+  if (typeof wire.cancelled_at === 'string') job.cancelledAt = dateFromWire(wire.cancelled_at);
+  if (typeof wire.expired_at === 'string') job.expiredAt = dateFromWire(wire.expired_at);
+  if (typeof wire.activated_at === 'string') job.activatedAt = dateFromWire(wire.activated_at);
+  if (typeof wire.next_attempt_at === 'string') job.nextAttemptAt = dateFromWire(wire.next_attempt_at);
   if ('result' in wire && wire.result !== undefined) job.result = wire.result as Result;
   if (wire.error) job.error = jobErrorFromWire(wire.error);
   if (wire.retry_delay_ms !== undefined) job.retryDelayMs = wire.retry_delay_ms;

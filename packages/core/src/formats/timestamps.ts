@@ -20,21 +20,24 @@ let lastMs = Number.NaN;
 let lastText = '';
 
 /**
- * `Date.parse(text)`, remembering the last answer: the timestamps an engine reads back (a job's
- * `started_at`, `completed_at`) are mostly instants it just formatted or just read.
+ * `Date.parse(text)`, remembering the last answers: the timestamps an engine or a worker reads back (a job's
+ * `created_at` and `started_at`, `completed_at`) are mostly instants it just formatted or just read, the
+ * two of a job alternating from job to job.
  * @example timestampMs('1970-01-01T00:00:00.000Z') // 0
  */
 export function timestampMs(text: string): number {
   if (text === lastText) return lastMs;
-  if (text !== lastParsedText) {
-    lastParsedText = text;
-    lastParsedMs = Date.parse(text);
-  }
-  return lastParsedMs;
+  if (text === parsedText[0]) return parsedMs[0]!;
+  if (text === parsedText[1]) return parsedMs[1]!;
+  const slot = nextSlot;
+  nextSlot = 1 - slot;
+  parsedText[slot] = text;
+  return (parsedMs[slot] = Date.parse(text));
 }
 
-let lastParsedText = '';
-let lastParsedMs = Number.NaN;
+const parsedText: [string, string] = ['', ''];
+const parsedMs: [number, number] = [Number.NaN, Number.NaN];
+let nextSlot = 0;
 
 /** Epoch ms of an RFC 3339 timestamp with an offset, or `undefined` when it is not one. */
 export function parseTimestamp(text: string): number | undefined {
