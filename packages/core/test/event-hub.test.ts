@@ -199,4 +199,36 @@ describe('with a transport', () => {
       expect.objectContaining({ job_id: 'j3', worker_id: 'b', n: 1 }),
     ]);
   });
+
+  it('keeps events itself, unbuilt and unpublished, while the transport is quiet; a transaction\'s still go out', () => {
+    const transport = { ...loopback(), quiet: true, published: [] as Array<readonly OjsEvent[]> };
+    const publish = transport.publish;
+    transport.publish = (events: readonly OjsEvent[], tx?: unknown) => {
+      transport.published.push(events);
+      if (tx === undefined) publish(events);
+    };
+    const hub = new EventHub(10, transport);
+    const delivered: OjsEvent[] = [];
+    const watched: string[] = [];
+    hub.subscribe({}, (e) => delivered.push(e));
+    hub.watchEmits({}, () => watched.push('emit'));
+    hub.emit([record('job.started', 'j1', { worker_id: 'w' }), record('job.completed', 'j1')]);
+    // nothing handed to the transport; subscribers got the events at once, as without a transport
+    expect(transport.published).toEqual([]);
+    expect(delivered.map((e) => [e.type, e.data.job_id, e.data.worker_id])).toEqual([['job.started', 'j1', 'w'], ['job.completed', 'j1', undefined]]);
+    expect(watched).toEqual([]);
+    expect(hub.poll({ limit: 10 }).events).toEqual(delivered);
+    expect(hub.poll({ after: delivered[0]!.id, limit: 10 }).events).toEqual(delivered.slice(1));
+    // inside a caller's transaction the transport publishes them (only a commit may show them)
+    hub.emit([record('job.started', 'j2')], { tx: 1 });
+    expect(transport.published).toHaveLength(1);
+    expect(delivered).toHaveLength(2);
+    // someone else listens again: built, published and heard back through the transport
+    transport.quiet = false;
+    hub.emit([record('job.started', 'j3')]);
+    expect(transport.published).toHaveLength(2);
+    expect(transport.published[1]![0]).toMatchObject({ type: 'job.started', data: { job_id: 'j3' } });
+    expect(delivered.map((e) => e.data.job_id)).toEqual(['j1', 'j1', 'j3']);
+    expect(watched).toEqual(['emit']);
+  });
 });

@@ -144,6 +144,11 @@ export class PgEventTransport implements EventTransport {
     this.flushing ??= new Promise<void>((resolve) => (this.publishDelayMs > 0 ? setTimeout(resolve, this.publishDelayMs) : setImmediate(resolve))).then(() => this.flush());
   }
 
+  /** No other process would hear events now (see `EventTransport.quiet`); local delivery is immediate here. */
+  get quiet(): boolean {
+    return this.client !== undefined && !this.closed && !this.presence.publishing;
+  }
+
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     void this.listen().catch(() => {}); // failures are reported through onError and retried

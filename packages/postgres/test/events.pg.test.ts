@@ -203,11 +203,13 @@ describe.runIf(HAVE_PG)('PgEventTransport with no other process listening', () =
       await publishOne(db.driver, 3);
       expect(publishes()).toBe(1);
       expect(mine.map((e) => e.data['n'])).toEqual([1, 2, 3]); // its own listeners hear everything
+      expect(db.driver.events!.quiet).toBe(true); // the engine's hub keeps its events itself now
 
       const peer = db.peer();
       const theirs = collect(peer);
       await peer.events!.listen(); // its hello was heard and answered
       expect(await listeners(db)).toBe(2);
+      expect(db.driver.events!.quiet).toBe(false);
       db.driver.events!.publish([event(4)]);
       await waitFor(() => theirs.length === 1, 5_000, 'the peer to hear event 4');
       expect(theirs.map((e) => e.data['n'])).toEqual([4]);
@@ -267,6 +269,7 @@ describe.runIf(HAVE_PG)('PgEventTransport with no other process listening', () =
       const publishes = spyPublishes(db.driver);
       for (let n = 1; n <= 3; n++) await publishOne(db.driver, n);
       expect(publishes()).toBe(3);
+      expect(db.driver.events!.quiet).toBe(false);
     } finally {
       await db.drop();
     }

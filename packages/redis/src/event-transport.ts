@@ -86,6 +86,11 @@ export class RedisEventTransport implements EventTransport {
     queueMicrotask(() => this.flush());
   }
 
+  /** No other process would hear events now, and none waits for local delivery (see `EventTransport.quiet`). */
+  get quiet(): boolean {
+    return this.listening && !this.scheduled && !this.closed && !this.presence.publishing;
+  }
+
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
     this.ensureSubscribed();

@@ -180,7 +180,9 @@ describe.skipIf(!redisAvailable)('a process no other process listens to', () => 
     a.events.subscribe((events) => local.push(...events.map((e) => e.data.n as number)));
     await a.events.ready();
     const spy = vi.spyOn(a.redis, 'publish');
+    expect(a.events.quiet).toBe(false); // nobody counted yet
     await publishOne(a, 0); // reaches only a's own subscriber
+    expect(a.events.quiet).toBe(true); // the engine's hub keeps a's events itself now
     await publishOne(a, 1);
     await publishOne(a, 2);
     expect(eventMessages(spy.mock.calls)).toHaveLength(1);
@@ -190,6 +192,7 @@ describe.skipIf(!redisAvailable)('a process no other process listens to', () => 
     const atB: number[] = [];
     b.events.subscribe((events) => atB.push(...events.map((e) => e.data.n as number)));
     await b.events.ready(); // b's hello was heard and answered
+    expect(a.events.quiet).toBe(false);
     a.events.publish([event(3)]);
     await until(() => atB.length === 1);
     expect(atB).toEqual([3]);
@@ -227,6 +230,22 @@ describe.skipIf(!redisAvailable)('a process no other process listens to', () => 
     }
   });
 
+  it('is not quiet while events it was handed wait for their delivery here', async () => {
+    const a = testDriver({ eventPublishDelayMs: 0 }, uniquePrefix('alone'));
+    drivers.push(a);
+    const local: number[] = [];
+    a.events.subscribe((events) => local.push(...events.map((e) => e.data.n as number)));
+    await a.events.ready();
+    await publishOne(a, 0);
+    expect(a.events.quiet).toBe(true);
+    a.events.publish([event(1)]);
+    // delivered at the end of the microtask run: an event the hub kept at once meanwhile would overtake it
+    expect(a.events.quiet).toBe(false);
+    await Promise.resolve();
+    expect(local).toEqual([0, 1]);
+    expect(a.events.quiet).toBe(true);
+  });
+
   it('keeps publishing with publishEventsWhenAlone', async () => {
     const a = testDriver({ eventPublishDelayMs: 0, publishEventsWhenAlone: true }, uniquePrefix('alone'));
     drivers.push(a);
@@ -235,5 +254,6 @@ describe.skipIf(!redisAvailable)('a process no other process listens to', () => 
     const spy = vi.spyOn(a.redis, 'publish');
     for (let n = 0; n < 3; n++) await publishOne(a, n);
     expect(eventMessages(spy.mock.calls)).toHaveLength(3);
+    expect(a.events.quiet).toBe(false);
   });
 });

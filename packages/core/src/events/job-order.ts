@@ -9,8 +9,9 @@
  * to a window, for the one it follows.
  *
  * A process alone on its store hears its own jobs' events in order and holds nothing, except the first event
- * of a job it has not heard of since it started or forgot (a backlog left by an earlier run, or one more than
- * 32–64k jobs deep), which waits the window. The price is a Map lookup and a Map set an event, and only the
+ * of a job it has not heard of since it started or forgot (a backlog left by an earlier run, one more than
+ * 32–64k jobs deep, or one that changed while its transport was quiet and the hub kept events past the order),
+ * which waits the window. The price is a Map lookup and a Map set an event, and only the
  * set for a job's first event (0.2–0.3 µs an event on the 2-core benchmark machine).
  */
 import { settingMs } from '../formats/durations.js';
