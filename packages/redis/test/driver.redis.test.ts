@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { allowedFrom, type Job, type JobState, type StoredJob } from '@ojskit/core';
 import { RedisDriver } from '../src/index.js';
 import { unpackHot } from '../src/codec.js';
+import { ACTIVE_ANCHOR } from '../src/script-source.js';
 import { indexViolations } from './invariants.js';
 import { iso, storedJob, T0 } from './jobs.js';
 import { dispose, REDIS_URL, redisAvailable, testDriver, uniquePrefix } from './support.js';
@@ -311,8 +312,30 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(await d.jobPrune({ before: T0 + 100, limit: 100 })).toBe(15);
     expect(await d.jobPrune({ before: T0 + 100, limit: 100, deadLetter: true })).toBe(5);
     const keys = await d.redis.keys(`${d.prefix}:*`);
-    expect(keys.map((k) => k.slice(d.prefix.length + 1)).sort()).toEqual(['queues', '{p}:counts', '{p}:meta', '{p}:seq']);
+    // what a queue keeps: its record, counts, FIFO counter, and its active index holding only the anchor
+    expect(keys.map((k) => k.slice(d.prefix.length + 1)).sort()).toEqual(['queues', '{p}:active', '{p}:counts', '{p}:meta', '{p}:seq']);
+    expect(await d.redis.zrange(`${d.prefix}:{p}:active`, 0, -1)).toEqual([ACTIVE_ANCHOR]);
     expect(Object.values(await d.jobCounts({ queue: 'p' })).every((n) => n === 0)).toBe(true);
+  });
+
+  it('keeps each active index a skiplist with an anchor no listing, deadline scan or count shows', async () => {
+    const d = driver();
+    const key = `${d.prefix}:{k}:active`;
+    // one claimed job: a sorted set this small would be a listpack without the anchor
+    await insert(d, [storedJob({ queue: 'k' })]);
+    const [job] = (await claim(d, ['k'], 1)).jobs;
+    expect(await d.redis.call('OBJECT', 'ENCODING', key)).toBe('skiplist');
+    expect(await d.redis.zscore(key, ACTIVE_ANCHOR)).toBe('inf');
+    // an active job inserted as such (no deadline: +inf, like the anchor) goes through the insert's own ZADD
+    await insert(d, [storedJob({ queue: 'k2', state: 'active', attempt: 1 })]);
+    expect(await d.redis.call('OBJECT', 'ENCODING', `${d.prefix}:{k2}:active`)).toBe('skiplist');
+    expect(await indexViolations(d)).toEqual([]);
+    const listed = await d.jobList({ state: 'active', limit: 10, offset: 0 });
+    expect(listed.jobs.map((j) => j.queue).sort()).toEqual(['k', 'k2']);
+    expect((await d.jobList({ queue: 'k', limit: 10, offset: 0 })).jobs.map((j) => j.id)).toEqual([job!.id]);
+    // past every deadline: the claimed job is overdue; the anchor and the job without a deadline are not
+    expect((await d.jobListOverdue({ now: Number.MAX_SAFE_INTEGER, limit: 10 })).map((s) => s.job.id)).toEqual([job!.id]);
+    expect((await d.jobCounts({ queue: 'k' })).active).toBe(1);
   });
 
   it('judges leases by the engine clock, not the Redis clock', async () => {

@@ -6,6 +6,7 @@
 import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
 import { unpackHot } from '../src/codec.js';
+import { ACTIVE_ANCHOR } from '../src/script-source.js';
 
 const SEQ_SPAN = 2 ** 40;
 
@@ -34,9 +35,13 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
     for (const name of ['avail', 'due', 'active', 'exp', 'fin', 'dl', 'st:pending']) {
       const flat = await r.zrange(k(name), 0, -1, 'WITHSCORES');
       const m = new Map<string, number>();
-      for (let i = 0; i < flat.length; i += 2) m.set(flat[i]!, Number(flat[i + 1]));
+      for (let i = 0; i < flat.length; i += 2) m.set(flat[i]!, flat[i + 1] === 'inf' ? Infinity : Number(flat[i + 1]));
       zsets[name] = m;
     }
+    // an active index that exists holds the anchor that keeps it a skiplist, and nothing else but jobs
+    const active = zsets.active!;
+    if (active.size > 0 && active.get(ACTIVE_ANCHOR) !== Infinity) bad.push(`${q}/active: no anchor at +inf`);
+    active.delete(ACTIVE_ANCHOR);
     const counted: Record<string, number> = {};
     const jobKeys = await scanKeys(driver, `${P}:{${q}}:j:*`);
     const ids = new Set<string>();

@@ -41,7 +41,7 @@ for s = 1, tonumber(ARGS[2]) do
   local ndel = tonumber(ARGS[delPos])
   local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, 'completed')
   shapes[s] = { admits = fromSet.active == true and LEGAL['active>completed'] == true, finishedAt = ARGS[i + 1],
-    packed = packed, own = own, nown = #own, drop = drop }
+    packed = packed, own = own, nown = #own, drop = drop, ask = { '@h', 'workflow_id', unpack(drop) } }
   i = delPos + 1 + ndel
 end
 
@@ -56,13 +56,13 @@ for k = 1, n do
   local q, jk, r = hint, nil, nil
   if q ~= '' then
     jk = jkey(q, id)
-    r = redis.call('HMGET', jk, '@h', 'workflow_id')
+    r = redis.call('HMGET', jk, unpack(shape.ask))
   end
   if not (r and r[1]) then
     q = redis.call('HGET', IDS, id)
     if q then
       jk = jkey(q, id)
-      r = redis.call('HMGET', jk, '@h', 'workflow_id')
+      r = redis.call('HMGET', jk, unpack(shape.ask))
     end
   end
   -- '@h' after the completion and the answer, once the guard held
@@ -96,7 +96,15 @@ for k = 1, n do
     else
       redis.call('HSET', jk, unpack(own))
     end
-    if #shape.drop > 0 then redis.call('HDEL', jk, unpack(shape.drop)) end
+    -- only the fields the job has: a completed job seldom carries an error, and an HDEL is a call
+    local drop, gone = shape.drop, nil
+    for d = 1, #drop do
+      if r[2 + d] then
+        gone = gone or {}
+        gone[#gone + 1] = drop[d]
+      end
+    end
+    if gone then redis.call('HDEL', jk, unpack(gone)) end
     local b = byQueue[q]
     if not b then
       b = { active = {}, fin = {} }

@@ -47,7 +47,7 @@ local candidates = {}
 for _, q in ipairs(queues) do
   for _, set in ipairs(sources) do
     for _, id in ipairs(redis.call('ZRANGE', qkey(q, set), 0, -1)) do
-      candidates[#candidates + 1] = { id, q }
+      if id ~= ACTIVE_ANCHOR then candidates[#candidates + 1] = { id, q } end
     end
   end
 end

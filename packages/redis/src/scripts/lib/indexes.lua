@@ -55,6 +55,18 @@ end
 -- flushed before that job's indexes are touched again (per key, removals are applied before additions).
 local PENDING = nil
 
+-- Appends ACTIVE_ANCHOR (generated.lua) to ZADD arguments for an active index: its length keeps the sorted set
+-- a skiplist, which a small set of jobs would not be (a listpack, whose every insert parses each member's score
+-- back from text: 5x the Redis work of a claim's and an ACK's index writes at a worker's concurrency). Already
+-- there, it costs a lookup.
+local function anchor(key, items)
+  if ANCHORED[key] then
+    items[#items + 1] = '+inf'
+    items[#items + 1] = ACTIVE_ANCHOR
+  end
+  return items
+end
+
 local function idx_defer()
   PENDING = { ids = {}, keys = {}, zrem = {}, zadd = {}, incr = {} }
 end
@@ -88,7 +100,7 @@ local function idx_flush()
     if p.zrem[key] then call_chunked('ZREM', key, p.zrem[key]) end
   end
   for _, key in ipairs(p.keys) do
-    if p.zadd[key] then call_chunked('ZADD', key, p.zadd[key]) end
+    if p.zadd[key] then call_chunked('ZADD', key, anchor(key, p.zadd[key])) end
     local incr = p.incr[key]
     if incr then
       for _, field in ipairs(incr) do
@@ -128,7 +140,8 @@ end
 
 local function zadd(key, score, id)
   if not PENDING then
-    redis.call('ZADD', key, score, id)
+    if ANCHORED[key] then redis.call('ZADD', key, score, id, '+inf', ACTIVE_ANCHOR)
+    else redis.call('ZADD', key, score, id) end
     return
   end
   local list = pending_list(PENDING.zadd, key)

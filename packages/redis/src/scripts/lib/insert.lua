@@ -118,8 +118,10 @@ local function insert_finish(S)
   for q, seq in pairs(S.seq) do redis.call('SET', qkey(q, 'seq'), seq) end
   for _, q in ipairs(S.plainKeys) do
     for state, entry in pairs(S.plain[q]) do
+      local key = qkey(q, index_name(state, false))
+      anchor(key, entry)
       for a = 1, #entry, 4000 do
-        redis.call('ZADD', qkey(q, index_name(state, false)), unpack(entry, a, math.min(#entry, a + 3999)))
+        redis.call('ZADD', key, unpack(entry, a, math.min(#entry, a + 3999)))
       end
       redis.call('HINCRBY', qkey(q, 'counts'), state, entry.n)
     end

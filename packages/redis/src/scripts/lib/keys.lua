@@ -4,7 +4,7 @@ Convention: ARGS[1] is always the key prefix P. Per-queue keys carry the hash ta
   P:{q}:counts     hash: jobs per state
   P:{q}:avail      zset: available ids by (100 - priority) * 2^40 + FIFO sequence
   P:{q}:due        zset: scheduled/retryable ids by @dueAt
-  P:{q}:active     zset: active ids by min(@visibleUntil, @timeoutAt)
+  P:{q}:active     zset: active ids by min(@visibleUntil, @timeoutAt), and ACTIVE_ANCHOR (+inf)
   P:{q}:st:<state> zset, score 0: ids of a state without an index of its own (pending)
   P:{q}:exp        zset: scheduled/available/retryable ids with @expiresAt, by it
   P:{q}:fin        zset: terminal ids outside the dead-letter queue, by @finishedAt
@@ -30,6 +30,8 @@ local QUEUES = P .. ':queues'
 -- Per-queue keys built once per call: a batch touches the same few keys for every job, and a concatenation
 -- (a new string, hashed and interned) costs more than two table lookups.
 local QKEYS = {}
+-- The active index keys built so far: each holds ACTIVE_ANCHOR (see lib/indexes.lua, anchor).
+local ANCHORED = {}
 
 local function qkey(q, suffix)
   local keys = QKEYS[q]
@@ -41,6 +43,7 @@ local function qkey(q, suffix)
   if not k then
     k = P .. ':{' .. q .. '}:' .. suffix
     keys[suffix] = k
+    if suffix == 'active' then ANCHORED[k] = true end
   end
   return k
 end
