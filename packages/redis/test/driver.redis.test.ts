@@ -318,6 +318,26 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(Object.values(await d.jobCounts({ queue: 'p' })).every((n) => n === 0)).toBe(true);
   });
 
+  it('rewrites exactly the packed fields a claim sets, and keeps the others as they were', async () => {
+    const d = driver();
+    const job = storedJob({ queue: 'exact', priority: 7, attempt: 2, enqueued_at: iso(T0 + 5) }, { visibilityMs: 30_000, timeoutMs: 60_000, finishedAt: T0 + 3 });
+    await insert(d, [job]);
+    const key = `${d.prefix}:{exact}:j:${job.job.id}`;
+    const before = unpackHot((await d.redis.hget(key, '@h'))!);
+    await claim(d, ['exact'], 1, T0 + 100, 'worker|with|bars');
+    expect(unpackHot((await d.redis.hget(key, '@h'))!)).toEqual({
+      ...before,
+      state: 'active',
+      attempt: '3',
+      started_at: iso(T0 + 100),
+      '@claimVisibilityMs': '30000',
+      '@visibleUntil': String(T0 + 100 + 30_000),
+      '@timeoutAt': String(T0 + 100 + 60_000),
+      worker_id: 'worker|with|bars',
+    });
+    expect(before).toMatchObject({ type: 'test.noop', priority: '7', enqueued_at: iso(T0 + 5), '@visibilityMs': '30000', '@timeoutMs': '60000', '@finishedAt': String(T0 + 3) });
+  });
+
   it('keeps each active index a skiplist with an anchor no listing, deadline scan or count shows', async () => {
     const d = driver();
     const key = `${d.prefix}:{k}:active`;
