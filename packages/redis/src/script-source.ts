@@ -65,7 +65,6 @@ export function generatedLua(): string {
     `local REPLACEABLE = ${luaSet(allowedFrom('cancelled', 'unique_replace'))}`,
     `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${NON_TERMINAL_STATES.join(',')},`)}`,
     `local HOT = { ${HOT_FIELDS.map((f) => JSON.stringify(f)).join(', ')} }`,
-    `local ACTIVE_ANCHOR = ${JSON.stringify(ACTIVE_ANCHOR)}`,
     `local HOT_AT = { ${HOT_FIELDS.map((f, i) => `[${JSON.stringify(f)}] = ${i + 1}`).join(', ')} }`,
     '',
   ].join('\n');
@@ -118,14 +117,30 @@ function readLua(relative: string): string {
   return readFileSync(fileURLToPath(new URL(relative, SCRIPTS_DIR)), 'utf8');
 }
 
+/** lib/anchor.lua, generated: the active index's anchor member, for scripts that need nothing else generated. */
+function anchorLua(): string {
+  return `-- lib/anchor.lua: generated at load time from script-source.ts (ACTIVE_ANCHOR).\nlocal ACTIVE_ANCHOR = ${JSON.stringify(ACTIVE_ANCHOR)}\n`;
+}
+
+/**
+ * The order of HOT_FIELDS job-claim.lua reads '@h' in (its CLAIM_READ pattern and the concatenation that
+ * writes a claimed job's '@h'): building that script with another order would corrupt every claimed job.
+ */
+const CLAIM_HOT_ORDER = 'state|attempt|type|priority|enqueued_at|started_at|completed_at|@visibilityMs|@timeoutMs|@claimVisibilityMs|@visibleUntil|@timeoutAt|@finishedAt|worker_id';
+
 /** The full source of one script, includes resolved (each included once). */
 export function scriptSource(name: ScriptName): string {
+  if (name === 'job-claim' && HOT_FIELDS.join('|') !== CLAIM_HOT_ORDER) {
+    throw new Error(`@ojskit/redis: job-claim.lua reads '@h' as ${CLAIM_HOT_ORDER}; HOT_FIELDS is now ${HOT_FIELDS.join('|')}: update CLAIM_READ`);
+  }
   const seen = new Set<string>();
   const expand = (source: string): string =>
     source.replace(INCLUDE, (_line, file: string) => {
       if (seen.has(file)) return '';
       seen.add(file);
-      return file === 'lib/generated.lua' ? generatedLua() : expand(readLua(file));
+      if (file === 'lib/generated.lua') return generatedLua();
+      if (file === 'lib/anchor.lua') return anchorLua();
+      return expand(readLua(file));
     });
   return withoutUnused(expand(readLua(`${name}.lua`)));
 }

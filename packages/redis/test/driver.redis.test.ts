@@ -338,6 +338,37 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(before).toMatchObject({ type: 'test.noop', priority: '7', enqueued_at: iso(T0 + 5), '@visibilityMs': '30000', '@timeoutMs': '60000', '@finishedAt': String(T0 + 3) });
   });
 
+  it('claims one queue the short way exactly as the general way claims it', async () => {
+    const d = driver();
+    // the same jobs in two queues: one claimed alone (the short way, before the libraries are set up), the
+    // other together with an empty queue (the general way)
+    const shapes: Array<[Partial<Job>, Partial<StoredJob['x']>]> = [
+      [{ priority: 5 }, {}],
+      [{ attempt: 1, next_attempt_at: iso(T0 - 10) } as Partial<Job>, { progress: { progress: 0.5, message: 'half', data: null, updated_at: iso(T0 - 5) } }],
+      [{ meta: { m: 'x|y' }, args: [1, { a: 2 }] }, { timeoutMs: undefined }],
+      [{ priority: -3, tags: ['t'] }, { visibilityMs: 1_000 }],
+    ];
+    for (const queue of ['short', 'general']) await insert(d, shapes.map(([job, x]) => storedJob({ ...job, queue }, x)));
+    const short = (await claim(d, ['short'], 10, T0 + 50)).jobs;
+    const general = (await claim(d, ['general', 'nothing-here'], 10, T0 + 50)).jobs;
+    const comparable = (jobs: Job[]) => jobs.map(({ id: _id, queue: _queue, ...rest }) => rest);
+    expect(short).toHaveLength(4);
+    expect(comparable(short)).toEqual(comparable(general));
+    const stored = async (q: string, jobs: Job[]) => Promise.all(jobs.map(async (j) => {
+      const { '@e': _e, '@h': h, ...own } = await d.redis.hgetall(`${d.prefix}:{${q}}:j:${j.id}`);
+      return { own, hot: unpackHot(h!) };
+    }));
+    expect(await stored('short', short)).toEqual(await stored('general', general));
+    expect(await d.jobCounts({ queue: 'short' })).toEqual(await d.jobCounts({ queue: 'general' }));
+    expect(await indexViolations(d)).toEqual([]);
+    // a job with an expiry among the first ones sends the claim the general way, which handles it
+    await insert(d, [storedJob({ queue: 'short' }), storedJob({ queue: 'short' }, { expiresAt: T0 + 10 })]);
+    const after = await claim(d, ['short'], 10, T0 + 50);
+    expect(after.jobs).toHaveLength(1);
+    expect(after.expired).toHaveLength(1);
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
   it('keeps each active index a skiplist with an anchor no listing, deadline scan or count shows', async () => {
     const d = driver();
     const key = `${d.prefix}:{k}:active`;

@@ -14,49 +14,29 @@ Transitions, per queue in order, paused queues skipped:
   available -> active   (attempt + 1, started_at, worker_id, @claimVisibilityMs, @visibleUntil, @timeoutAt;
                          next_attempt_at and @progress removed) ]]
 
--- An empty claim (the usual answer to an idle worker's long-poll) answers before the libraries below are set
--- up: defining their functions costs each call ~110k Redis instructions (callgrind: an empty claim 201k ->
--- 59k). Nothing to claim means no available job and no due one in any queue named, so none to promote, expire
--- or hand out.
-do
-  local a = cjson.decode(ARGV[1])
-  local now = a[4]
-  local idle = true
-  for qi = 7, #a do
-    local base = a[1] .. ':{' .. a[qi] .. '}:'
-    if redis.call('ZCARD', base .. 'avail') > 0 or #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0 then
-      idle = false
-      break
-    end
-  end
-  if idle then return { {}, {}, {} } end
-end
+--!include lib/anchor.lua
 
---!include lib/generated.lua
---!include lib/keys.lua
---!include lib/indexes.lua
---!include lib/expire.lua
-
+local A = cjson.decode(ARGV[1])
 local PROMOTE_BATCH = 1000
-local limit, worker, now, nowIso, vis = tonumber(ARGS[2]), ARGS[3], tonumber(ARGS[4]), ARGS[5], ARGS[6]
+local limit, worker, now, nowIso, vis = tonumber(A[2]), A[3], tonumber(A[4]), A[5], A[6]
 local claimed, promoted, expired = {}, {}, {}
 local nclaimed = 0
+
+-- An integer as exact decimal text (tostring and cjson keep only 14 significant digits).
+local function decimal(n)
+  return string.format('%d', n)
+end
 
 -- The fields of its own a claim reads or removes (the rest it needs is packed in '@h').
 local OWN_FIELDS = { ['@expiresAt'] = true, ['@deadLetter'] = true, next_attempt_at = true, ['@progress'] = true }
 -- A claim reads an available job's '@h' through one pattern capturing only what it keeps or needs, in the
--- order HOT gives: attempt; type|priority|enqueued_at (kept as one piece); completed_at; @visibilityMs;
--- @timeoutMs; @finishedAt. It writes the rest (state, started_at, @claimVisibilityMs, @visibleUntil,
--- @timeoutAt, worker_id) and joins the new '@h' in one concatenation. Splitting all 14 fields into a table
--- and joining them again cost ~9k Redis instructions a job more (callgrind, 2026-11-25): each capture is a
--- new Lua string, hashed and interned. The order is checked here, so a change to HOT cannot go unnoticed.
+-- order of HOT_FIELDS (codec.ts; script-source.ts refuses to build this script if that order changes):
+-- attempt; type|priority|enqueued_at (kept as one piece); completed_at; @visibilityMs; @timeoutMs;
+-- @finishedAt. It writes the rest (state, started_at, @claimVisibilityMs, @visibleUntil, @timeoutAt,
+-- worker_id) and joins the new '@h' in one concatenation. Splitting all 14 fields into a table and joining
+-- them again cost ~9k Redis instructions a job more (callgrind, 2026-11-25): each capture is a new Lua
+-- string, hashed and interned.
 local CLAIM_READ = '^[^|]*|([^|]*)|([^|]*|[^|]*|[^|]*)|[^|]*|([^|]*)|([^|]*)|([^|]*)|[^|]*|[^|]*|[^|]*|([^|]*)|'
-if not (#HOT == 14 and HOT_AT.state == 1 and HOT_AT.attempt == 2 and HOT_AT.type == 3 and HOT_AT.priority == 4
-  and HOT_AT.enqueued_at == 5 and HOT_AT.started_at == 6 and HOT_AT.completed_at == 7 and HOT_AT['@visibilityMs'] == 8
-  and HOT_AT['@timeoutMs'] == 9 and HOT_AT['@claimVisibilityMs'] == 10 and HOT_AT['@visibleUntil'] == 11
-  and HOT_AT['@timeoutAt'] == 12 and HOT_AT['@finishedAt'] == 13 and HOT_AT.worker_id == 14) then
-  return redis.error_reply('job-claim.lua: the order of HOT changed; update CLAIM_READ and claim_one')
-end
 
 -- The claim's numbers as exact decimal text (cjson would round numbers to 14 digits), memoized per call by
 -- the stored text they derive from: the jobs of a batch mostly share them, and formatting a number (printf)
@@ -68,7 +48,7 @@ local function visibility(stored)
   local e = memo.vis[stored]
   if not e then
     local cv = tonumber(vis) or tonumber(stored) or 0
-    e = { int(cv), now + cv, int(now + cv) }
+    e = { decimal(cv), now + cv, decimal(now + cv) }
     memo.vis[stored] = e
   end
   return e
@@ -79,7 +59,7 @@ local function timeout(stored)
   local e = memo.timeout[stored]
   if e == nil then
     local ms = tonumber(stored)
-    e = ms and { now + ms, int(now + ms) } or false
+    e = ms and { now + ms, decimal(now + ms) } or false
     memo.timeout[stored] = e
   end
   return e
@@ -89,16 +69,15 @@ end
 local function next_attempt(stored)
   local e = memo.attempt[stored]
   if not e then
-    e = int((tonumber(stored) or 0) + 1)
+    e = decimal((tonumber(stored) or 0) + 1)
     memo.attempt[stored] = e
   end
   return e
 end
 
--- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); appends it
--- to `claimed` as it is afterwards (see Returns), built without reading it again. One pass over `h` finds
--- '@h', '@e', the envelope fields of their own and the few internal fields concerned.
-local function claim_one(q, id, jk, h, counts, active)
+-- One pass over a job's HGETALL `h`: where '@h' and '@e' are, the envelope fields of their own (positions of
+-- their names), and where the internal fields a claim reads or removes are (OWN_FIELDS, by name).
+local function scan(h)
   local at, hp, ep, own = {}, nil, nil, nil
   for k = 1, #h, 2 do
     local f = h[k]
@@ -112,24 +91,15 @@ local function claim_one(q, id, jk, h, counts, active)
       end
     end
   end
-  if not hp then return end
-  local p = at['@expiresAt']
-  local expiresAt = p and tonumber(h[p])
-  if expiresAt and expiresAt < now then
-    p = at['@deadLetter']
-    local v = { state = 'available', ['@expiresAt'] = h[at['@expiresAt']], ['@finishedAt'] = false, ['@deadLetter'] = p and h[p] or false }
-    -- already out of the available index: only the count and the expiry index are left
-    incr(counts, 'available', -1)
-    redis.call('ZREM', qkey(q, 'exp'), id)
-    job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hot_split(h[hp]))
-    v.state = 'discarded'
-    v['@finishedAt'] = now
-    idx_add(q, id, jk, v, true)
-    expired[#expired + 1] = redis.call('HGETALL', jk)
-    return
-  end
+  return hp, ep, own, at
+end
+
+-- Claims a job whose hash `h` was scanned and which does not expire now: writes its '@h' (HSET), drops
+-- next_attempt_at and @progress, and appends it to `claimed` as it is afterwards (see Returns), built
+-- without reading it again. Returns its score in the active index.
+local function claim_fields(jk, h, hp, ep, own, at)
   local att, kept, completed, visMs, timeoutMs, finished = string.match(h[hp], CLAIM_READ)
-  if not att then error('job-claim.lua: job ' .. id .. ' holds a malformed @h') end
+  if not att then error('job-claim.lua: ' .. jk .. ' holds a malformed @h') end
   local cv = visibility(visMs)
   local to = timeout(timeoutMs)
   local score, timeoutAt = cv[3], ''
@@ -140,7 +110,6 @@ local function claim_one(q, id, jk, h, counts, active)
   local packed = 'active|' .. next_attempt(att) .. '|' .. kept .. '|' .. nowIso .. '|' .. completed .. '|' .. visMs .. '|'
     .. timeoutMs .. '|' .. cv[1] .. '|' .. cv[3] .. '|' .. timeoutAt .. '|' .. finished .. '|' .. worker
   redis.call('HSET', jk, '@h', packed)
-  h[hp] = packed
   local dropNext, dropProgress = at.next_attempt_at, at['@progress']
   if dropNext or dropProgress then
     local dels = {}
@@ -148,10 +117,6 @@ local function claim_one(q, id, jk, h, counts, active)
     if dropProgress then dels[#dels + 1] = '@progress' end
     redis.call('HDEL', jk, unpack(dels))
   end
-  if expiresAt then redis.call('ZREM', qkey(q, 'exp'), id) end
-  incr(counts, 'available', -1)
-  incr(counts, 'active', 1)
-  zadd(active, score, id)
   -- the reply: '@h' as rewritten, '@e', and the envelope fields of their own but the one removed
   local c = #claimed
   claimed[c + 1] = packed
@@ -169,6 +134,102 @@ local function claim_one(q, id, jk, h, counts, active)
   end
   claimed[c + 3] = n
   nclaimed = nclaimed + 1
+  return score
+end
+
+-- One queue, nothing due in it, and no job among the first `limit` available that carries an expiry: the
+-- usual claim, done here before the libraries below are set up. Defining their functions and tables costs
+-- each call ~100k Redis instructions (callgrind, 2026-11-25: a claim of one job 372k), the larger part of an
+-- idle worker's claim, which sits between an enqueue and the start of its job. Nothing is written before the
+-- claim knows it can finish here; otherwise the general claim below runs.
+if #A == 7 then
+  local base = A[1] .. ':{' .. A[7] .. '}:'
+  local avail = base .. 'avail'
+  -- ZRANGE + ZREMRANGEBYRANK rather than ZPOPMIN, whose reply formats every score with printf
+  local popped = redis.call('ZRANGE', avail, 0, limit - 1)
+  local due = #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0
+  -- the usual answer to an idle worker's long-poll: nothing to promote, expire or hand out
+  if #popped == 0 and not due then return { {}, {}, {} } end
+  if not due then
+    if redis.call('HGET', base .. 'meta', 'paused') == '1' then return { {}, {}, {} } end
+    local found, expiring = {}, false
+    for k = 1, #popped do
+      local h = redis.call('HGETALL', base .. 'j:' .. popped[k])
+      local hp, ep, own, at = scan(h)
+      if at['@expiresAt'] then
+        expiring = true
+        break
+      end
+      found[k] = { h, hp, ep, own, at }
+    end
+    if not expiring then
+      redis.call('ZREMRANGEBYRANK', avail, 0, #popped - 1)
+      local scores = {}
+      for k = 1, #popped do
+        local f = found[k]
+        -- a job without a hash (or without '@h') leaves the index and is not handed out, as below
+        if f[2] then
+          local id = popped[k]
+          scores[#scores + 1] = claim_fields(base .. 'j:' .. id, f[1], f[2], f[3], f[4], f[5])
+          scores[#scores + 1] = id
+        end
+      end
+      if #scores > 0 then
+        -- the anchor keeps the active index a skiplist (see lib/indexes.lua, anchor)
+        scores[#scores + 1] = '+inf'
+        scores[#scores + 1] = ACTIVE_ANCHOR
+        for a = 1, #scores, 4000 do redis.call('ZADD', base .. 'active', unpack(scores, a, math.min(#scores, a + 3999))) end
+      end
+      if nclaimed > 0 then
+        redis.call('HINCRBY', base .. 'counts', 'available', -nclaimed)
+        redis.call('HINCRBY', base .. 'counts', 'active', nclaimed)
+      end
+      return { claimed, promoted, expired }
+    end
+  end
+elseif #A > 7 then
+  -- several queues: answers an idle long-poll before the libraries below are set up (see above)
+  local idle = true
+  for qi = 7, #A do
+    local base = A[1] .. ':{' .. A[qi] .. '}:'
+    if redis.call('ZCARD', base .. 'avail') > 0 or #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0 then
+      idle = false
+      break
+    end
+  end
+  if idle then return { {}, {}, {} } end
+end
+
+--!include lib/generated.lua
+--!include lib/keys.lua
+--!include lib/indexes.lua
+--!include lib/expire.lua
+
+-- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); appends it
+-- to `claimed` as it is afterwards (see Returns).
+local function claim_one(q, id, jk, h, counts, active)
+  local hp, ep, own, at = scan(h)
+  if not hp then return end
+  local p = at['@expiresAt']
+  local expiresAt = p and tonumber(h[p])
+  if expiresAt and expiresAt < now then
+    p = at['@deadLetter']
+    local v = { state = 'available', ['@expiresAt'] = h[at['@expiresAt']], ['@finishedAt'] = false, ['@deadLetter'] = p and h[p] or false }
+    -- already out of the available index: only the count and the expiry index are left
+    incr(counts, 'available', -1)
+    redis.call('ZREM', qkey(q, 'exp'), id)
+    job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hot_split(h[hp]))
+    v.state = 'discarded'
+    v['@finishedAt'] = now
+    idx_add(q, id, jk, v, true)
+    expired[#expired + 1] = redis.call('HGETALL', jk)
+    return
+  end
+  local score = claim_fields(jk, h, hp, ep, own, at)
+  if expiresAt then redis.call('ZREM', qkey(q, 'exp'), id) end
+  incr(counts, 'available', -1)
+  incr(counts, 'active', 1)
+  zadd(active, score, id)
 end
 
 idx_defer()

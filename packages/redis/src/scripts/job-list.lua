@@ -7,6 +7,7 @@ one HMGET per id when a type, dead-letter or shared-index state filter applies).
 path; retention keeps n bounded.
 Transition: none. ]]
 --!include lib/generated.lua
+--!include lib/anchor.lua
 --!include lib/keys.lua
 --!include lib/indexes.lua
 

@@ -3,6 +3,7 @@ A job's "view" is the handful of fields its indexes derive from, read with one H
 state change is idx_remove(old view) -> write fields -> idx_add(new view). Requires lib/keys.lua and the
 generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
 --!include lib/hot.lua
+--!include lib/anchor.lua
 
 -- 2^40: FIFO sequences stay below it, priorities in [-100, 100] keep scores below 2^53 (exact doubles).
 local SEQ_SPAN = 1099511627776
