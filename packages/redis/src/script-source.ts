@@ -62,6 +62,8 @@ export function generatedLua(): string {
     `local DUE = ${luaSet(DUE_STATES)}`,
     `local EXPIRABLE = ${luaSet(EXPIRABLE_STATES)}`,
     `local LEGAL = ${luaSet([...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))])}`,
+    // job-complete-many's one question to the table, answered here: building LEGAL costs each call ~8k instructions
+    `local ACK_LEGAL = ${TRANSITIONS.some((t) => t.from === 'active' && t.to === 'completed')}`,
     `local REPLACEABLE = ${luaSet(allowedFrom('cancelled', 'unique_replace'))}`,
     `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${NON_TERMINAL_STATES.join(',')},`)}`,
     `local HOT = { ${HOT_FIELDS.map((f) => JSON.stringify(f)).join(', ')} }`,
@@ -82,23 +84,38 @@ function mentions(text: string, name: string): number {
   return text.match(new RegExp(`(?<![A-Za-z0-9_.])${name}(?![A-Za-z0-9_])`, 'g'))?.length ?? 0;
 }
 
+/** `source` without its Lua comments (no script here writes `--` inside a string), for counting mentions. */
+function withoutComments(source: string): string {
+  return source.replace(/--\[\[[\s\S]*?\]\]/g, '').replace(/--[^\n]*/g, '');
+}
+
 /**
- * Drops top-level definitions nothing else in `source` mentions: generated `local NAME = ...` lines and
+ * Drops top-level definitions nothing else in `source` mentions (comments do not count): `local NAME = ...` lines
+ * (a table over several lines up to its closing brace) and
  * `local function name(...)` blocks (a one-line function, or from that line to the next line that is `end` at
  * column 0, the layout of every library here), until none is left to drop.
  */
 export function withoutUnused(source: string): string {
   let lines = source.split('\n');
   for (;;) {
-    const text = lines.join('\n');
+    // a library's header naming a function keeps nothing alive: only code counts
+    const text = withoutComments(lines.join('\n'));
     let cut: [number, number] | undefined;
     for (let i = 0; i < lines.length && !cut; i++) {
       const generated = GENERATED_LINE.exec(lines[i]!);
       const fn = generated ? undefined : FUNCTION_START.exec(lines[i]!);
       const name = generated?.[1] ?? fn?.[1];
       if (!name || mentions(text, name) > 1) continue;
-      // a generated line, or a function written on one line
-      if (generated || /\bend\s*$/.test(lines[i]!)) cut = [i, i];
+      // a table written over several lines, up to the line that closes it
+      if (generated) {
+        let end = i;
+        let open = 0;
+        for (; end < lines.length; end++) {
+          open += (lines[end]!.match(/\{/g)?.length ?? 0) - (lines[end]!.match(/\}/g)?.length ?? 0);
+          if (open <= 0) break;
+        }
+        if (end < lines.length) cut = [i, end];
+      } else if (/\bend\s*$/.test(lines[i]!)) cut = [i, i]; // a function written on one line
       else {
         let end = i + 1;
         while (end < lines.length && lines[end] !== 'end') end++;

@@ -40,7 +40,7 @@ for s = 1, tonumber(ARGS[2]) do
   local delPos = i + 3 + 2 * nset
   local ndel = tonumber(ARGS[delPos])
   local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, 'completed')
-  shapes[s] = { admits = fromSet.active == true and LEGAL['active>completed'] == true, finishedAt = ARGS[i + 1],
+  shapes[s] = { admits = fromSet.active == true and ACK_LEGAL, finishedAt = ARGS[i + 1],
     packed = packed, own = own, nown = #own, drop = drop, ask = { '@h', 'workflow_id', unpack(drop) } }
   i = delPos + 1 + ndel
 end
