@@ -338,6 +338,46 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(before).toMatchObject({ type: 'test.noop', priority: '7', enqueued_at: iso(T0 + 5), '@visibilityMs': '30000', '@timeoutMs': '60000', '@finishedAt': String(T0 + 3) });
   });
 
+  it('inserts plain available jobs the short way exactly as the general way inserts them', async () => {
+    const d = driver();
+    const fields = (i: number): Partial<Job> => ({ priority: i % 3, args: [i, 'a|b'], meta: { i }, tags: i ? ['t'] : undefined } as Partial<Job>);
+    // the short way: only plain available jobs; the general way: the same jobs plus one it alone handles
+    await insert(d, [0, 1, 2].map((i) => storedJob({ ...fields(i), queue: 'ins-short' })));
+    await insert(d, [...[0, 1, 2].map((i) => storedJob({ ...fields(i), queue: 'ins-general' })), storedJob({ queue: 'ins-other', state: 'scheduled', scheduled_at: iso(T0 + 60_000) }, { dueAt: T0 + 60_000 })]);
+    const snapshot = async (q: string) => {
+      const k = (s: string) => `${d.prefix}:{${q}}:${s}`;
+      const ids = await d.redis.zrange(k('avail'), 0, -1);
+      const jobs = await Promise.all(ids.map(async (id) => {
+        const { '@e': e, ...rest } = await d.redis.hgetall(k(`j:${id}`));
+        const { id: _id, queue, ...sealed } = JSON.parse(e!) as Record<string, unknown>;
+        return { ...rest, sealed, queue, directory: await d.redis.hget(`${d.prefix}:ids`, id) };
+      }));
+      return {
+        scores: (await d.redis.zrange(k('avail'), 0, -1, 'WITHSCORES')).filter((_, i) => i % 2 === 1),
+        counts: await d.redis.hgetall(k('counts')),
+        seq: await d.redis.get(k('seq')),
+        meta: await d.redis.hgetall(k('meta')),
+        jobs: jobs.map((j) => ({ ...j, queue: j.queue === q, directory: j.directory === q })),
+      };
+    };
+    const short = await snapshot('ins-short');
+    expect(short.jobs).toHaveLength(3);
+    expect({ ...short, meta: { ...short.meta, name: '' } }).toEqual({ ...(await snapshot('ins-general')), meta: { ...(await snapshot('ins-general')).meta, name: '' } });
+    expect(await d.redis.sismember(`${d.prefix}:queues`, 'ins-short')).toBe(1);
+    expect(await indexViolations(d)).toEqual([]);
+    // a second insert goes on with the queue's FIFO sequence; an id given twice, or stored already, takes the
+    // general way and aborts as it always did
+    await insert(d, [storedJob({ queue: 'ins-short' })]);
+    expect(await d.redis.get(`${d.prefix}:{ins-short}:seq`)).toBe('4');
+    const again = storedJob({ queue: 'ins-short' });
+    await insert(d, [again]);
+    expect(await insert(d, [again])).toMatchObject({ ok: false, index: 0, reason: 'duplicate_id' });
+    const twice = storedJob({ queue: 'ins-short' });
+    expect(await insert(d, [twice, twice])).toMatchObject({ ok: false, index: 1, reason: 'duplicate_id' });
+    expect(await d.jobCounts({ queue: 'ins-short' })).toMatchObject({ available: 5 });
+    expect(await indexViolations(d)).toEqual([]);
+  });
+
   it('claims one queue the short way exactly as the general way claims it', async () => {
     const d = driver();
     // the same jobs in two queues: one claimed alone (the short way, before the libraries are set up), the

@@ -13,6 +13,79 @@ Returns (as JSON): one result per group:
       (batchIndex: the clash is with an earlier job of this insert, which is not stored)
 Transitions: (new) -> available|scheduled|pending; on a unique `replace*`, the match -> cancelled.
 Atomicity: plan first, write after (lib/insert.lua), so an aborted group writes nothing. ]]
+
+-- The usual insert, done here before the libraries below are set up (defining their functions and tables
+-- costs each call more than storing one job, and an enqueue to an idle worker waits on it): every job of
+-- every group plain (see lib/insert.lua) and `available`, no id stored already or given twice. It reads all
+-- it needs first and writes nothing until it knows it can finish; otherwise the general insert below runs.
+-- It writes what store_job and insert_finish write for such jobs.
+do
+  local A = cjson.decode(ARGV[1])
+  local P = A[1]
+  local jobs, seen, i = {}, {}, 3
+  local short = true
+  for _ = 1, tonumber(A[2]) do
+    local nowIso, njobs = A[i + 1], tonumber(A[i + 2])
+    i = i + 3
+    for _ = 1, njobs do
+      local n, id, plain = tonumber(A[i]), A[i + 1], A[i + 5]
+      if A[i + 3] ~= 'available' or (plain ~= 1 and plain ~= '1') or seen[id] then
+        short = false
+        break
+      end
+      seen[id] = true
+      jobs[#jobs + 1] = { id, A[i + 2], tonumber(A[i + 4]) or 0, i + 6, i + 5 + 2 * n, nowIso }
+      i = i + 6 + 2 * n
+    end
+    if not short then break end
+  end
+  if short and #jobs > 0 then
+    local ids = {}
+    for k, job in ipairs(jobs) do ids[k] = job[1] end
+    for a = 1, #ids, 1000 do
+      for _, q in ipairs(redis.call('HMGET', P .. ':ids', unpack(ids, a, math.min(#ids, a + 999)))) do
+        if q then short = false end
+      end
+    end
+  end
+  if short and #jobs > 0 then
+    -- 2^40: FIFO sequences stay below it (lib/indexes.lua, avail_score)
+    local SEQ_SPAN = 1099511627776
+    local seqs, order, byQueue, directory = {}, {}, {}, {}
+    for _, job in ipairs(jobs) do
+      local id, q, to = job[1], job[2], job[5]
+      local base = P .. ':{' .. q .. '}:'
+      local b = byQueue[q]
+      if not b then
+        b = { base = base, seq = tonumber(redis.call('GET', base .. 'seq')) or 0, scores = {} }
+        byQueue[q] = b
+        order[#order + 1] = q
+        if redis.call('SADD', P .. ':queues', q) == 1 then
+          redis.call('HSETNX', base .. 'meta', 'name', q)
+          redis.call('HSETNX', base .. 'meta', 'created_at', job[6])
+          redis.call('HSETNX', base .. 'meta', 'paused', '0')
+        end
+      end
+      b.seq = b.seq + 1
+      -- the FIFO number goes in the job's one HSET, in the placeholder pair its record ends with
+      A[to] = b.seq
+      redis.call('HSET', base .. 'j:' .. id, unpack(A, job[4], to))
+      directory[#directory + 1] = id
+      directory[#directory + 1] = q
+      b.scores[#b.scores + 1] = (100 - job[3]) * SEQ_SPAN + b.seq
+      b.scores[#b.scores + 1] = id
+    end
+    for a = 1, #directory, 4000 do redis.call('HSET', P .. ':ids', unpack(directory, a, math.min(#directory, a + 3999))) end
+    for _, q in ipairs(order) do
+      local b = byQueue[q]
+      redis.call('SET', b.base .. 'seq', b.seq)
+      for a = 1, #b.scores, 4000 do redis.call('ZADD', b.base .. 'avail', unpack(b.scores, a, math.min(#b.scores, a + 3999))) end
+      redis.call('HINCRBY', b.base .. 'counts', 'available', #b.scores / 2)
+    end
+    return '[' .. string.rep('1,', tonumber(A[2]) - 1) .. '1]'
+  end
+end
+
 --!include lib/generated.lua
 --!include lib/keys.lua
 --!include lib/indexes.lua
