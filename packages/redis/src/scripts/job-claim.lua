@@ -14,7 +14,7 @@ Transitions, per queue in order, paused queues skipped:
   available -> active   (attempt + 1, started_at, worker_id, @claimVisibilityMs, @visibleUntil, @timeoutAt;
                          next_attempt_at and @progress removed) ]]
 
---!include lib/anchor.lua
+--!include lib/queue-basics.lua
 
 local A = cjson.decode(ARGV[1])
 local PROMOTE_BATCH = 1000
@@ -175,9 +175,7 @@ if #A == 7 then
         end
       end
       if #scores > 0 then
-        -- the anchor keeps the active index a skiplist (see lib/indexes.lua, anchor)
-        scores[#scores + 1] = '+inf'
-        scores[#scores + 1] = ACTIVE_ANCHOR
+        append_anchor(scores)
         for a = 1, #scores, 4000 do redis.call('ZADD', base .. 'active', unpack(scores, a, math.min(#scores, a + 3999))) end
       end
       if nclaimed > 0 then

@@ -13,6 +13,7 @@ Returns (as JSON): one result per group:
       (batchIndex: the clash is with an earlier job of this insert, which is not stored)
 Transitions: (new) -> available|scheduled|pending; on a unique `replace*`, the match -> cancelled.
 Atomicity: plan first, write after (lib/insert.lua), so an aborted group writes nothing. ]]
+--!include lib/queue-basics.lua
 
 -- The usual insert, done here before the libraries below are set up (defining their functions and tables
 -- costs each call more than storing one job, and an enqueue to an idle worker waits on it): every job of
@@ -49,8 +50,6 @@ do
     end
   end
   if short and #jobs > 0 then
-    -- 2^40: FIFO sequences stay below it (lib/indexes.lua, avail_score)
-    local SEQ_SPAN = 1099511627776
     local seqs, order, byQueue, directory = {}, {}, {}, {}
     for _, job in ipairs(jobs) do
       local id, q, to = job[1], job[2], job[5]
@@ -60,11 +59,7 @@ do
         b = { base = base, seq = tonumber(redis.call('GET', base .. 'seq')) or 0, scores = {} }
         byQueue[q] = b
         order[#order + 1] = q
-        if redis.call('SADD', P .. ':queues', q) == 1 then
-          redis.call('HSETNX', base .. 'meta', 'name', q)
-          redis.call('HSETNX', base .. 'meta', 'created_at', job[6])
-          redis.call('HSETNX', base .. 'meta', 'paused', '0')
-        end
+        register_queue(P .. ':queues', base, q, job[6])
       end
       b.seq = b.seq + 1
       -- the FIFO number goes in the job's one HSET, in the placeholder pair its record ends with
@@ -72,7 +67,7 @@ do
       redis.call('HSET', base .. 'j:' .. id, unpack(A, job[4], to))
       directory[#directory + 1] = id
       directory[#directory + 1] = q
-      b.scores[#b.scores + 1] = (100 - job[3]) * SEQ_SPAN + b.seq
+      b.scores[#b.scores + 1] = avail_score(job[3], b.seq)
       b.scores[#b.scores + 1] = id
     end
     for a = 1, #directory, 4000 do redis.call('HSET', P .. ':ids', unpack(directory, a, math.min(#directory, a + 3999))) end

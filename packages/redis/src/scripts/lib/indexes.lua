@@ -3,10 +3,8 @@ A job's "view" is the handful of fields its indexes derive from, read with one H
 state change is idx_remove(old view) -> write fields -> idx_add(new view). Requires lib/keys.lua and the
 generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
 --!include lib/hot.lua
---!include lib/anchor.lua
+--!include lib/queue-basics.lua
 
--- 2^40: FIFO sequences stay below it, priorities in [-100, 100] keep scores below 2^53 (exact doubles).
-local SEQ_SPAN = 1099511627776
 
 -- id and queue are not read: the caller knows them (a job's hash sits under the queue named in it). Every
 -- field read costs a scan of the hash's listpack, a whole one when the field is absent.
@@ -28,10 +26,6 @@ end
 local function view_apply(v, set, a, b, del, c, d)
   for k = a, b, 2 do v[set[k]] = set[k + 1] end
   for k = c, d do v[del[k]] = false end
-end
-
-local function avail_score(priority, seq)
-  return (100 - priority) * SEQ_SPAN + seq
 end
 
 -- The suffix of the index holding jobs in `state` (dead-lettered discarded jobs have their own).
@@ -56,15 +50,9 @@ end
 -- flushed before that job's indexes are touched again (per key, removals are applied before additions).
 local PENDING = nil
 
--- Appends ACTIVE_ANCHOR (generated.lua) to ZADD arguments for an active index: its length keeps the sorted set
--- a skiplist, which a small set of jobs would not be (a listpack, whose every insert parses each member's score
--- back from text: 5x the Redis work of a claim's and an ACK's index writes at a worker's concurrency). Already
--- there, it costs a lookup.
+-- Appends the anchor (lib/queue-basics.lua) to ZADD arguments for an active index.
 local function anchor(key, items)
-  if ANCHORED[key] then
-    items[#items + 1] = '+inf'
-    items[#items + 1] = ACTIVE_ANCHOR
-  end
+  if ANCHORED[key] then append_anchor(items) end
   return items
 end
 
@@ -216,13 +204,7 @@ local function locate(id)
 end
 
 -- Registers a queue (idempotent): the queue record is created at first sight.
-local function queue_register(q, nowIso)
-  if redis.call('SADD', QUEUES, q) == 1 then
-    redis.call('HSETNX', qkey(q, 'meta'), 'name', q)
-    redis.call('HSETNX', qkey(q, 'meta'), 'created_at', nowIso)
-    redis.call('HSETNX', qkey(q, 'meta'), 'paused', '0')
-  end
-end
+local function queue_register(q, nowIso) register_queue(QUEUES, P .. ':{' .. q .. '}:', q, nowIso) end
 
 -- Removes a job and every trace of it (indexes, counts, directory, unique membership).
 local function job_remove(q, id, jk)
