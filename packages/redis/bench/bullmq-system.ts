@@ -1,6 +1,6 @@
 /** The BullMQ side of the benchmarks: its `Queue` and `Worker` with documented defaults, driven like ojskit. */
 import { Queue, Worker as BullWorker, type ConnectionOptions } from 'bullmq';
-import { CHUNK, CONCURRENCY, PRODUCERS, type System } from './ojskit-system.js';
+import { CHUNK, CONCURRENCY, PRODUCERS, latencyProbe, type System } from './ojskit-system.js';
 
 /** BullMQ driven through the same `System` shape as ojskit, its keys under `prefix`. */
 export function bullmqSystem(url: string, prefix: string): System {
@@ -38,29 +38,19 @@ export function bullmqSystem(url: string, prefix: string): System {
       });
       await worker.close();
     },
-    async latency(samples, queue) {
+    latencyProbe(queue) {
       const q = queueOf(queue);
-      const start: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
-      let onDone: () => void = () => {};
-      const worker = new BullWorker(queue, async () => {
-        start.push(performance.now() - t0);
-      }, { connection, prefix, concurrency: CONCURRENCY });
-      worker.on('completed', () => {
-        done.push(performance.now() - t0);
-        onDone();
-      });
-      await worker.waitUntilReady();
-      await new Promise((r) => setTimeout(r, 200));
-      for (let i = 0; i < samples; i++) {
-        const finished = new Promise<void>((r) => (onDone = r));
-        t0 = performance.now();
-        await q.add('bench.noop', [i]);
-        await finished;
-      }
-      await worker.close();
-      return { start, done };
+      return latencyProbe(
+        async (onStart, onCompleted) => {
+          const worker = new BullWorker(queue, async () => {
+            onStart();
+          }, { connection, prefix, concurrency: CONCURRENCY });
+          worker.on('completed', onCompleted);
+          await worker.waitUntilReady();
+          return worker;
+        },
+        (i) => q.add('bench.noop', [i]),
+      );
     },
     async clear() {
       for (const q of queues.values()) await q.obliterate({ force: true });

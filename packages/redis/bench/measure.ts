@@ -25,6 +25,21 @@ export async function measure(redis: Redis, fn: () => Promise<void>): Promise<Sa
   return { seconds, nodeCpuUs: cpu.user + cpu.system, redisCpuUs: (redisAfter - redisBefore) * 1e6 };
 }
 
+/**
+ * Idle times before each latency sample, uniform in [minMs, maxMs), the same for a given seed: both systems
+ * wait the same sequence, so neither's idle worker is caught at a luckier moment (mulberry32).
+ */
+export function idleGaps(count: number, minMs: number, maxMs: number, seed: number): number[] {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return Array.from({ length: count }, () => minMs + next() * (maxMs - minMs));
+}
+
 export function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;

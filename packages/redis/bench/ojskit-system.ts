@@ -8,6 +8,59 @@ export const PRODUCERS = 50;
 /** Jobs per bulk enqueue call. */
 export const CHUNK = 1_000;
 
+/** Resolves after `ms` milliseconds. */
+export const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** An idle worker on a queue of its own, and a producer that feeds it one job at a time. */
+export interface LatencyProbe {
+  /**
+   * Enqueues one job per entry of `gapsMs`, each once the previous one completed and the worker then idled
+   * `gapsMs[i]` ms (0: at once), and records enqueue→start and enqueue→completed (ms).
+   */
+  run(gapsMs: readonly number[]): Promise<{ start: number[]; done: number[] }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Samples latency through `enqueue` with `startWorker`'s worker: the handler records the start, `completed`
+ * the completion (the same loop for each system).
+ */
+export async function latencyProbe(
+  startWorker: (onStart: () => void, onCompleted: () => void) => Promise<{ close(): Promise<void> }>,
+  enqueue: (i: number) => Promise<unknown>,
+): Promise<LatencyProbe> {
+  let t0 = 0;
+  let start: number[] = [];
+  let done: number[] = [];
+  let onDone: () => void = () => {};
+  const worker = await startWorker(
+    () => {
+      start.push(performance.now() - t0);
+    },
+    () => {
+      done.push(performance.now() - t0);
+      onDone();
+    },
+  );
+  // Let the worker settle into its idle wait before the first sample.
+  await idle(200);
+  return {
+    async run(gapsMs) {
+      start = [];
+      done = [];
+      for (let i = 0; i < gapsMs.length; i++) {
+        if (gapsMs[i]! > 0) await idle(gapsMs[i]!);
+        const finished = new Promise<void>((r) => (onDone = r));
+        t0 = performance.now();
+        await enqueue(i);
+        await finished;
+      }
+      return { start, done };
+    },
+    close: () => worker.close(),
+  };
+}
+
 /** One system under test, driven the same way for each. */
 export interface System {
   name: string;
@@ -15,7 +68,8 @@ export interface System {
   oneByOne(count: number, queue: string): Promise<void>;
   /** Starts a worker on `queue`; resolves when it completed `count` jobs. */
   process(count: number, queue: string): Promise<void>;
-  latency(samples: number, queue: string): Promise<{ start: number[]; done: number[] }>;
+  /** Starts an idle worker on `queue` for latency samples (see LatencyProbe). */
+  latencyProbe(queue: string): Promise<LatencyProbe>;
   /** Deletes everything the system stored so far (between rounds, outside any measurement). */
   clear(): Promise<void>;
   close(): Promise<void>;
@@ -56,29 +110,19 @@ export function ojskitSystem(url: string, prefix: string, workerOptions: WorkerO
       });
       await worker.close();
     },
-    async latency(samples, queue) {
-      const start: number[] = [];
-      const done: number[] = [];
-      let t0 = 0;
-      let onDone: () => void = () => {};
-      const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...workerOptions });
-      worker.register('bench.noop', async () => {
-        start.push(performance.now() - t0);
-      });
-      worker.on('completed', () => {
-        done.push(performance.now() - t0);
-        onDone();
-      });
-      worker.start();
-      await new Promise((r) => setTimeout(r, 200));
-      for (let i = 0; i < samples; i++) {
-        const finished = new Promise<void>((r) => (onDone = r));
-        t0 = performance.now();
-        await client.enqueue('bench.noop', [i], { queue });
-        await finished;
-      }
-      await worker.close();
-      return { start, done };
+    latencyProbe(queue) {
+      return latencyProbe(
+        async (onStart, onCompleted) => {
+          const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...workerOptions });
+          worker.register('bench.noop', async () => {
+            onStart();
+          });
+          worker.on('completed', onCompleted);
+          worker.start();
+          return worker;
+        },
+        (i) => client.enqueue('bench.noop', [i], { queue }),
+      );
     },
     async clear() {
       await driver.reset();
