@@ -6,7 +6,8 @@
  * wall time: a worker that waits on round trips uses less of a core).
  *
  * Usage: pnpm bench:prefetch  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_ROUNDS=5, BENCH_PREFETCH=0,default: the
- * variants compared, each `prefetch` or `prefetch/fetchBatchSize`, `default` meaning the SDK defaults)
+ * variants compared, each `prefetch`, `prefetch/fetchBatchSize` or `prefetch/fetchBatchSize/aN` (N ACK batches
+ * in flight), `default` meaning the SDK defaults)
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -20,11 +21,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const run = randomUUID().slice(0, 8);
 const admin = new Redis(url);
 
-/** The ojskit variants: `prefetch` or `prefetch/fetchBatchSize`, `default` for the SDK defaults. */
+/** The ojskit variants: `prefetch`, `prefetch/fetchBatchSize` or `prefetch/fetchBatchSize/aN`, `default` for the SDK defaults. */
 const VARIANTS = (process.env.BENCH_PREFETCH ?? '0,default').split(',');
 const variantOptions = (v: string) => {
-  const [prefetch, batch] = v.split('/').map(Number);
-  return { prefetch: prefetch!, ...(batch ? { fetchBatchSize: batch } : {}) };
+  const [prefetch, batch, acks] = v.split('/');
+  return {
+    prefetch: Number(prefetch),
+    ...(batch ? { fetchBatchSize: Number(batch) } : {}),
+    ...(acks ? { ackBatch: { maxSize: 100, maxDelayMs: 5, maxInFlight: Number(acks.slice(1)) } } : {}),
+  };
 };
 const systems = [
   ...VARIANTS.map((v, i) =>
