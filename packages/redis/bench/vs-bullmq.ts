@@ -20,7 +20,8 @@
  * samples; on a 2-core machine those are the host's stalls of a few ms (a plain PING loop has them too), so
  * the samples are many (BENCH_LATENCY_SAMPLES per round and mode).
  *
- * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=1000, BENCH_ROUNDS=3,
+ * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=1000, BENCH_LATENCY_WARMUP=3000,
+ *   BENCH_ROUNDS=3,
  *   BENCH_WORKER_OPTIONS: JSON of SDK Worker options for ojskit, e.g. '{"prefetch":500,"fetchBatchSize":250}')
  */
 import { randomUUID } from 'node:crypto';
@@ -34,6 +35,8 @@ const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.BENCH_JOBS ?? 20_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Latency samples each system takes back to back before the rounds (a tenth as many more with idle gaps). */
+const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 3000);
 /** Latency samples one system takes before the other takes its turn. */
 const LATENCY_BLOCK = 50;
 const run = randomUUID().slice(0, 8);
@@ -55,10 +58,18 @@ const record = (system: string, scenario: string, sample: Sample) => ((results[s
 
 console.log(`ojskit vs BullMQ on ${url}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, ${ROUNDS} rounds, run ${run}` +
   (Object.keys(workerOptions).length > 0 ? `, ojskit worker options ${JSON.stringify(workerOptions)}` : ''));
-// Warm-up (script loading, JIT) so neither side pays it inside a measurement.
+// Warm-up (script loading, JIT) so neither side pays it inside a measurement. The latency path is code of its
+// own (a long-poll, one-job claims and ACKs), called once per sample: without its own warm-up, V8 is still
+// compiling it on a helper thread through the first rounds, and on a 2-core machine that thread takes the
+// core Redis needs (a probe of 3 000 back-to-back samples after none, 2 200 and 6 200 warm-up samples: ojskit
+// 94–107, 47–48 and 29–40 samples over 1.5 ms, BullMQ 78–98, 20–22 and 13–17).
 for (const s of systems) {
   await s.bulk(500, 'warm');
   await s.process(500, 'warm');
+  const probe = await s.latencyProbe('warm-latency');
+  await probe.run(Array<number>(LATENCY_WARMUP).fill(0));
+  await probe.run(idleGaps(LATENCY_WARMUP / 10, 1, 10, 0));
+  await probe.close();
 }
 for (let round = 0; round < ROUNDS; round++) {
   for (const s of round % 2 === 0 ? systems : [...systems].reverse()) {
