@@ -4,7 +4,7 @@
  * and `redis-server` on PATH; callgrind runs Redis ~50× slower.
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -22,6 +22,8 @@ export interface CallgrindRedis {
 
 export async function startCallgrindRedis(port: number, keep?: string): Promise<CallgrindRedis> {
   const dir = mkdtempSync(join(tmpdir(), 'ojskit-callgrind-'));
+  // made up front: a missing one would fail only after the first (slow) measurement
+  if (keep) mkdirSync(keep, { recursive: true });
   const server = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.out')}`,
     'redis-server', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
