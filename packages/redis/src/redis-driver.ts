@@ -58,7 +58,7 @@ const INSERT_CHUNK_JOBS = 25;
  * claim left only after the whole batch had run and been acknowledged in the same tick, and the two sides took
  * turns (each idle about a third of the time while processing). Written at once, Redis claims while this
  * process works (SDK worker, no-op jobs at concurrency 50, 16 alternating rounds, 2026-11-25: 44.0k against
- * 36.2k jobs/s, 14 rounds of 16 faster; see README "Batches written at once").
+ * 36.2k jobs/s, 14 rounds of 16 faster; see BENCHMARKS.md "Batches written at once").
  */
 const BATCHES_GO_AT_ONCE = true;
 
