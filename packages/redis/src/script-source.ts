@@ -89,9 +89,16 @@ function withoutComments(source: string): string {
   return source.replace(/--\[\[[\s\S]*?\]\]/g, '').replace(/--[^\n]*/g, '');
 }
 
+/** Whether a definition's text calls Redis or one of the script's own functions (`defined`). */
+function hasEffects(definition: string, defined: readonly string[]): boolean {
+  const value = withoutComments(definition).replace(/^local [A-Z_]+ =/, '');
+  return /\bredis\./.test(value) || defined.some((name) => new RegExp(`(?<![A-Za-z0-9_.])${name}\\s*\\(`).test(value));
+}
+
 /**
  * Drops top-level definitions nothing else in `source` mentions (comments do not count): `local NAME = ...` lines
- * (a table over several lines up to its closing brace) and
+ * (a table over several lines up to its closing brace) whose value calls neither Redis nor a function of the
+ * script (those may have effects, and stay), and
  * `local function name(...)` blocks (a one-line function, or from that line to the next line that is `end` at
  * column 0, the layout of every library here), until none is left to drop.
  */
@@ -100,6 +107,7 @@ export function withoutUnused(source: string): string {
   for (;;) {
     // a library's header naming a function keeps nothing alive: only code counts
     const text = withoutComments(lines.join('\n'));
+    const defined = [...text.matchAll(new RegExp(FUNCTION_START.source, 'gm'))].map((m) => m[1]!);
     let cut: [number, number] | undefined;
     for (let i = 0; i < lines.length && !cut; i++) {
       const generated = GENERATED_LINE.exec(lines[i]!);
@@ -114,7 +122,8 @@ export function withoutUnused(source: string): string {
           open += (lines[end]!.match(/\{/g)?.length ?? 0) - (lines[end]!.match(/\}/g)?.length ?? 0);
           if (open <= 0) break;
         }
-        if (end < lines.length) cut = [i, end];
+        // a value that runs a command or a function of the script may have effects: kept even when unused
+        if (end < lines.length && !hasEffects(lines.slice(i, end + 1).join('\n'), defined)) cut = [i, end];
       } else if (/\bend\s*$/.test(lines[i]!)) cut = [i, i]; // a function written on one line
       else {
         let end = i + 1;

@@ -62,6 +62,19 @@ describe('Lua sources', () => {
     expect(scriptSource('job-transition')).toContain('local LEGAL =');
   });
 
+  it('keeps an unused definition whose value calls Redis or a function of the script', () => {
+    const source = [
+      'local function bump(k)', "  return redis.call('INCR', k)", 'end',
+      "local SIDE = redis.call('INCR', 'a')", "local VIA = bump('b')", "local PURE = string.rep('x', 3)",
+      'return 1',
+    ].join('\n');
+    expect(withoutUnused(source).split('\n')).toEqual([
+      'local function bump(k)', "  return redis.call('INCR', k)", 'end',
+      "local SIDE = redis.call('INCR', 'a')", "local VIA = bump('b')",
+      'return 1',
+    ]);
+  });
+
   it('generates the state tables from core instead of re-typing them', () => {
     const lua = generatedLua();
     expect(lua).toContain(`local STATES = { ${JOB_STATES.map((s) => `"${s}"`).join(', ')} }`);
