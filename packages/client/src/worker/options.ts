@@ -23,7 +23,7 @@ export const WorkerOptionsSchema = z
     fetchBatchSize: positiveInt.optional(),
     /**
      * Jobs the worker may hold claimed beyond its free slots while the queue has a backlog (default: the
-     * fetch batch size, four batches while handlers finish faster than a fetch's round trip; 0 at
+     * fetch batch size, eight batches while handlers finish faster than a fetch's round trip; 0 at
      * concurrency 1). The next fetch goes out while the current batch runs and acknowledges, so the backend
      * always has work and the process never waits a round trip for jobs. Held jobs start as slots free, are
      * kept alive by heartbeats, and are released to their queue on close. 0 turns prefetching off.
