@@ -21,7 +21,7 @@
  * the samples are many (BENCH_LATENCY_SAMPLES per round and mode).
  *
  * Usage: pnpm bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=1000, BENCH_LATENCY_WARMUP=3000,
- *   BENCH_ROUNDS=3,
+ *   BENCH_WARMUP_RUNS=3, BENCH_ROUNDS=3,
  *   BENCH_WORKER_OPTIONS: JSON of SDK Worker options for ojskit, e.g. '{"prefetch":500,"fetchBatchSize":250}')
  */
 import { randomUUID } from 'node:crypto';
@@ -35,6 +35,8 @@ const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.BENCH_JOBS ?? 20_000);
 const LATENCY_SAMPLES = Number(process.env.BENCH_LATENCY_SAMPLES ?? 1000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Warm-up runs of the throughput path (bulk enqueue and processing of N jobs) per system before the rounds. */
+const WARMUP_RUNS = Number(process.env.BENCH_WARMUP_RUNS ?? 3);
 /** Latency samples each system takes back to back before the rounds (a tenth as many more with idle gaps). */
 const LATENCY_WARMUP = Number(process.env.BENCH_LATENCY_WARMUP ?? 3000);
 /** Latency samples one system takes before the other takes its turn. */
@@ -58,14 +60,19 @@ const record = (system: string, scenario: string, sample: Sample) => ((results[s
 
 console.log(`ojskit vs BullMQ on ${url}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, ${ROUNDS} rounds, run ${run}` +
   (Object.keys(workerOptions).length > 0 ? `, ojskit worker options ${JSON.stringify(workerOptions)}` : ''));
-// Warm-up (script loading, JIT) so neither side pays it inside a measurement. The latency path is code of its
+// Warm-up (script loading, JIT, heap sizing) so neither side pays it inside a measurement. The latency path is code of its
 // own (a long-poll, one-job claims and ACKs), called once per sample: without its own warm-up, V8 is still
 // compiling it on a helper thread through the first rounds, and on a 2-core machine that thread takes the
 // core Redis needs (a probe of 3 000 back-to-back samples after none, 2 200 and 6 200 warm-up samples: ojskit
 // 94–107, 47–48 and 29–40 samples over 1.5 ms, BullMQ 78–98, 20–22 and 13–17).
 for (const s of systems) {
-  await s.bulk(500, 'warm');
-  await s.process(500, 'warm');
+  // Until the throughput path runs at its steady speed: per 20 000-job run, ojskit's Node CPU per job went
+  // 18 → 13 → 11 µs before levelling at 9–12, BullMQ's 46 → 36 → 33 at 33–36 (bench probe, 2026-11-26).
+  for (let w = 0; w < WARMUP_RUNS; w++) {
+    await s.bulk(N, `warm-${w}`);
+    await s.process(N, `warm-${w}`);
+    await s.clear();
+  }
   const probe = await s.latencyProbe('warm-latency');
   await probe.run(Array<number>(LATENCY_WARMUP).fill(0));
   await probe.run(idleGaps(LATENCY_WARMUP / 10, 1, 10, 0));
@@ -76,6 +83,10 @@ for (let round = 0; round < ROUNDS; round++) {
     const tag = `${run}-${round}`;
     record(s.name, 'bulk', await measure(admin, () => s.bulk(N, `bulk-${tag}`)));
     record(s.name, 'oneByOne', await measure(admin, () => s.oneByOne(N, `single-${tag}`)));
+    // Each scenario starts from an empty store: the 40 000 jobs the enqueue scenarios left would otherwise
+    // sit in Redis while the other queue is processed (a larger keyspace: ojskit's Redis CPU per processed
+    // job ~15 % higher), which is no part of that workload.
+    await s.clear();
     await s.bulk(N, `work-${tag}`);
     record(s.name, 'process', await measure(admin, () => s.process(N, `work-${tag}`)));
     await s.clear();
