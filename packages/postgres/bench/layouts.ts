@@ -2,7 +2,7 @@
  * What other storage layouts would cost PostgreSQL per processed job, against `pnpm bench:sql-cost` (this
  * package's layout, same footing: one connection, claims of 250 each completed at once, the backend's own CPU
  * from /proc and the WAL it wrote). Bare statements, without this package's guards, trigger, promotion and
- * events: a floor for each design, to weigh a storage redesign (README, "What 1.5× would take"), not a driver.
+ * events: a floor for each design, to weigh a storage redesign (BENCHMARKS.md, "What 1.5× would take"), not a driver.
  *   - delete on completion: graphile-worker's shape (no retention of finished jobs);
  *   - delete + archive insert: completed jobs moved to a table with only a primary key;
  *   - narrow hot row + body table: the columns claims and completions change in a row of their own.
