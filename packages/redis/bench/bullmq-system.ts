@@ -1,6 +1,7 @@
 /** The BullMQ side of the benchmarks: its `Queue` and `Worker` with documented defaults, driven like ojskit. */
 import { Queue, Worker as BullWorker, type ConnectionOptions } from 'bullmq';
-import { CHUNK, CONCURRENCY, PRODUCERS, latencyProbe, type System } from './ojskit-system.js';
+import { CHUNK, CONCURRENCY, PRODUCERS, type System } from './ojskit-system.js';
+import { latencyProbe } from './latency-probe.js';
 
 /** BullMQ driven through the same `System` shape as ojskit, its keys under `prefix`. */
 export function bullmqSystem(url: string, prefix: string): System {

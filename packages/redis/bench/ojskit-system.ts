@@ -2,64 +2,12 @@
 import { Engine } from '@ojskit/core';
 import { Client, Worker, type WorkerOptions } from '@ojskit/client';
 import { RedisDriver } from '../src/index.js';
+import { latencyProbe, type LatencyProbe } from './latency-probe.js';
 
 export const CONCURRENCY = 50;
 export const PRODUCERS = 50;
 /** Jobs per bulk enqueue call. */
 export const CHUNK = 1_000;
-
-/** Resolves after `ms` milliseconds. */
-export const idle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** An idle worker on a queue of its own, and a producer that feeds it one job at a time. */
-export interface LatencyProbe {
-  /**
-   * Enqueues one job per entry of `gapsMs`, each once the previous one completed and the worker then idled
-   * `gapsMs[i]` ms (0: at once), and records enqueue→start and enqueue→completed (ms).
-   */
-  run(gapsMs: readonly number[]): Promise<{ start: number[]; done: number[] }>;
-  close(): Promise<void>;
-}
-
-/**
- * Samples latency through `enqueue` with `startWorker`'s worker: the handler records the start, `completed`
- * the completion (the same loop for each system).
- */
-export async function latencyProbe(
-  startWorker: (onStart: () => void, onCompleted: () => void) => Promise<{ close(): Promise<void> }>,
-  enqueue: (i: number) => Promise<unknown>,
-): Promise<LatencyProbe> {
-  let t0 = 0;
-  let start: number[] = [];
-  let done: number[] = [];
-  let onDone: () => void = () => {};
-  const worker = await startWorker(
-    () => {
-      start.push(performance.now() - t0);
-    },
-    () => {
-      done.push(performance.now() - t0);
-      onDone();
-    },
-  );
-  // Let the worker settle into its idle wait before the first sample.
-  await idle(200);
-  return {
-    async run(gapsMs) {
-      start = [];
-      done = [];
-      for (let i = 0; i < gapsMs.length; i++) {
-        if (gapsMs[i]! > 0) await idle(gapsMs[i]!);
-        const finished = new Promise<void>((r) => (onDone = r));
-        t0 = performance.now();
-        await enqueue(i);
-        await finished;
-      }
-      return { start, done };
-    },
-    close: () => worker.close(),
-  };
-}
 
 /** One system under test, driven the same way for each. */
 export interface System {
