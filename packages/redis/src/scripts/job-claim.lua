@@ -143,7 +143,7 @@ end
 -- idle worker's claim, which sits between an enqueue and the start of its job. Nothing is written before the
 -- claim knows it can finish here; otherwise the general claim below runs.
 if #A == 7 then
-  local base = A[1] .. ':{' .. A[7] .. '}:'
+  local base = queue_base(A[1], A[7])
   local avail = base .. 'avail'
   -- ZRANGE + ZREMRANGEBYRANK rather than ZPOPMIN, whose reply formats every score with printf
   local popped = redis.call('ZRANGE', avail, 0, limit - 1)
@@ -189,7 +189,7 @@ elseif #A > 7 then
   -- several queues: answers an idle long-poll before the libraries below are set up (see above)
   local idle = true
   for qi = 7, #A do
-    local base = A[1] .. ':{' .. A[qi] .. '}:'
+    local base = queue_base(A[1], A[qi])
     if redis.call('ZCARD', base .. 'avail') > 0 or #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0 then
       idle = false
       break

@@ -53,7 +53,7 @@ do
     local seqs, order, byQueue, directory = {}, {}, {}, {}
     for _, job in ipairs(jobs) do
       local id, q, to = job[1], job[2], job[5]
-      local base = P .. ':{' .. q .. '}:'
+      local base = queue_base(P, q)
       local b = byQueue[q]
       if not b then
         b = { base = base, seq = tonumber(redis.call('GET', base .. 'seq')) or 0, scores = {} }

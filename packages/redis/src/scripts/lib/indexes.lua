@@ -204,7 +204,7 @@ local function locate(id)
 end
 
 -- Registers a queue (idempotent): the queue record is created at first sight.
-local function queue_register(q, nowIso) register_queue(QUEUES, P .. ':{' .. q .. '}:', q, nowIso) end
+local function queue_register(q, nowIso) register_queue(QUEUES, queue_base(P, q), q, nowIso) end
 
 -- Removes a job and every trace of it (indexes, counts, directory, unique membership).
 local function job_remove(q, id, jk)

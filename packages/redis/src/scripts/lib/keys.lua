@@ -16,6 +16,7 @@ Global keys: P:queues (set of names), P:ids (hash id -> queue), P:u:<uniqueKey> 
 Arguments: hot-path scripts receive theirs packed as one JSON array (ARGV[1] starts with '['; a prefix never
 does), which saves the client encoding hundreds of bulk strings per batch; ARGS is the argument list either
 way. cjson decodes strings exactly, and user data stays opaque JSON text inside them. ]]
+--!include lib/queue-basics.lua
 local ARGS = ARGV
 if string.byte(ARGV[1], 1) == 91 then ARGS = cjson.decode(ARGV[1]) end
 local P = ARGS[1]
@@ -41,7 +42,7 @@ local function qkey(q, suffix)
   end
   local k = keys[suffix]
   if not k then
-    k = P .. ':{' .. q .. '}:' .. suffix
+    k = queue_base(P, q) .. suffix
     keys[suffix] = k
     if suffix == 'active' then ANCHORED[k] = true end
   end
@@ -49,7 +50,7 @@ local function qkey(q, suffix)
 end
 
 local function jkey(q, id)
-  return P .. ':{' .. q .. '}:j:' .. id
+  return qkey(q, 'j:') .. id
 end
 
 local function ukey(uk)

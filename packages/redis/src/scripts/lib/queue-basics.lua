@@ -1,7 +1,13 @@
 --[[ lib/queue-basics.lua: what the short ways of job-claim and job-insert (run before their other includes)
-share with the libraries. Nothing here needs more than the prefix, a queue's key base (P:{q}:) and the
+share with the libraries, lib/keys.lua among them (the per-queue key base). Nothing here needs more than the prefix, a queue's key base (P:{q}:) and the
 generated anchor. ]]
 --!include lib/anchor.lua
+
+-- The key base of queue `q` under prefix `p` (P:{q}:, the hash tag keeping a queue's keys in one slot): every
+-- per-queue key is this followed by its suffix (lib/keys.lua lists them).
+local function queue_base(p, q)
+  return p .. ':{' .. q .. '}:'
+end
 
 -- 2^40: FIFO sequences stay below it, priorities in [-100, 100] keep scores below 2^53 (exact doubles).
 local SEQ_SPAN = 1099511627776
