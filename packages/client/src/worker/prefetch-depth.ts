@@ -8,7 +8,7 @@
  * together fill the worker, so it asks again only once it has run them, and Redis sits idle while it does
  * (socket timeline of a no-op run: a ~3.3 ms cycle, 0.7 ms of it with nothing queued at Redis). With eight,
  * the next fetches go out as those arrive (2026-11-26, no-op jobs at concurrency 50 against BullMQ in the same
- * runs, 7–9 rounds each: prefetch 400 fetched 100 at a time 3.39–3.53× against 2.57–2.69× for 200; 300: 3.23×,
+ * runs, 7–9 rounds each: prefetch 400 fetched 100 at a time 3.39–3.64× against 2.57–2.71× for 200; 300: 3.23×,
  * 600: 3.01×).
  */
 export const DEEP_BATCHES = 8;
