@@ -83,6 +83,11 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
   for (const op of ops) if (!isCompletion(op)) return false;
   // per shape number, the '@h' writes its completions make (rank, value, ...), as the script applies them
   const hotWrites: Array<Array<number | string>> = [];
+  // per shape number, the ARGV index of each claimed '@h' sent so far: jobs claimed together mostly share one
+  // (same instant, worker and deadline; the same type and enqueue instant when enqueued together), so each
+  // distinct pair of texts goes once. Every byte of an ARGV costs Redis ~7 instructions to bring into Lua
+  // (its strings are hashed whole), two '@h' ~2k per job; equal texts become one Lua string either way.
+  const sent: Array<Map<string, CasSent | undefined>> = [];
   let lastShape: Array<string | number> = [];
   pushShapedBatch(ops, out, {
     // opShape: from, to, deadLetter, returning, nSet, pairs, nDel, fields; the script takes from, the
@@ -98,13 +103,26 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
       const claim = claimOf(op.id);
       let at: number | '' = '';
       if (cas) {
-        const done = claim && casCompletion(op, claim, (hotWrites[n] ??= shapeHotWrites(lastShape)));
-        if (done) {
-          // ARGV[1] is the packed JSON
-          at = cas.raw.length + 2;
-          cas.raw.push(claim.hot, done.hot);
+        let done: CasCompletion | undefined;
+        if (claim) {
+          const seen = (sent[n] ??= new Map());
+          let entry = seen.get(claim.hot);
+          if (entry === undefined && !seen.has(claim.hot)) {
+            const after = casAfter(claim.hot, (hotWrites[n] ??= shapeHotWrites(lastShape)));
+            entry = after && { at: 0, after };
+            seen.set(claim.hot, entry);
+          }
+          done = entry && casGuarded(op, claim, entry.after);
+          if (done) {
+            if (entry!.at === 0) {
+              // ARGV[1] is the packed JSON
+              entry!.at = cas.raw.length + 2;
+              cas.raw.push(claim.hot, entry!.after.hot);
+            }
+            at = entry!.at;
+          }
         }
-        cas.ops.push(done ? done.ack : undefined);
+        cas.ops.push(done);
       }
       args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, claim?.queue ?? '', result, at);
     },
@@ -135,19 +153,29 @@ function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | s
   return writes;
 }
 
+/** A claimed '@h' of a batch: what completing it leaves, and where it was sent (0: not yet). */
+interface CasSent {
+  at: number;
+  after: CasAfter;
+}
+
+/** '@h' after a completion, and the claim's fields the guards and the answer need. */
+interface CasAfter {
+  hot: string;
+  attempt: string;
+  worker: string;
+  type: string;
+}
+
 /**
- * '@h' after completing the job claimed as `hint`, when the op's guards admit that claim (active, the op's
- * attempt and worker); else undefined (the op then takes the script's usual path).
+ * '@h' after completing a job whose '@h' as claimed is `hot`, with the shape's `writes`; undefined when that
+ * '@h' is not an active job's (the op then takes the script's usual path).
  */
-function casCompletion(op: TransitionOp, hint: ClaimHint, writes: ReadonlyArray<number | string>): { hot: string; ack: CasCompletion } | undefined {
-  const hot = hint.hot;
-  if (!locateHot(hot) || hotAt(hot, H_STATE) !== 'active' || !op.from.includes('active')) return undefined;
+function casAfter(hot: string, writes: ReadonlyArray<number | string>): CasAfter | undefined {
+  if (!locateHot(hot) || hotAt(hot, H_STATE) !== 'active') return undefined;
   const attempt = hotAt(hot, H_ATTEMPT);
   const worker = hotAt(hot, H_WORKER);
-  const expect = op.expect;
-  if (expect?.attempt !== undefined && String(expect.attempt) !== attempt) return undefined;
-  if (expect?.workerId !== undefined && worker !== '' && worker !== expect.workerId) return undefined;
-  const ack: CasCompletion = { queue: hint.queue, type: hotAt(hot, H_TYPE), attempt: Number(attempt) };
+  const type = hotAt(hot, H_TYPE);
   // the fields written replace theirs; the runs between them are kept as they are
   let after = '';
   let keep = 0;
@@ -156,7 +184,19 @@ function casCompletion(op: TransitionOp, hint: ClaimHint, writes: ReadonlyArray<
     after += hot.slice(keep, hotStart(rank)) + (writes[k + 1] as string);
     keep = hotStart(rank + 1) - 1;
   }
-  return { hot: after + hot.slice(keep), ack };
+  return { hot: after + hot.slice(keep), attempt, worker, type };
+}
+
+/**
+ * What the answer to `op` leaves out, when its guards admit the claim `hint` (active, the op's attempt and
+ * worker) that completes as `after`; else undefined (the op then takes the script's usual path).
+ */
+function casGuarded(op: TransitionOp, hint: ClaimHint, after: CasAfter): CasCompletion | undefined {
+  if (!op.from.includes('active')) return undefined;
+  const expect = op.expect;
+  if (expect?.attempt !== undefined && String(expect.attempt) !== after.attempt) return undefined;
+  if (expect?.workerId !== undefined && after.worker !== '' && after.worker !== expect.workerId) return undefined;
+  return { queue: hint.queue, type: after.type, attempt: Number(after.attempt) };
 }
 
 /**

@@ -46,6 +46,27 @@ describe('pushCompletionBatch with compare-and-set', () => {
     expect(out.at(-1)).toBe(2);
   });
 
+  it("sends each distinct claimed '@h' once per batch, and only for ops whose guards admit it", () => {
+    const cas: CasArgs = { raw: [], ops: [] };
+    const out: Array<string | number> = [];
+    const other = claimed.replace(/^active\|2/, 'active|3');
+    const hints: Record<string, string> = { a: claimed, b: claimed, c: other, d: claimed, e: other };
+    const ops = [
+      ack('a', { workerId: 'someone else', attempt: 2 }),
+      ack('b', { workerId: 'host|pid|1', attempt: 2 }),
+      ack('c', { attempt: 3 }),
+      ack('d', { attempt: 2 }),
+      ack('e', { attempt: 3 }),
+    ];
+    expect(pushCompletionBatch(ops, out, (id) => ({ queue: 'mail', hot: hints[id]! }), cas)).toBe(true);
+    expect(cas.raw.filter((_, i) => i % 2 === 0)).toEqual([claimed, other]);
+    expect(unpackHot(cas.raw[3]!)).toMatchObject({ state: 'completed', attempt: '3' });
+    // each op's last argument: 7 per op, '' for the refused one, then ARGV 2, 4, 2, 4
+    const atOf = (k: number) => out[out.length - 7 * (ops.length - k) + 6];
+    expect([0, 1, 2, 3, 4].map(atOf)).toEqual(['', 2, 4, 2, 4]);
+    expect(cas.ops.map((o) => o?.attempt)).toEqual([undefined, 2, 3, 2, 3]);
+  });
+
   it("sends none when the op's guards do not admit the claim, or the driver has no claim to compare", () => {
     for (const [expectation, hint] of [
       [{ workerId: 'other', attempt: 2 }, { queue: 'mail', hot: claimed }],

@@ -7,7 +7,7 @@ ARGV: [1] (packed as one JSON array) P, nShapes, the shapes, nOps, the ops; [2..
   nSet, nSet field/value pairs, nDel, nDel field names.
   An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|'',
   cas|'' (when a number c: ARGV[c] is '@h' as the caller claimed the job, ARGV[c + 1] '@h' as this
-  completion leaves it, computed by the caller from the shape).
+  completion leaves it, computed by the caller from the shape; ops whose two texts are equal share one c).
 Returns (as RESP): one entry per op, in op order: on success the text 'attempt|queue|type|workflow_id' (the
   job went active -> completed; type and queue names never hold '|', workflow_id comes last and may), or
   '=workflow_id' when it went by compare-and-set (the caller knows the rest); when the guard failed
