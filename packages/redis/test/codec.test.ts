@@ -1,0 +1,70 @@
+/** codec.ts without Redis: a stored job decodes to the envelope it was, keys in envelope order, whatever it holds. */
+import { describe, expect, it } from 'vitest';
+import type { StoredJob } from '@ojskit/core';
+import { decodeClaimedJobs, decodeJob, encodeStoredJob } from '../src/codec.js';
+
+const T = '2026-11-26T04:19:32.192Z';
+const BASE = {
+  specversion: '1.0', id: '019ac0de-0000-7000-8000-000000000001', type: 'mail.send', queue: 'mail', args: [1, { a: -0 }],
+  meta: { trace: 'x' }, priority: 2, state: 'active', attempt: 1, max_attempts: 3, created_at: T, enqueued_at: T,
+};
+/** Envelope attributes a job may or may not hold, each stored outside '@e' or in it. */
+const OPTIONAL: Record<string, unknown> = {
+  scheduled_at: T, started_at: T, result: { ok: true }, error: { code: 'handler_error', message: 'no' },
+  errors: [{ code: 'x' }], retry_delay_ms: 1500, next_attempt_at: T, tags: ['a', 'b'], worker_id: 'host|pid|1',
+  workflow_id: 'wf-1', x_custom: { kept: true },
+};
+/** The envelope's key order (codec.ts ENVELOPE_ORDER), unknown attributes after it. */
+const ORDER = [
+  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts', 'created_at',
+  'enqueued_at', 'scheduled_at', 'expires_at', 'started_at', 'completed_at', 'discarded_at', 'cancelled_at', 'expired_at',
+  'activated_at', 'result', 'error', 'errors', 'retry_delay_ms', 'next_attempt_at', 'retry', 'unique', 'tags', 'timeout_ms',
+  'timeout', 'visibility_timeout_ms', 'worker_id', 'parent_results', 'workflow_id', 'schema',
+];
+const rank = (key: string) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
+
+/** Every subset of OPTIONAL on top of BASE: 2 048 jobs, more envelope shapes than the decoder builds makers for. */
+function* jobs(): Generator<Record<string, unknown>> {
+  const keys = Object.keys(OPTIONAL);
+  for (let mask = 0; mask < 1 << keys.length; mask++) {
+    const job: Record<string, unknown> = { ...BASE };
+    keys.forEach((key, bit) => {
+      if (mask & (1 << bit)) job[key] = OPTIONAL[key];
+    });
+    yield job;
+  }
+}
+
+function stored(job: Record<string, unknown>): string[] {
+  return encodeStoredJob({ job, x: { visibilityMs: 30_000 } } as unknown as StoredJob);
+}
+
+describe('codec', () => {
+  it('decodes every shape of envelope to the job it was, keys in envelope order', () => {
+    let n = 0;
+    for (const job of jobs()) {
+      const decoded = decodeJob(stored(job)) as unknown as Record<string, unknown>;
+      expect(decoded).toStrictEqual(job);
+      expect(Object.is((decoded.args as [number, { a: number }])[1].a, -0)).toBe(true);
+      const keys = Object.keys(decoded);
+      expect(keys).toEqual([...keys].sort((a, b) => rank(a) - rank(b)));
+      n++;
+    }
+    expect(n).toBe(2048);
+  });
+
+  it("decodes a claim's jobs that share an '@h', and the one after that does not", () => {
+    const a = { ...BASE, id: 'a', worker_id: 'w' };
+    const b = { ...BASE, id: 'b', worker_id: 'w' };
+    const c = { ...BASE, id: 'c', attempt: 2, worker_id: 'w', result: 5 };
+    const flat: Array<string | number | null> = [];
+    for (const job of [a, b, c]) {
+      const fields = stored(job);
+      const at = (f: string) => fields[fields.indexOf(f) + 1]!;
+      const own: string[] = [];
+      for (let i = 0; i < fields.length; i += 2) if (!fields[i]!.startsWith('@')) own.push(fields[i]!, fields[i + 1]!);
+      flat.push(at('@h'), at('@e'), own.length / 2, ...own);
+    }
+    expect(decodeClaimedJobs(flat)).toStrictEqual([a, b, c]);
+  });
+});
