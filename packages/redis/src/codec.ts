@@ -407,21 +407,23 @@ export function decodeJob(flat: readonly string[]): Job {
 
 /**
  * Decodes the claimed jobs of job-claim.lua's reply (internals skipped): one flat list holding, per job,
- * '@h', '@e' (null when absent), the count n of the job's other envelope fields, then their n name/value pairs.
- * `onJob` gets each job with its '@h' as the claim wrote it.
+ * '@h' (0: the previous job's), '@e' (null when absent), the count n of the job's other envelope fields, then
+ * their n name/value pairs. `onJob` gets each job with its '@h' as the claim wrote it.
  */
 export function decodeClaimedJobs(flat: ReadonlyArray<string | number | null>, onJob?: (job: Job, hot: string) => void): Job[] {
   const jobs: Job[] = [];
   // the jobs of one claim mostly share their '@h' (see job-claim.lua): comparing two equal strings is cheaper
   // than hashing one for a Map
   const hotSeen: LastHot = { hot: '', pairs: [] };
+  let hot = '';
   let i = 0;
   while (i < flat.length) {
     const from = i + 3;
     const to = from + 2 * (flat[i + 2] as number);
-    const job = decodeFlat(flat as readonly string[], null, from, to, flat[i] as string, (flat[i + 1] as string | null) ?? undefined, hotSeen);
+    if (flat[i] !== 0) hot = flat[i] as string;
+    const job = decodeFlat(flat as readonly string[], null, from, to, hot, (flat[i + 1] as string | null) ?? undefined, hotSeen);
     jobs.push(job);
-    onJob?.(job, flat[i] as string);
+    onJob?.(job, hot);
     i = to;
   }
   return jobs;

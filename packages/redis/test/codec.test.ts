@@ -53,7 +53,7 @@ describe('codec', () => {
     expect(n).toBe(2048);
   });
 
-  it("decodes a claim's jobs that share an '@h', and the one after that does not", () => {
+  it("decodes a claim's jobs that share an '@h' (sent once), and the one after that does not", () => {
     const a = { ...BASE, id: 'a', worker_id: 'w' };
     const b = { ...BASE, id: 'b', worker_id: 'w' };
     const c = { ...BASE, id: 'c', attempt: 2, worker_id: 'w', result: 5 };
@@ -63,8 +63,12 @@ describe('codec', () => {
       const at = (f: string) => fields[fields.indexOf(f) + 1]!;
       const own: string[] = [];
       for (let i = 0; i < fields.length; i += 2) if (!fields[i]!.startsWith('@')) own.push(fields[i]!, fields[i + 1]!);
-      flat.push(at('@h'), at('@e'), own.length / 2, ...own);
+      // the claim sends 0 for an '@h' equal to the previous job's
+      flat.push(job === b ? 0 : at('@h'), at('@e'), own.length / 2, ...own);
     }
-    expect(decodeClaimedJobs(flat)).toStrictEqual([a, b, c]);
+    const hots: string[] = [];
+    expect(decodeClaimedJobs(flat, (_, hot) => hots.push(hot))).toStrictEqual([a, b, c]);
+    expect(hots[1]).toBe(hots[0]);
+    expect(hots[2]).not.toBe(hots[0]);
   });
 });

@@ -3,7 +3,8 @@ KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash s
       them, see README).
 ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
 Returns (as RESP): {claimed, promoted, expired}: claimed = one flat list, per claimed job in claim order (as it is
-  after the claim): '@h', '@e' (nil when absent), n, then the n name/value pairs of its other envelope fields
+  after the claim): '@h' (0 when it equals the previous job's), '@e' (nil when absent), n, then the n name/value
+  pairs of its other envelope fields
   (fields named '@…' other than those two are internal and left out); promoted = summaries (id, type, queue,
   state, attempt, workflow_id, from-state); expired = HGETALL of each expired job.
   Why flat: RESP-encoding a reply costs ~700 Redis instructions a string and ~1.7k a nested table, so a fresh
@@ -21,6 +22,8 @@ local PROMOTE_BATCH = 1000
 local limit, worker, now, nowIso, vis = tonumber(A[2]), A[3], tonumber(A[4]), A[5], A[6]
 local claimed, promoted, expired = {}, {}, {}
 local nclaimed = 0
+-- the '@h' of the job last appended to `claimed`
+local lastPacked = false
 
 -- An integer as exact decimal text (tostring and cjson keep only 14 significant digits).
 local function decimal(n)
@@ -80,14 +83,20 @@ end
 
 -- One pass over a job's HGETALL `h`: where '@h' and '@e' are, the envelope fields of their own (positions of
 -- their names), and where the internal fields a claim reads or removes are (OWN_FIELDS, by name).
+-- `at` is NO_FIELDS, shared and never written, for a job with none of them (a fresh job): a table per job is
+-- an allocation and a collection.
+local NO_FIELDS = {}
 local function scan(h)
-  local at, hp, ep, own = {}, nil, nil, nil
+  local at, hp, ep, own = NO_FIELDS, nil, nil, nil
   for k = 1, #h, 2 do
     local f = h[k]
     if f == '@h' then hp = k + 1
     elseif f == '@e' then ep = k + 1
     elseif f ~= '@seq' then
-      if OWN_FIELDS[f] then at[f] = k + 1 end
+      if OWN_FIELDS[f] then
+        if at == NO_FIELDS then at = {} end
+        at[f] = k + 1
+      end
       if string.byte(f) ~= 64 then
         own = own or {}
         own[#own + 1] = k
@@ -128,7 +137,9 @@ local function claim_fields(jk, h, hp, ep, own, at)
   end
   -- the reply: '@h' as rewritten, '@e', and the envelope fields of their own but the one removed
   local c = #claimed
-  claimed[c + 1] = packed
+  -- 0: the same '@h' as the job before (jobs claimed together mostly share one), not sent again
+  claimed[c + 1] = packed == lastPacked and 0 or packed
+  lastPacked = packed
   claimed[c + 2] = ep and h[ep] or false
   claimed[c + 3] = 0
   local n = 0
@@ -161,26 +172,28 @@ if #A == 7 then
   if #popped == 0 and not due then return { {}, {}, {} } end
   if not due then
     if redis.call('HGET', base .. 'meta', 'paused') == '1' then return { {}, {}, {} } end
-    local found, expiring = {}, false
+    -- each job's key and hash, read before anything is written (scanned again below: cheaper than keeping
+    -- a table of what a scan found per job)
+    local jks, hs, expiring = {}, {}, false
     for k = 1, #popped do
-      local h = redis.call('HGETALL', base .. 'j:' .. popped[k])
-      local hp, ep, own, at = scan(h)
-      if at['@expiresAt'] then
-        expiring = true
-        break
+      local jk = base .. 'j:' .. popped[k]
+      local h = redis.call('HGETALL', jk)
+      for f = 1, #h, 2 do
+        if h[f] == '@expiresAt' then expiring = true end
       end
-      found[k] = { h, hp, ep, own, at }
+      if expiring then break end
+      jks[k], hs[k] = jk, h
     end
     if not expiring then
       redis.call('ZREMRANGEBYRANK', avail, 0, #popped - 1)
       local scores = {}
       for k = 1, #popped do
-        local f = found[k]
+        local h = hs[k]
+        local hp, ep, own, at = scan(h)
         -- a job without a hash (or without '@h') leaves the index and is not handed out, as below
-        if f[2] then
-          local id = popped[k]
-          scores[#scores + 1] = claim_fields(base .. 'j:' .. id, f[1], f[2], f[3], f[4], f[5])
-          scores[#scores + 1] = id
+        if hp then
+          scores[#scores + 1] = claim_fields(jks[k], h, hp, ep, own, at)
+          scores[#scores + 1] = popped[k]
         end
       end
       if #scores > 0 then
