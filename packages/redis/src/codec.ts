@@ -339,6 +339,7 @@ function decodeFlat(
         sealed = raw;
         continue;
       }
+      // '@seq': stored by versions before 2026-11-26, no internal
       if (x && field !== '@seq') {
         const key = field.slice(1);
         x[key] = decodeInternal(key, raw);

@@ -487,16 +487,14 @@ function failUnfulfilled(connection: Redis): void {
 /** Internals that make a job non-plain for lib/insert.lua (its plan or indexes read them from the pairs). */
 const INDEXED_INTERNALS = ['uniqueKey', 'dueAt', 'expiresAt', 'visibleUntil', 'timeoutAt', 'finishedAt', 'deadLetter'] as const;
 
-/** Appends job records as lib/insert.lua reads them (a header, the hash's pairs, the '@seq' placeholder). */
+/** Appends job records as lib/insert.lua reads them (a header, then the hash's pairs). */
 function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): void {
   for (const stored of jobs) {
     const fields = encodeStoredJob(stored);
     const { job, x } = stored;
-    const available = job.state === 'available';
     const plain = INDEXED_INTERNALS.every((key) => x[key] === undefined || x[key] === null);
-    args.push(fields.length / 2 + (available ? 1 : 0), job.id, job.queue, job.state, encodeEnvelopeValue('priority', job.priority) ?? '', plain ? 1 : 0);
+    args.push(fields.length / 2, job.id, job.queue, job.state, encodeEnvelopeValue('priority', job.priority) ?? '', plain ? 1 : 0);
     for (const f of fields) args.push(f);
-    if (available) args.push('@seq', '');
   }
 }
 

@@ -54,6 +54,19 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(rest.jobs.map((j) => j.attempt)).toEqual([1, 2, 1]);
   });
 
+  it('keeps an available job in its FIFO place through an in-place update, and under its new priority when that changes', async () => {
+    const d = driver();
+    const [a, b, c] = [storedJob(), storedJob(), storedJob()];
+    await insert(d, [a, b, c]);
+    // in place (available -> available): a keeps its place ahead of b
+    expect((await d.jobTransition({ id: a.job.id, from: ['available'], to: 'available', set: { meta: { touched: true } } })).ok).toBe(true);
+    expect(await indexViolations(d)).toEqual([]);
+    // a higher priority puts c first, its sequence kept among the jobs of that priority
+    expect((await d.jobTransition({ id: c.job.id, from: ['available'], to: 'available', set: { priority: 7 } })).ok).toBe(true);
+    expect(await indexViolations(d)).toEqual([]);
+    expect((await claim(d, ['default'], 3)).jobs.map((j) => j.id)).toEqual([c.job.id, a.job.id, b.job.id]);
+  });
+
   it('fills from queues in the order given and skips paused queues', async () => {
     const d = driver();
     const q1 = [storedJob({ queue: 'one' }), storedJob({ queue: 'one' })];
@@ -230,7 +243,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const job = storedJob({ args: [-0, 'x'], meta: { m: 1 }, tags: ['t'], retry: { max_attempts: 5 } } as never);
     await insert(d, [job]);
     const hash = await d.redis.hgetall(`${d.prefix}:{${job.job.queue}}:j:${job.job.id}`);
-    expect(Object.keys(hash).sort()).toEqual(['@e', '@h', '@seq']);
+    expect(Object.keys(hash).sort()).toEqual(['@e', '@h']);
     for (const field of ['specversion', 'id', 'queue', 'created_at', 'args', 'meta', 'max_attempts', 'tags', 'retry']) expect(hash).not.toHaveProperty(field);
     // the fields a claim and an ACK rewrite are packed in '@h'
     expect(unpackHot(hash['@h']!)).toEqual({ state: 'available', attempt: '0', type: 'test.noop', priority: '0', enqueued_at: iso(T0), '@visibilityMs': '30000', '@timeoutMs': '60000' });

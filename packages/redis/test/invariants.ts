@@ -43,6 +43,8 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
     if (active.size > 0 && active.get(ACTIVE_ANCHOR) !== Infinity) bad.push(`${q}/active: no anchor at +inf`);
     active.delete(ACTIVE_ANCHOR);
     const counted: Record<string, number> = {};
+    const seqCounter = Number((await r.get(k('seq'))) ?? 0);
+    const seqs = new Set<number>();
     const jobKeys = await scanKeys(driver, `${P}:{${q}}:j:*`);
     const ids = new Set<string>();
     for (const key of jobKeys) {
@@ -67,7 +69,17 @@ export async function indexViolations(driver: RedisDriver): Promise<string[]> {
       const dl = state === 'discarded' && h['@deadLetter'] === '1';
       const terminal = TERMINAL_STATES.includes(state);
       const deadline = Math.min(num('@visibleUntil') ?? Infinity, num('@timeoutAt') ?? Infinity);
-      expect('avail', state === 'available', state === 'available' ? (100 - Number(h.priority)) * SEQ_SPAN + Number(h['@seq']) : undefined);
+      expect('avail', state === 'available');
+      // an available job's score: its priority, then its FIFO sequence (not stored on the job), drawn from the queue's counter
+      const avail = zsets.avail!.get(id);
+      if (state === 'available' && avail !== undefined) {
+        const priority = Number(h.priority ?? 0);
+        const seq = avail % SEQ_SPAN;
+        if (Math.floor(avail / SEQ_SPAN) !== 100 - priority) bad.push(`${id}: avail score ${avail} does not hold priority ${priority}`);
+        if (!(seq >= 1 && seq <= seqCounter)) bad.push(`${id}: avail sequence ${seq} outside 1..${seqCounter}`);
+        if (seqs.has(seq)) bad.push(`${id}: avail sequence ${seq} taken twice`);
+        seqs.add(seq);
+      }
       expect('due', state === 'scheduled' || state === 'retryable', num('@dueAt') ?? 0);
       expect('active', state === 'active', deadline);
       expect('exp', ['scheduled', 'available', 'retryable'].includes(state) && h['@expiresAt'] !== undefined, num('@expiresAt'));

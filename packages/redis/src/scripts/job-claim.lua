@@ -92,7 +92,7 @@ local function scan(h)
     local f = h[k]
     if f == '@h' then hp = k + 1
     elseif f == '@e' then ep = k + 1
-    elseif f ~= '@seq' then
+    elseif f ~= '@seq' then -- stored by versions before 2026-11-26
       if OWN_FIELDS[f] then
         if at == NO_FIELDS then at = {} end
         at[f] = k + 1

@@ -62,8 +62,6 @@ do
         register_queue(P .. ':queues', base, q, job[6])
       end
       b.seq = b.seq + 1
-      -- the FIFO number goes in the job's one HSET, in the placeholder pair its record ends with
-      A[to] = b.seq
       redis.call('HSET', base .. 'j:' .. id, unpack(A, job[4], to))
       directory[#directory + 1] = id
       directory[#directory + 1] = q

@@ -8,7 +8,7 @@ generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
 
 -- id and queue are not read: the caller knows them (a job's hash sits under the queue named in it). Every
 -- field read costs a scan of the hash's listpack, a whole one when the field is absent.
-local VIEW = { 'state', 'priority', '@seq', '@dueAt', '@visibleUntil', '@timeoutAt', '@finishedAt', '@deadLetter',
+local VIEW = { 'state', 'priority', '@dueAt', '@visibleUntil', '@timeoutAt', '@finishedAt', '@deadLetter',
   '@expiresAt', '@uniqueKey', 'attempt', 'worker_id', 'type', 'workflow_id' }
 
 -- The view of job `id` of queue `q` (missing fields are false) and its split '@h' (for job_write), or nil
@@ -166,7 +166,8 @@ local function score_of(s)
   return 0
 end
 
--- fresh: the job has just entered its state (entering `available` takes a new FIFO sequence).
+-- fresh: the job has just entered its state (entering `available` takes a new FIFO sequence; a job that stays
+-- available keeps v['@seq'], which the caller took from its score).
 local function idx_add(q, id, jk, v, fresh)
   touch(id)
   local state = v.state
@@ -176,7 +177,6 @@ local function idx_add(q, id, jk, v, fresh)
     local seq = tonumber(v['@seq'])
     if fresh or not seq then
       seq = redis.call('INCR', qkey(q, 'seq'))
-      redis.call('HSET', jk, '@seq', seq)
       v['@seq'] = seq
     end
     score = avail_score(tonumber(v.priority) or 0, seq)

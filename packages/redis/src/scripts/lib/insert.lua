@@ -5,8 +5,7 @@ A job is read from ARGS starting at index i: nFields, id, queue, state, priority
 then nFields field/value pairs as stored in the hash (envelope fields plus '@'-prefixed internals). `plain`
 is 1 when the job has none of the fields the plan or the indexes read from its pairs (unique key, due,
 expiry, visibility, timeout and finish times, dead letter): such a job is planned and stored without a
-field map. A job whose state is `available` ends with the pair '@seq', placeholder: store_job puts its FIFO
-number there, so the number goes in the job's one HSET.
+field map.
 
 An insert is planned before anything is written: plan_insert decides every job against a simulated view of
 the store (so jobs earlier in the same insert count, and a later abort leaves nothing behind), then
@@ -22,13 +21,12 @@ local function insert_begin()
 end
 
 -- Returns the parsed job { id, queue, state, priority, f = field map (non-plain jobs only), from, to = ARGS
--- range of its pairs, seqslot (its last pair is the '@seq' placeholder) } and the next index.
+-- range of its pairs } and the next index.
 local function read_job(i)
   local n = tonumber(ARGS[i])
   local from = i + 6
   local job = { id = ARGS[i + 1], queue = ARGS[i + 2], state = ARGS[i + 3], from = from, to = from + 2 * n - 1 }
   if ARGS[i + 4] ~= '' then job.priority = ARGS[i + 4] end
-  job.seqslot = job.state == 'available'
   local plain = ARGS[i + 5]
   if plain ~= 1 and plain ~= '1' then
     local f = {}
@@ -260,11 +258,7 @@ local function store_job(S, job, nowIso)
   local q, id = job.queue, job.id
   local jk = jkey(q, id)
   local seq = false
-  if job.state == 'available' then
-    -- the FIFO number goes in the same HSET, in the placeholder pair the record ends with
-    seq = next_seq(S, q)
-    ARGS[job.to] = seq
-  end
+  if job.state == 'available' then seq = next_seq(S, q) end
   redis.call('HSET', jk, unpack(ARGS, job.from, job.to))
   local ids = S.ids
   ids[#ids + 1] = id
@@ -284,7 +278,6 @@ local function store_job(S, job, nowIso)
     if job.takeover then
       local dels = {}
       if f['enqueued_at'] then dels[#dels + 1] = 'enqueued_at' end
-      if job.seqslot then dels[#dels + 1] = '@seq' end
       job_write(jk, { 'state', 'scheduled', 'scheduled_at', job.takeover[1], '@dueAt', job.takeover[2] }, dels, nil)
       v['@dueAt'] = job.takeover[2]
     end

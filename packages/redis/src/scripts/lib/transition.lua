@@ -57,10 +57,7 @@ local function shape_view(shape, vis)
   if may_be(EXPIRABLE) then read('@expiresAt') end
   if vis then read('@visibleUntil') elseif to == 'active' then read_unless_written('@visibleUntil') end
   if to == 'active' then read_unless_written('@timeoutAt') end
-  if to == 'available' then
-    read_unless_written('priority')
-    read_unless_written('@seq')
-  end
+  if to == 'available' then read_unless_written('priority') end
   if DUE[to] then read_unless_written('@dueAt') end
   if TERMINAL[to] then read_unless_written('@finishedAt') end
   if shape.returning == 'summary' then
@@ -118,6 +115,13 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
 
   local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
+  if state == 'available' and to == 'available' then
+    -- staying available in its queue, a job keeps its FIFO place: the sequence in its score (a job's hash
+    -- does not hold it: one field less for every claim to read)
+    touch(id)
+    local score = tonumber(redis.call('ZSCORE', qkey(q, 'avail'), id))
+    if score then v['@seq'] = score % SEQ_SPAN end
+  end
   idx_remove(q, id, v)
   apply_writes(jk, shape.packed, shape.own, shape.drop, hv)
   view_apply(v, shape.set, 1, #shape.set, shape.del, 1, #shape.del)
