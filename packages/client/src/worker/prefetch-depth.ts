@@ -15,12 +15,16 @@ export const DEEP_BATCHES = 8;
 
 /**
  * Batches per fetch while deep, when no `fetchBatchSize` was configured: a FETCH has a fixed cost on both
- * sides (a script's prelude, a socket write and read, a reply to decode), which two batches per fetch halve
- * per job (Redis, no-op jobs at concurrency 50, `pnpm bench:prefetch`, 2026-11-25: prefetch 200 fetched 100
- * at a time processed 3.39× BullMQ's jobs/s where 50 at a time made 2.88×). A bigger claim holds the backend
- * longer (a Redis script of 100 claims runs ~1–2 ms), so the size grows only while handlers are that short.
+ * sides (a script's prelude, a socket write and read, a reply to decode), which larger fetches spread over
+ * more jobs (Redis, no-op jobs at concurrency 50, `pnpm bench:prefetch`, 2026-11-25: prefetch 200 fetched 100
+ * at a time processed 3.39× BullMQ's jobs/s where 50 at a time made 2.88×). Four since 2026-11-26, once a
+ * claim's per-job work had shrunk by a third and a socket write (23–100 µs on the 2-core VM) became a larger
+ * share of it: prefetch 400 fetched 200 at a time against 100, no-op jobs at concurrency 50, medians of 7
+ * rounds: Redis 74.7k against 64.7k jobs/s (800/200: 72.7k; another run 77.5k against 70.9k), Postgres
+ * (SDK worker, 10 000 jobs, 6 alternating pairs) 18.8k against 16.3k. A bigger claim holds the backend longer
+ * (a Redis script of 200 claims runs ~2 ms), so the size grows only while handlers are that short.
  */
-export const DEEP_FETCH_BATCHES = 2;
+export const DEEP_FETCH_BATCHES = 4;
 
 /** Weight of the newest sample in the running averages. */
 const ALPHA = 0.2;
