@@ -112,6 +112,9 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     await Promise.resolve();
     await new Promise((r) => setTimeout(r, 0));
     expect(now).toHaveBeenCalledTimes(1);
+    // that PUBLISH reached Redis (a reply on the same connection comes after its own), before c below listens:
+    // a connection still opening holds it back, and c would hear these ten too
+    await a.redis.ping();
 
     const b = testDriver({ eventPublishDelayMs: 60_000 }, prefix);
     const c = driver(prefix);
