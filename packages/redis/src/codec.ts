@@ -107,7 +107,7 @@ export function unpackHot(h: string): Record<string, string> {
 }
 
 /** Key order of served envelopes (hash field order is not preserved by Redis for large hashes). */
-const ENVELOPE_ORDER = [
+export const ENVELOPE_ORDER: readonly string[] = [
   'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
   'created_at', 'enqueued_at', 'scheduled_at', 'expires_at', 'started_at', 'completed_at', 'discarded_at',
   'cancelled_at', 'expired_at', 'activated_at', 'result', 'error', 'errors', 'retry_delay_ms', 'next_attempt_at',

@@ -1,7 +1,7 @@
 /** codec.ts without Redis: a stored job decodes to the envelope it was, keys in envelope order, whatever it holds. */
 import { describe, expect, it } from 'vitest';
 import type { StoredJob } from '@ojskit/core';
-import { decodeClaimedJobs, decodeJob, encodeStoredJob } from '../src/codec.js';
+import { decodeClaimedJobs, decodeJob, encodeStoredJob, ENVELOPE_ORDER } from '../src/codec.js';
 
 const T = '2026-11-26T04:19:32.192Z';
 const BASE = {
@@ -14,14 +14,8 @@ const OPTIONAL: Record<string, unknown> = {
   errors: [{ code: 'x' }], retry_delay_ms: 1500, next_attempt_at: T, tags: ['a', 'b'], worker_id: 'host|pid|1',
   workflow_id: 'wf-1', x_custom: { kept: true },
 };
-/** The envelope's key order (codec.ts ENVELOPE_ORDER), unknown attributes after it. */
-const ORDER = [
-  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts', 'created_at',
-  'enqueued_at', 'scheduled_at', 'expires_at', 'started_at', 'completed_at', 'discarded_at', 'cancelled_at', 'expired_at',
-  'activated_at', 'result', 'error', 'errors', 'retry_delay_ms', 'next_attempt_at', 'retry', 'unique', 'tags', 'timeout_ms',
-  'timeout', 'visibility_timeout_ms', 'worker_id', 'parent_results', 'workflow_id', 'schema',
-];
-const rank = (key: string) => (ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length);
+/** A key's place in the envelope order, unknown attributes after every known one. */
+const rank = (key: string) => (ENVELOPE_ORDER.includes(key) ? ENVELOPE_ORDER.indexOf(key) : ENVELOPE_ORDER.length);
 
 /** Every subset of OPTIONAL on top of BASE: 2 048 jobs, more envelope shapes than the decoder builds makers for. */
 function* jobs(): Generator<Record<string, unknown>> {

@@ -166,8 +166,17 @@ local function score_of(s)
   return 0
 end
 
+-- An available job that stays available in queue `q` keeps its FIFO place: its sequence, read from its avail
+-- score into v['@seq'] before idx_remove takes it out (the job hash does not hold it: one field less for every
+-- claim to read), is the one idx_add puts it back with.
+local function idx_keep_seq(q, id, v)
+  touch(id)
+  local score = tonumber(redis.call('ZSCORE', qkey(q, 'avail'), id))
+  if score then v['@seq'] = avail_seq(score) end
+end
+
 -- fresh: the job has just entered its state (entering `available` takes a new FIFO sequence; a job that stays
--- available keeps v['@seq'], which the caller took from its score).
+-- available keeps v['@seq'], see idx_keep_seq).
 local function idx_add(q, id, jk, v, fresh)
   touch(id)
   local state = v.state

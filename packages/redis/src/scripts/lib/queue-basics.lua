@@ -16,6 +16,11 @@ local function avail_score(priority, seq)
   return (100 - priority) * SEQ_SPAN + seq
 end
 
+-- The FIFO sequence inside an avail score (the job hash does not keep it).
+local function avail_seq(score)
+  return score % SEQ_SPAN
+end
+
 -- Registers queue `q` (idempotent; `queues` is P:queues, `base` P:{q}:): the queue record is created at first sight.
 local function register_queue(queues, base, q, nowIso)
   if redis.call('SADD', queues, q) == 1 then

@@ -115,13 +115,7 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
 
   local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
-  if state == 'available' and to == 'available' then
-    -- staying available in its queue, a job keeps its FIFO place: the sequence in its score (a job's hash
-    -- does not hold it: one field less for every claim to read)
-    touch(id)
-    local score = tonumber(redis.call('ZSCORE', qkey(q, 'avail'), id))
-    if score then v['@seq'] = score % SEQ_SPAN end
-  end
+  if state == 'available' and to == 'available' then idx_keep_seq(q, id, v) end
   idx_remove(q, id, v)
   apply_writes(jk, shape.packed, shape.own, shape.drop, hv)
   view_apply(v, shape.set, 1, #shape.set, shape.del, 1, #shape.del)
