@@ -252,7 +252,8 @@ const KIND_BY_RANK = ENVELOPE_ORDER.map((key) => (RAW_STRING.has(key) ? RAW : RA
  * a function returning one object literal with those keys, so every envelope of that set is made in one step
  * with one hidden class. Storing the keys one by one (`job[name] = value`, a key that changes every store)
  * cost a claimed job ~0.35 µs more (of ~1.35 µs to decode it, ~0.6 of them JSON.parse of '@e'). The keys are
- * ENVELOPE_ORDER's, never data; past ASSEMBLER_LIMIT sets, envelopes are assembled key by key.
+ * ENVELOPE_ORDER's, never data; past ASSEMBLER_LIMIT sets, or where code generation is disallowed, envelopes are
+ * assembled key by key.
  */
 type Assemble = (slots: readonly unknown[]) => Record<string, unknown>;
 /** Ranks 0–29 as a bit each of one key, the rest of another (both stay small integers). */
@@ -271,7 +272,14 @@ function assembler(low: number, high: number): Assemble | undefined {
       const bits = rank < LOW_RANKS ? low >>> rank : high >>> (rank - LOW_RANKS);
       if ((bits & 1) === 1) entries.push(`${JSON.stringify(ENVELOPE_ORDER[rank])}: s[${rank}]`);
     }
-    assemble = new Function('s', `return { ${entries.join(', ')} };`) as Assemble;
+    try {
+      assemble = new Function('s', `return { ${entries.join(', ')} };`) as Assemble;
+    } catch {
+      // code generation disallowed (`--disallow-code-generation-from-strings`, a locked-down runtime):
+      // every envelope is assembled key by key from now on
+      assemblerCount = ASSEMBLER_LIMIT;
+      return undefined;
+    }
     byLow.set(low, assemble);
     assemblerCount++;
   }

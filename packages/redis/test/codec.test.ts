@@ -1,4 +1,9 @@
 /** codec.ts without Redis: a stored job decodes to the envelope it was, keys in envelope order, whatever it holds. */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { StoredJob } from '@ojskit/core';
 import { decodeClaimedJobs, decodeJob, encodeStoredJob, ENVELOPE_ORDER } from '../src/codec.js';
@@ -64,5 +69,19 @@ describe('codec', () => {
     expect(decodeClaimedJobs(flat, (_, hot) => hots.push(hot))).toStrictEqual([a, b, c]);
     expect(hots[1]).toBe(hots[0]);
     expect(hots[2]).not.toBe(hots[0]);
+  });
+
+  it('decodes where code generation is disallowed (a locked-down runtime), key by key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ojskit-codec-'));
+    const script = join(dir, 'decode.mjs');
+    const codec = fileURLToPath(new URL('../src/codec.ts', import.meta.url));
+    writeFileSync(script, `const { decodeJob, encodeStoredJob } = await import(${JSON.stringify(codec)});
+const job = ${JSON.stringify({ ...BASE, worker_id: 'w' })};
+process.stdout.write(JSON.stringify(decodeJob(encodeStoredJob({ job, x: {} }))));`);
+    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify({ ...BASE, worker_id: 'w' })));
   });
 });
