@@ -111,6 +111,31 @@ describe('wire job → view', () => {
     expect('result' in job).toBe(false);
   });
 
+  it('is a plain object with the fields in a fixed order, as an object literal would be', () => {
+    const job = jobFromWire(wireJob({ enqueued_at: '2026-01-01T00:00:00.000Z' }));
+    expect(Object.getPrototypeOf(job)).toBe(Object.prototype);
+    expect(job.constructor).toBe(Object);
+    expect(job).toStrictEqual({
+      id: '01890a5d-ac96-774b-bcce-b302099a8057',
+      type: 'email.send',
+      queue: 'default',
+      args: ['a'],
+      meta: {},
+      priority: 0,
+      state: 'available',
+      attempt: 0,
+      maxAttempts: 3,
+      createdAt: new Date('2026-01-01T00:00:00.000Z'),
+      errors: [],
+      tags: [],
+      attributes: {},
+      enqueuedAt: new Date('2026-01-01T00:00:00.000Z'),
+    });
+    expect(Object.keys(job).slice(0, 4)).toEqual(['id', 'type', 'queue', 'args']);
+    expect(JSON.parse(JSON.stringify(job))).toMatchObject({ id: job.id, createdAt: '2026-01-01T00:00:00.000Z' });
+    expect({ ...job }).toStrictEqual(job);
+  });
+
   it('reads queue stats from whichever of the three shapes a server sends', () => {
     const flat = { name: 'q', paused: false, available: 2, active: 1, scheduled: 1, retryable: 0, pending: 0, completed: 5, discarded: 0, cancelled: 0 } as unknown as QueueStatsResponse;
     expect(queueStatsFromWire(flat)).toMatchObject({ name: 'q', paused: false, depth: 3, counts: { available: 2, active: 1, completed: 5 } });
