@@ -98,7 +98,7 @@ export function jobErrorFromWire(wire: WireJobError): JobError {
  * that site allocate in the old generation from then on, for good. `enqueueMany` returns a thousand views at
  * once, all alive, which could do that to this site; the worker then made every job's view (for `completed`
  * listeners) in the old generation, where the young strings and dates it points to stay alive until a full
- * GC. In a process that had bulk-enqueued, that happened in most runs: ~0.5 KB more promoted per processed
+ * GC. It happened in about half of the processes that had bulk-enqueued: ~0.5 KB more promoted per processed
  * job, twice the young-GC time and ~10 % fewer jobs/s on Redis. A `new`-made object has no allocation site.
  * The prototype is `Object.prototype`, so the view stays a plain object.
  */
