@@ -26,11 +26,18 @@ import { PgEventTransport } from './event-transport.js';
 import { jobFromRow, RowReader, storedFromRow, summaryFromRow, type JobRow } from './job-row.js';
 import { insertJobs } from './job-insert.js';
 import { DEFAULT_SCHEMA } from './migrate.js';
-import { toOjsError } from './pg-errors.js';
+import { errorCode, toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
 import { transitionJobs } from './job-transitions.js';
+
+/** How long a claim waits for other statements' promotions of the due jobs it met (ms). */
+const AWAIT_PROMOTIONS_MS = 1_000;
+/** How many times one claim waits for other statements' promotions (each may start new ones meanwhile). */
+const MAX_AWAITS = 10;
+/** SQLSTATE of a lock_timeout. */
+const LOCK_NOT_AVAILABLE = '55P03';
 
 const CAPABILITIES: DriverCapabilities = Object.freeze({
   transactionalEnqueue: true,
@@ -139,7 +146,9 @@ export class PostgresDriver implements Driver {
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
     const result: ClaimResult = { jobs: [], promoted: [], expired: [] };
     if (params.limit <= 0 || params.queues.length === 0) return result;
-    // One statement claims; it runs again only while it promoted or expired jobs and is still short.
+    // One statement claims; it runs again while it promoted or expired jobs and is still short, and once
+    // more after waiting for promotions other statements had under way when it ran (see jobClaim.sql).
+    let awaits = 0;
     for (;;) {
       const wanted = params.limit - result.jobs.length;
       const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaim', [
@@ -159,8 +168,10 @@ export class PostgresDriver implements Driver {
       const fromAt = read.at('from_state');
       const claimed: unknown[][] = [];
       let moved = 0;
+      let missed = false;
       for (const row of rows) {
-        if (row[stateAt] === 'discarded') {
+        if (row[kindAt] === 'missed') missed = true;
+        else if (row[stateAt] === 'discarded') {
           result.expired.push(read.job(row));
           moved++;
         } else if (row[kindAt] === 'claimed') claimed.push(row);
@@ -178,7 +189,27 @@ export class PostgresDriver implements Driver {
           compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
-      if (moved === 0 || claimed.length >= wanted) return result;
+      if (claimed.length >= wanted) return result;
+      if (moved > 0) continue;
+      if (!missed || awaits === MAX_AWAITS) return result;
+      awaits++;
+      await this.awaitPromotions(params.queues, params.now);
+    }
+  }
+
+  /**
+   * Waits (at most AWAIT_PROMOTIONS_MS) for the statements that hold due jobs of `queues`: a claim that met
+   * them skipped them and read them as still waiting, though they may be claimable once those statements commit.
+   */
+  private async awaitPromotions(queues: readonly string[], now: number): Promise<void> {
+    try {
+      await atomically(this.pool, undefined, async (on) => {
+        await on.query({ text: `SET LOCAL lock_timeout = ${AWAIT_PROMOTIONS_MS}` });
+        await this.sql.run(on, 'jobClaim.awaitPromotions', [queues, now]);
+      });
+    } catch (error) {
+      // A row held longer than that (someone's open transaction) is left to the next FETCH.
+      if (errorCode((error as Error).cause) !== LOCK_NOT_AVAILABLE) throw error;
     }
   }
 

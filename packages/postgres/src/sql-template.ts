@@ -1,5 +1,5 @@
 /** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
-import { JOB_STATES, TERMINAL_STATES, TRANSITIONS } from '@ojskit/core';
+import { allowedFrom, JOB_STATES, TERMINAL_STATES, TRANSITIONS } from '@ojskit/core';
 import { jobTemplateValues } from './job-columns.js';
 
 /** Schema names this package accepts: plain identifiers, so they never need case-sensitive quoting rules. */
@@ -37,6 +37,10 @@ export function templateValues(schema: string): Record<string, string> {
     job_states: textArray(JOB_STATES),
     terminal_states: TERMINAL_STATES.map(sqlLiteral).join(', '),
     legal_pairs: textArray(legalPairs()),
+    // The states a due time promotes (core's `timer` edges into available).
+    timer_states: textArray(allowedFrom('available', 'timer')),
+    // The states a FETCH claims from (core's `fetch` edges into active).
+    fetch_states: textArray(allowedFrom('active', 'fetch')),
     ...jobTemplateValues(),
   };
 }
