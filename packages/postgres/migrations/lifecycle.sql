@@ -31,3 +31,35 @@ CREATE TRIGGER jobs_refuse_illegal_transition
   FOR EACH ROW
   WHEN (OLD.state IS DISTINCT FROM NEW.state AND NOT (OLD.state || '>' || NEW.state) = ANY ({{legal_pairs}}))
   EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_transition();
+
+-- A finished row enters `jobs_finished` (or comes back to `jobs`, a dead-letter retry) by an INSERT in the
+-- statement that deletes it from the other table; the guards of that statement check the edge, and these
+-- triggers refuse, as above, a move along an edge the table lacks (`prev_state` is the state it left). New jobs
+-- (prev_state NULL) and in-place changes pass without calling PL/pgSQL.
+CREATE OR REPLACE FUNCTION {{schema}}.jobs_refuse_illegal_move() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  IF NEW.prev_state IS NOT NULL AND NEW.prev_state IS DISTINCT FROM NEW.state
+     AND NOT (NEW.prev_state || '>' || NEW.state) = ANY ({{legal_pairs}}) THEN
+    RAISE EXCEPTION 'ojskit: illegal transition % -> % for job %', NEW.prev_state, NEW.state, NEW.id
+      USING ERRCODE = 'check_violation', HINT = 'Only the transitions of the OJS lifecycle table are allowed.';
+  END IF;
+  RETURN NEW;
+END
+$fn$;
+
+DROP TRIGGER IF EXISTS jobs_finished_refuse_illegal_move ON {{schema}}.jobs_finished;
+CREATE TRIGGER jobs_finished_refuse_illegal_move
+  AFTER INSERT ON {{schema}}.jobs_finished
+  FOR EACH ROW
+  WHEN (NEW.prev_state IS NOT NULL AND NEW.prev_state IS DISTINCT FROM NEW.state
+        AND NOT (NEW.prev_state || '>' || NEW.state) = ANY ({{legal_pairs}}))
+  EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_move();
+
+DROP TRIGGER IF EXISTS jobs_refuse_illegal_move ON {{schema}}.jobs;
+CREATE TRIGGER jobs_refuse_illegal_move
+  AFTER INSERT ON {{schema}}.jobs
+  FOR EACH ROW
+  WHEN (NEW.prev_state IS NOT NULL AND NEW.prev_state IS DISTINCT FROM NEW.state
+        AND NOT (NEW.prev_state || '>' || NEW.state) = ANY ({{legal_pairs}}))
+  EXECUTE FUNCTION {{schema}}.jobs_refuse_illegal_move();

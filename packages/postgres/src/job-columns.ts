@@ -61,6 +61,11 @@ export const INTERNAL_BY_KEY: ReadonlyMap<string, Column> = new Map(INTERNAL_COL
 const READ_COLUMNS: readonly string[] = [
   'id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest',
 ];
+/**
+ * Every column of the `jobs` and `jobs_finished` tables: what is read, plus the FIFO number and the state
+ * before the last transition. A row moving between the two tables is inserted with all of them.
+ */
+export const TABLE_COLUMNS: readonly string[] = [...READ_COLUMNS, 'seq', 'prev_state'];
 const JSON_COLUMNS: ReadonlySet<string> = new Set([...ENVELOPE_COLUMNS, ...INTERNAL_COLUMNS].filter((c) => c.type === 'json').map((c) => c.column));
 
 /** The columns of the envelope alone (what a claim or a transition hands back: no internals). */
@@ -125,6 +130,14 @@ function transitionAssignments(): string {
   ].join(',\n    ');
 }
 
+/**
+ * The select list that inserts a row moving between the tables, in TABLE_COLUMNS order: each column from
+ * the deleted row `from`, unless `changes` gives it an expression.
+ */
+export function movedValues(from: string, changes: Readonly<Record<string, string>>): string {
+  return TABLE_COLUMNS.map((c) => changes[c] ?? `${from}.${c}`).join(', ');
+}
+
 /** Template values for the job statements. */
 export function jobTemplateValues(): Record<string, string> {
   return {
@@ -137,5 +150,6 @@ export function jobTemplateValues(): Record<string, string> {
     job_insert_columns: insertColumns(),
     job_insert_values: insertValues(),
     transition_assignments: transitionAssignments(),
+    table_columns: TABLE_COLUMNS.join(', '),
   };
 }

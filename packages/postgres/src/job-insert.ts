@@ -25,6 +25,9 @@ export interface InsertRequest {
 /** A stored job changed between our read and our write: plan again. */
 class Replan extends Error {}
 
+/** An id of the batch is a finished job's (jobInsert.sql stored nothing): reported as a duplicate id. */
+class FinishedIdClash extends Error {}
+
 const MAX_ATTEMPTS = 5;
 
 /**
@@ -40,7 +43,7 @@ export async function insertJobs(ctx: InsertContext, request: InsertRequest): Pr
       if (!hasKeys && request.mode === 'abort') return await insertPlain(ctx, request);
       return await atomically(ctx.pool, request.tx, (on) => insertPlanned(ctx, request, on));
     } catch (error) {
-      if (!(error instanceof Replan) && !isDuplicateJobId(error)) throw error;
+      if (!(error instanceof Replan) && !(error instanceof FinishedIdClash) && !isDuplicateJobId(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) throw error;
     }
   }
@@ -49,13 +52,13 @@ export async function insertJobs(ctx: InsertContext, request: InsertRequest): Pr
 async function insertPlain(ctx: InsertContext, request: InsertRequest): Promise<InsertResult> {
   const rows = JSON.stringify(request.jobs.map(recordOf));
   try {
-    if (request.tx !== undefined) {
-      await atomically(ctx.pool, request.tx, (on) => ctx.sql.run(on, 'jobInsert', [rows, request.nowIso], { oneOff: true }));
-    } else {
-      await ctx.sql.run(ctx.pool, 'jobInsert', [rows, request.nowIso]);
-    }
+    const stored =
+      request.tx !== undefined
+        ? await atomically(ctx.pool, request.tx, (on) => ctx.sql.run<{ clash: boolean }>(on, 'jobInsert', [rows, request.nowIso], { oneOff: true }))
+        : await ctx.sql.run<{ clash: boolean }>(ctx.pool, 'jobInsert', [rows, request.nowIso]);
+    if (stored[0]?.clash === true) throw new FinishedIdClash();
   } catch (error) {
-    if (!isDuplicateJobId(error)) throw error;
+    if (!isDuplicateJobId(error) && !(error instanceof FinishedIdClash)) throw error;
     const conflicts = await findConflicts(ctx, request.tx ?? ctx.pool, request.jobs, request.tx !== undefined);
     const plan = planInsert(request.jobs, request.now, request.nowIso, conflicts, 'abort');
     if (!plan.ok) return plan;
@@ -97,7 +100,9 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
   const inserts = plan.steps.flatMap((step) => (step.kind === 'insert' ? [step.row] : []));
   if (inserts.length > 0) {
     const rows = JSON.stringify(inserts.map(recordOf));
-    await ctx.sql.run(on, request.mode === 'skip' ? 'jobInsert.skipExisting' : 'jobInsert', [rows, request.nowIso], { oneOff });
+    const stored = await ctx.sql.run<{ clash?: boolean }>(on, request.mode === 'skip' ? 'jobInsert.skipExisting' : 'jobInsert', [rows, request.nowIso], { oneOff });
+    // The plan read the finished jobs too: a finished job with one of these ids appeared since. Plan again.
+    if (stored[0]?.clash === true) throw new Replan();
   }
 
   const outcomes: InsertOutcome[] = [];

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { lifecycleMigration, versionedMigrations } from './sql-files.js';
 import { assertSchemaName, renderSql, templateValues } from './sql-template.js';
+import { ensurePartitions } from './finished-partitions.js';
 
 /** The schema used when none is given. */
 export const DEFAULT_SCHEMA = 'ojskit';
@@ -35,6 +36,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const values = templateValues(schema);
   const q = values.schema!;
   const client = await options.pool.connect();
+  let newlyMigrated = false;
   const lockKey = `ojskit:migrate:${schema}`;
   try {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
@@ -73,12 +75,15 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       }
       // A claim planned without statistics picks poor plans; a fresh schema gets them now.
       if (newlyApplied.length > 0) await client.query(`ANALYZE ${q}.jobs`);
+      newlyMigrated = newlyApplied.length > 0;
       return { schema, applied: newlyApplied, lifecycleUpdated };
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]);
     }
   } finally {
     client.release();
+    // Today's partition of finished jobs and the next ones (the pruner keeps creating them ahead).
+    if (newlyMigrated) await ensurePartitions(options.pool, schema, Date.now());
   }
 }
 

@@ -31,6 +31,7 @@ import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
 import { transitionJobs } from './job-transitions.js';
+import { DEFAULT_PARTITIONS, dropPartitionsBefore, ensurePartitions, type PartitionPlan } from './finished-partitions.js';
 
 /** How long a claim waits for other statements' promotions of the due jobs it met (ms). */
 const AWAIT_PROMOTIONS_MS = 1_000;
@@ -76,6 +77,12 @@ export interface PostgresDriverOptions {
    * reader) and must hear the events.
    */
   publishEventsWhenAlone?: boolean;
+  /**
+   * Partitions of the finished jobs (`jobs_finished`): their width in ms of finish time (default one day) and
+   * how many the pruner keeps created ahead (default 2). Retention drops whole partitions, so a finished job
+   * is kept for its retention and at most one width longer.
+   */
+  finishedPartitions?: Partial<PartitionPlan>;
 }
 
 /**
@@ -97,6 +104,7 @@ export class PostgresDriver implements Driver {
   private readonly sql: Statements;
   private readonly ownsPool: boolean;
   private readonly analyzeAfter: number;
+  private readonly partitions: PartitionPlan;
   private insertedSinceAnalyze = 0;
   private rowsAtAnalyze = 0;
   private analyzing: Promise<void> | undefined;
@@ -109,6 +117,7 @@ export class PostgresDriver implements Driver {
     this.sql = new Statements(this.schema);
     this.ownsPool = options.ownsPool ?? false;
     this.analyzeAfter = options.analyzeAfterInserts ?? 10_000;
+    this.partitions = { ...DEFAULT_PARTITIONS, ...options.finishedPartitions };
     const onError = options.onError ?? ((error: Error) => console.warn(error.message));
     // Idle clients see the server go away (restart, failover) as an 'error' event; unhandled, it would
     // crash the process. The pool replaces them on the next query.
@@ -161,7 +170,6 @@ export class PostgresDriver implements Driver {
       ]);
       const read = new RowReader(columns);
       const kindAt = read.at('kind');
-      const stateAt = read.at('state');
       const ordAt = read.at('ord');
       const priorityAt = read.at('priority');
       const seqAt = read.at('claim_seq');
@@ -170,12 +178,13 @@ export class PostgresDriver implements Driver {
       let moved = 0;
       let missed = false;
       for (const row of rows) {
-        if (row[kindAt] === 'missed') missed = true;
-        else if (row[stateAt] === 'discarded') {
+        const kind = row[kindAt];
+        if (kind === 'claimed') claimed.push(row);
+        else if (kind === 'missed') missed = true;
+        else if (kind === 'expired') {
           result.expired.push(read.job(row));
           moved++;
-        } else if (row[kindAt] === 'claimed') claimed.push(row);
-        else {
+        } else {
           const from = row[fromAt] as JobState | null;
           result.promoted.push({ ...read.summary(row), ...(from !== null ? { from } : {}) });
           moved++;
@@ -284,7 +293,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
-    const rows = await this.sql.run<JobRow & { from_state: JobState | null }>(this.pool, 'jobPromote', [
+    const rows = await this.sql.run<JobRow & { kind: 'promoted' | 'expired'; from_state: JobState | null }>(this.pool, 'jobPromote', [
       params.now,
       params.nowIso,
       params.limit,
@@ -292,7 +301,7 @@ export class PostgresDriver implements Driver {
     const promoted: JobSummary[] = [];
     const expired: Job[] = [];
     for (const row of rows) {
-      if (row.state === 'discarded') expired.push(jobFromRow(row));
+      if (row.kind === 'expired') expired.push(jobFromRow(row));
       else promoted.push(promotedSummary(row));
     }
     return { promoted, expired };
@@ -311,9 +320,17 @@ export class PostgresDriver implements Driver {
     return rows.map(storedFromRow);
   }
 
+  /**
+   * Retention of finished jobs: creates the day partitions of `jobs_finished` ahead (of this process's wall
+   * clock: finish times to come), drops those wholly before `before`, then deletes row by row what no dropped
+   * partition took (the default partition; the dead-letter queue with `deadLetter`). Run by the engine's
+   * pruner, under its lease.
+   */
   async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+    await ensurePartitions(this.pool, this.schema, Date.now(), this.partitions);
+    const dropped = await dropPartitionsBefore(this.pool, this.schema, params.before);
     const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune', [params.before, params.limit, params.deadLetter === true]);
-    return row?.pruned ?? 0;
+    return dropped + (row?.pruned ?? 0);
   }
 
   async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {

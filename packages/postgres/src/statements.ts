@@ -47,7 +47,12 @@ export class Statements {
     if (text === undefined) {
       const [file, variant] = name.split('#') as [string, string | undefined];
       if (variant !== undefined && variantValues === undefined) throw new Error(`statement variant ${name} needs its values`);
-      const values = variantValues === undefined ? this.values : { ...this.values, ...variantValues() };
+      let values = this.values;
+      if (variantValues !== undefined) {
+        // A variant's values may use the common ones (`{{schema}}`, the lifecycle lists): rendered first.
+        values = { ...this.values };
+        for (const [key, value] of Object.entries(variantValues())) values[key] = renderSql(value, this.values);
+      }
       text = renderSql(sqlFile(file), values);
       this.texts.set(name, text);
     }

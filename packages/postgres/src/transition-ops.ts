@@ -7,15 +7,43 @@
  * FAILs of one kind) have one or two shapes.
  */
 import { createHash } from 'node:crypto';
-import type { JobState, TransitionOp, TransitionResult } from '@ojskit/core';
-import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, type Column } from './job-columns.js';
+import { TERMINAL_STATES, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues, type Column } from './job-columns.js';
 import { jobFromRow, type JobRow, type RowReader } from './job-row.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
 
+const FINISHED: ReadonlySet<string> = new Set(TERMINAL_STATES);
+
+/**
+ * Which tables an op's row may go between (jobTransitionMany.sql): `kept` unfinished → unfinished (UPDATE
+ * jobs), `finish` unfinished → finished (DELETE from jobs, INSERT into jobs_finished), `revive` finished →
+ * unfinished, `amend` finished → the same finished state (UPDATE jobs_finished).
+ */
+export interface OpRoutes {
+  kept: boolean;
+  finish: boolean;
+  revive: boolean;
+  amend: boolean;
+}
+
+/** The routes of an op, from the tables its `from` states live in and the table its `to` state lives in. */
+export function routesOf(op: Pick<TransitionOp, 'from' | 'to'>): OpRoutes {
+  let fromHot = false;
+  let fromFinished = false;
+  for (const state of op.from) if (FINISHED.has(state)) fromFinished = true; else fromHot = true;
+  const toFinished = FINISHED.has(op.to);
+  return { kept: fromHot && !toFinished, finish: fromHot && toFinished, revive: fromFinished && !toFinished, amend: fromFinished && toFinished };
+}
+
+function routesKey(routes: OpRoutes): string {
+  return `${routes.kept ? 'k' : ''}${routes.finish ? 'f' : ''}${routes.revive ? 'r' : ''}${routes.amend ? 'a' : ''}`;
+}
+
 /** What an op's statement looks like, as data. */
 export interface OpShape {
+  routes: OpRoutes;
   set: Column[];
   clear: Column[];
   doc: boolean;
@@ -102,8 +130,9 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   for (const c of set) key += `${c.column},`;
   key += '|';
   for (const c of clear) key += `${c.column},`;
-  key += `|${doc ? 'd' : ''}${rest ? 'r' : ''}|${guardKey}|${op.returning === 'summary' ? 's' : 'j'}`;
-  return { record, shape: { set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
+  const routes = routesOf(op);
+  key += `|${doc ? 'd' : ''}${rest ? 'r' : ''}|${guardKey}|${op.returning === 'summary' ? 's' : 'j'}|${routesKey(routes)}`;
+  return { record, shape: { routes, set, clear, doc, rest, guards, returning: op.returning === 'summary' ? 'summary' : 'job' }, key };
 }
 
 /** Which guards an op carries, as bits (attempt 1, worker 2, visibleUntil 4, deadLetter 8). */
@@ -194,7 +223,20 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
       ...(shape.doc ? ['doc = (j.doc - o.du) || o.ds'] : []),
       ...(shape.rest ? ["x_rest = NULLIF((COALESCE(j.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)"] : []),
     ];
+    // A row moving between the tables is inserted whole: each column from the deleted row `g`, or as the op sets it.
+    const changes: Record<string, string> = { state: 'o."to"', prev_state: 'g.state' };
+    for (const c of shape.set) changes[c.column] = `o.s_${c.column}${c.type === 'json' ? '::json' : ''}`;
+    for (const c of shape.clear) changes[c.column] = 'NULL';
+    if (shape.doc) changes['doc'] = '(g.doc - o.du) || o.ds';
+    if (shape.rest) changes['x_rest'] = "NULLIF((COALESCE(g.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)";
+    const revived = { ...changes, seq: `CASE WHEN o."to" = ANY ({{fetch_states}}) THEN nextval('{{schema}}.job_seq') ELSE g.seq END` };
     return {
+      route_kept: String(shape.routes.kept),
+      route_finish: String(shape.routes.finish),
+      route_revive: String(shape.routes.revive),
+      route_amend: String(shape.routes.amend),
+      moved_values: movedValues('g', changes),
+      revived_values: movedValues('g', revived),
       op_record: record.join(', '),
       assignments: assignments.map((a) => `${a},\n    `).join(''),
       guards: shape.guards.map((g) => GUARD_FIELDS[g].condition).join('\n    '),

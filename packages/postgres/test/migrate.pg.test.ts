@@ -27,10 +27,10 @@ describe.runIf(HAVE_PG)('migrate()', () => {
 
   it('applies every migration once, then finds nothing to do', async () => {
     const schema = fresh();
-    expect(await migrate({ pool, schema })).toEqual({ schema, applied: ['0001_init'], lifecycleUpdated: true });
+    expect(await migrate({ pool, schema })).toEqual({ schema, applied: ['0001_init', '0002_finished_jobs'], lifecycleUpdated: true });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });
     const { rows } = await pool.query(`SELECT version FROM "${schema}".ojskit_migrations ORDER BY version`);
-    expect(rows.map((r) => r.version)).toEqual(['0001_init', 'lifecycle']);
+    expect(rows.map((r) => r.version)).toEqual(['0001_init', '0002_finished_jobs', 'lifecycle']);
   });
 
   it('is safe to run from many processes at once (advisory lock)', async () => {
@@ -60,15 +60,26 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     const schema = fresh();
     await migrate({ pool, schema });
     const driver = new PostgresDriver({ pool, schema, events: false });
-    const stored = storedJob('q', { state: 'completed' }, { finishedAt: T0 });
-    await driver.jobInsert({ jobs: [stored], now: T0, nowIso: iso(T0) });
-    const setState = (state: string) =>
-      pool.query(`UPDATE "${schema}".jobs SET state = $2::text WHERE id = $1`, [stored.job.id, state]);
-    await expect(setState('active')).rejects.toThrow(/illegal transition completed -> active/);
-    await expect(setState('exploded')).rejects.toThrow(/illegal transition|jobs_state_check/);
-    const other = storedJob('q', { state: 'discarded' });
-    await driver.jobInsert({ jobs: [other], now: T0, nowIso: iso(T0) });
-    await expect(pool.query(`UPDATE "${schema}".jobs SET state = 'available' WHERE id = $1`, [other.job.id])).resolves.toMatchObject({ rowCount: 1 });
+    const active = storedJob('q', { state: 'active', attempt: 1 });
+    await driver.jobInsert({ jobs: [active], now: T0, nowIso: iso(T0) });
+    const setState = (table: string, id: string, state: string) =>
+      pool.query(`UPDATE "${schema}".${table} SET state = $2::text WHERE id = $1`, [id, state]);
+    await expect(setState('jobs', active.job.id, 'pending')).rejects.toThrow(/illegal transition active -> pending/);
+    await expect(setState('jobs', active.job.id, 'exploded')).rejects.toThrow(/illegal transition|jobs_state_check/);
+    // A finished state never lives in the hot table, and the finished table holds nothing else.
+    await expect(setState('jobs', active.job.id, 'completed')).rejects.toThrow(/jobs_unfinished_check/);
+    const done = storedJob('q', { state: 'completed' }, { finishedAt: T0 });
+    await driver.jobInsert({ jobs: [done], now: T0, nowIso: iso(T0) });
+    expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE id = $1`, [done.job.id])).rows[0].n).toBe(1);
+    await expect(setState('jobs_finished', done.job.id, 'active')).rejects.toThrow(/jobs_finished_state_check/);
+    // A move between the tables along an edge the table lacks is refused by the finished table's trigger.
+    const moved = (await pool.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'jobs' ORDER BY ordinal_position`, [schema])).rows.map((r) => r.column_name as string);
+    await expect(
+      pool.query(`WITH gone AS (DELETE FROM "${schema}".jobs WHERE id = $1 RETURNING *)
+                  INSERT INTO "${schema}".jobs_finished (${moved.join(', ')})
+                  SELECT ${moved.map((c) => (c === 'state' ? `'completed'` : c === 'prev_state' ? `'pending'` : c)).join(', ')} FROM gone`, [active.job.id]),
+    ).rejects.toThrow(/illegal transition pending -> completed/);
+    await expect(setState('jobs', active.job.id, 'available')).resolves.toMatchObject({ rowCount: 1 });
   });
 
   it('migrates from the command line', async () => {
@@ -83,7 +94,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       console.log = original;
     }
     expect(log).toEqual([
-      `ojskit-postgres: schema "${schema}" applied 0001_init; lifecycle constraint and trigger installed`,
+      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs; lifecycle constraint and trigger installed`,
       `ojskit-postgres: schema "${schema}" up to date`,
     ]);
   });

@@ -1,20 +1,26 @@
 -- jobClaim: promotes due jobs of the requested queues, then claims up to $2 available jobs, in ONE statement.
 -- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now float8 (epoch ms),
 --           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
--- Returns:  one row per moved job: kind ('claimed' | 'promoted'), ord (queue position) and claim_seq (FIFO
---           number) of claimed jobs, from_state of promoted ones, and the job's envelope columns after the move;
---           plus one row of kind 'missed' (its other columns null) when this statement's snapshot shows jobs of
---           these queues it could not take (see `missed`): they may be claimable once their holders finish.
+-- Returns:  one row per moved job: kind ('claimed' | 'promoted' | 'expired'), ord (queue position) and
+--           claim_seq (FIFO number) of claimed jobs, from_state of promoted and expired ones, and the job's
+--           envelope columns after the move; plus one row of kind 'missed' (its other columns null) when this
+--           statement's snapshot shows jobs of these queues it could not take (see `missed`): they may be
+--           claimable once their holders finish.
 -- Transitions: available → active (claimed: attempt + 1, started_at, worker_id, visibility and timeout deadlines)
 --              available → discarded (claimed but past x.expiresAt: never handed out)
 --              scheduled | retryable → available (promoted: due, enqueued_at = now, new FIFO seq)
 --              scheduled | retryable → discarded (promoted but past x.expiresAt)
+--              A discarded job leaves the hot table: deleted from jobs, inserted into jobs_finished, here.
 -- Paused queues are skipped. Rows are locked FOR UPDATE SKIP LOCKED, so concurrent claimers never wait on
 -- each other and never receive the same job. The claim reads the statement's snapshot, so jobs promoted
 -- here become claimable on the next statement: the driver re-runs the claim while it promoted or expired
--- jobs and is still short of $2, and after a 'missed' row waits for those promotions (jobClaim.awaitPromotions)
--- and claims again: without that, a FETCH racing a promotion returned nothing although a job was claimable.
-WITH open_queues AS (
+-- jobs and is still short of $2, and after a 'missed' row waits for the promotions under way
+-- (jobClaim.awaitPromotions) and claims again: without that, a FETCH racing a promotion returned nothing
+-- although a job was claimable.
+WITH params AS (
+  SELECT $4::float8 AS now_ms, $5::text AS now_iso
+),
+open_queues AS (
   SELECT q.name, q.ord
   FROM unnest($1::text[]) WITH ORDINALITY AS q(name, ord)
   WHERE NOT EXISTS (SELECT 1 FROM {{schema}}.queues p WHERE p.name = q.name AND p.paused)
@@ -30,15 +36,23 @@ due AS (
 ),
 promoted AS (
   UPDATE {{schema}}.jobs j SET
-    state = CASE WHEN d.expired THEN 'discarded' ELSE 'available' END,
-    enqueued_at = CASE WHEN d.expired THEN j.enqueued_at ELSE $5::text END,
-    discarded_at = CASE WHEN d.expired THEN $5::text ELSE j.discarded_at END,
-    expired_at = CASE WHEN d.expired THEN $5::text ELSE j.expired_at END,
-    x_finished_at = CASE WHEN d.expired THEN $4::float8 ELSE j.x_finished_at END,
-    seq = CASE WHEN d.expired THEN j.seq ELSE nextval('{{schema}}.job_seq') END,
+    state = {{timer_target}},
+    enqueued_at = $5::text,
+    seq = nextval('{{schema}}.job_seq'),
     prev_state = j.state
   FROM due d
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND j.ctid = d.ctid AND j.state = ANY ({{timer_states}})
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE NOT expired)) AND j.ctid = d.ctid
+    AND j.state = ANY ({{timer_states}})
+  RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
+),
+due_leaving AS (
+  DELETE FROM {{schema}}.jobs j
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE expired)) AND j.state = ANY ({{timer_states}})
+  RETURNING j.*
+),
+due_expired AS (
+  INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
+  SELECT {{expired_move_values}} FROM due_leaving g, params p
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
 picked AS (
@@ -47,7 +61,7 @@ picked AS (
   CROSS JOIN LATERAL (
     SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired
     FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state = 'available'
+    WHERE a.queue = q.name AND a.state = ANY ({{fetch_states}})
     ORDER BY a.priority DESC, a.seq
     LIMIT $2
     FOR UPDATE SKIP LOCKED
@@ -73,29 +87,41 @@ missed AS (
 ),
 claimed AS (
   UPDATE {{schema}}.jobs j SET
-    state = CASE WHEN p.expired THEN 'discarded' ELSE 'active' END,
-    attempt = CASE WHEN p.expired THEN j.attempt ELSE j.attempt + 1 END,
-    started_at = CASE WHEN p.expired THEN j.started_at ELSE $5::text END,
-    worker_id = CASE WHEN p.expired THEN j.worker_id ELSE $3::text END,
-    next_attempt_at = CASE WHEN p.expired THEN j.next_attempt_at END,
-    discarded_at = CASE WHEN p.expired THEN $5::text ELSE j.discarded_at END,
-    expired_at = CASE WHEN p.expired THEN $5::text ELSE j.expired_at END,
-    x_finished_at = CASE WHEN p.expired THEN $4::float8 ELSE j.x_finished_at END,
-    x_claim_visibility_ms = CASE WHEN p.expired THEN j.x_claim_visibility_ms ELSE COALESCE($6::float8, j.x_visibility_ms) END,
-    x_visible_until = CASE WHEN p.expired THEN j.x_visible_until ELSE $4::float8 + COALESCE($6::float8, j.x_visibility_ms) END,
-    x_timeout_at = CASE WHEN p.expired THEN j.x_timeout_at ELSE $4::float8 + j.x_timeout_ms END,
-    x_progress = CASE WHEN p.expired THEN j.x_progress END,
+    state = {{fetch_target}},
+    attempt = j.attempt + 1,
+    started_at = $5::text,
+    worker_id = $3::text,
+    next_attempt_at = NULL,
+    x_progress = NULL,
+    x_claim_visibility_ms = COALESCE($6::float8, j.x_visibility_ms),
+    x_visible_until = $4::float8 + COALESCE($6::float8, j.x_visibility_ms),
+    x_timeout_at = $4::float8 + j.x_timeout_ms,
     prev_state = j.state
   FROM picked p
   -- The rows are locked by `picked`, so their ctids are stable: fetch them directly (a TID scan; joined on id
   -- the planner may prefer scanning the whole table).
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked)) AND j.ctid = p.ctid AND j.state = 'available'
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE NOT expired)) AND j.ctid = p.ctid
+    AND j.state = ANY ({{fetch_states}})
   RETURNING p.ord, p.seq AS claim_seq, {{job_envelope_columns_j}}
+),
+picked_leaving AS (
+  DELETE FROM {{schema}}.jobs j
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE expired)) AND j.state = ANY ({{fetch_states}})
+  RETURNING j.*
+),
+picked_expired AS (
+  INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
+  SELECT {{expired_move_values}} FROM picked_leaving g, params p
+  RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 )
 -- ord and claim_seq as int and text: pg hands a bigint over as text after a regex test per value.
 SELECT 'claimed' AS kind, ord::int AS ord, claim_seq::text AS claim_seq, NULL AS from_state, {{job_envelope_columns}} FROM claimed
 UNION ALL
 SELECT 'promoted', NULL, NULL, from_state, {{job_envelope_columns}} FROM promoted
+UNION ALL
+SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM due_expired
+UNION ALL
+SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM picked_expired
 UNION ALL
 SELECT 'missed', NULL, NULL, NULL, {{job_envelope_columns}} FROM promoted RIGHT JOIN (SELECT 1) AS one ON false
 WHERE (SELECT found FROM missed)

@@ -1,7 +1,7 @@
 -- jobHeartbeat: extends the visibility deadline of active jobs, and reports the state of every id asked.
 -- Params:   $1 ids text[], $2 now float8, $3 visibility_ms float8|null (null: x.claimVisibilityMs, else
 --           x.visibilityMs), $4 worker_id text|null (checked only when the job has a worker_id too)
--- Returns:  one row per requested id: id, state (null when unknown), extended (bool), and for extended jobs
+-- Returns:  one row per requested id: id, state (null when unknown; finished jobs are read from jobs_finished), extended (bool), and for extended jobs
 --           type, queue, attempt, workflow_id, worker_id, visible_until.
 -- Transition: none (active stays active; x.visibleUntil moves).
 -- A job whose row another statement holds right now (an ACK or FAIL of it, a cancel, a rescue, a progress
@@ -25,5 +25,9 @@ extended AS (
 )
 SELECT i.id, j.state, e.id IS NOT NULL AS extended, e.type, e.queue, e.attempt, e.workflow_id, e.worker_id, e.visible_until
 FROM ids i
-LEFT JOIN {{schema}}.jobs j ON j.id = i.id
+LEFT JOIN (
+  SELECT h.id, h.state FROM {{schema}}.jobs h WHERE h.id = ANY ($1::text[])
+  UNION ALL
+  SELECT f.id, f.state FROM {{schema}}.jobs_finished f WHERE f.id = ANY ($1::text[])
+) j ON j.id = i.id
 LEFT JOIN extended e ON e.id = i.id

@@ -1,11 +1,18 @@
--- jobList: a page of jobs, newest first (by id: UUIDv7 ids sort by creation), and how many match in all.
+-- jobList: a page of jobs, unfinished and finished, newest first (by id: UUIDv7 ids sort by creation), and how
+-- many match in all.
 -- Params:   $1 queue text|null, $2 state text|null, $3 type text|null, $4 dead_letter bool|null,
 --           $5 limit int, $6 offset int
 -- Returns:  total (int, on every row) and the page's jobs ({{job_columns}}); a single row with a null id when
 --           the page is empty.
--- Transition: none.
+-- Transition: none. Both tables have the same columns in the same order.
 WITH matches AS (
   SELECT * FROM {{schema}}.jobs
+  WHERE ($1::text IS NULL OR queue = $1)
+    AND ($2::text IS NULL OR state = $2)
+    AND ($3::text IS NULL OR type = $3)
+    AND ($4::boolean IS NULL OR COALESCE(x_dead_letter, false) = $4)
+  UNION ALL
+  SELECT * FROM {{schema}}.jobs_finished
   WHERE ($1::text IS NULL OR queue = $1)
     AND ($2::text IS NULL OR state = $2)
     AND ($3::text IS NULL OR type = $3)

@@ -1,19 +1,26 @@
 -- jobTransitionMany: independent guarded compare-and-sets on many jobs, in ONE statement.
--- Rendered once per op *shape* (which fields the ops set, clear and guard on: see transition-ops.ts), so
--- each row's update is a plain list of assignments, with no per-column test of what the op carries.
+-- Rendered once per op *shape* (which fields the ops set, clear and guard on, and which tables their rows go
+-- between: see transition-ops.ts), so each row's change is a plain list of assignments, with no per-column
+-- test of what the op carries.
 -- Params:   $1 ops jsonb: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
 --           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
 --           kept in `doc` and the internals kept in `x_rest` to set / remove.
--- Returns:  one row per op that won: i, from_state (the state before) and the job's envelope columns, or only
---           the summary columns (type, queue, attempt, workflow_id: its id and state are the op's) when every
---           op of the batch asked for a summary.
+-- Returns:  one row per op that won: i, moved_id, from_state (the state before) and the job's envelope
+--           columns, or only the summary columns (type, queue, attempt, workflow_id: its id and state are the
+--           op's) when every op of the batch asked for a summary.
 --           The driver reads the current state of the others with jobTransitionMany.losers.sql, a new
 --           statement whose snapshot includes whatever beat them (this one's snapshot may predate it: the
---           UPDATE waited for the winner's lock, then re-checked the row).
+--           DELETE or UPDATE waited for the winner's lock, then re-checked the row).
 -- Transition: any `from → to` edge of core's transition table, or an in-place update when `to` equals the
 --           current state; only while the job is in `from` and every guard of the shape holds: attempt,
 --           worker (only when the job has a worker_id), visibleUntil, deadLetter. Entering `available` draws
---           a new FIFO seq.
+--           a new FIFO seq. Four routes, each switched on or off by the shape ({{route_*}} render as true or
+--           false; a route switched off is a one-time filter, never executed):
+--             kept      unfinished → unfinished: UPDATE jobs in place;
+--             finish    unfinished → finished: DELETE from jobs, INSERT the finished row into jobs_finished;
+--             revive    finished → unfinished (a dead-letter retry): DELETE from jobs_finished, INSERT into jobs;
+--             amend     finished → the same finished state: UPDATE jobs_finished in place.
+--           The same guards (the op's `from`, the edge, the shape's guards) hold the DELETEs as the UPDATEs.
 -- The ops are jsonb, not json: a json parameter is lexed when bound (to validate it) and again by
 -- json_to_recordset, which also builds a hash table of each record's keys; jsonb is parsed once and its
 -- records' keys are found by binary search (about 8 % of the server's instructions per claimed and
@@ -21,20 +28,62 @@
 WITH ops AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS o({{op_record}})
 ),
-moved AS (
+kept AS (
   UPDATE {{schema}}.jobs j SET
     state = o."to",
     {{assignments}}
-    seq = CASE WHEN o."to" = 'available' AND j.state <> 'available' THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
+    seq = CASE WHEN o."to" = ANY ({{fetch_states}}) AND NOT j.state = ANY ({{fetch_states}}) THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
     prev_state = j.state
   FROM ops o
   -- The ids as an array too: the planner then probes the primary key for exactly these rows (it cannot
   -- estimate how many records jsonb_to_recordset yields, and may otherwise scan the whole table).
-  WHERE j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
+  WHERE {{route_kept}} AND j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
     -- `from` stays jsonb (an array of states): `?` finds the state in it without building a text[] per op.
     AND o."from" ? j.state
     AND (j.state = o."to" OR (j.state || '>' || o."to") = ANY ({{legal_pairs}}))
     {{guards}}
-  RETURNING o.i, j.prev_state AS from_state, {{transition_returning}}
+  RETURNING o.i, j.id AS moved_id, j.prev_state AS from_state, {{transition_returning}}
+),
+finishing AS (
+  DELETE FROM {{schema}}.jobs j USING ops o
+  WHERE {{route_finish}} AND j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
+    AND o."from" ? j.state
+    AND (j.state || '>' || o."to") = ANY ({{legal_pairs}})
+    {{guards}}
+  RETURNING j.*
+),
+finished AS (
+  INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
+  SELECT {{moved_values}} FROM finishing g JOIN ops o ON o.id = g.id
+  RETURNING j.id AS moved_id, j.prev_state AS from_state, {{transition_returning}}
+),
+reviving AS (
+  DELETE FROM {{schema}}.jobs_finished j USING ops o
+  WHERE {{route_revive}} AND j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
+    AND o."from" ? j.state
+    AND (j.state || '>' || o."to") = ANY ({{legal_pairs}})
+    {{guards}}
+  RETURNING j.*
+),
+revived AS (
+  INSERT INTO {{schema}}.jobs AS j ({{table_columns}})
+  SELECT {{revived_values}} FROM reviving g JOIN ops o ON o.id = g.id
+  RETURNING j.id AS moved_id, j.prev_state AS from_state, {{transition_returning}}
+),
+amended AS (
+  UPDATE {{schema}}.jobs_finished j SET
+    {{assignments}}
+    prev_state = j.state
+  FROM ops o
+  WHERE {{route_amend}} AND j.id = ANY (ARRAY(SELECT id FROM ops)) AND j.id = o.id
+    AND o."from" ? j.state AND j.state = o."to"
+    {{guards}}
+  RETURNING o.i, j.id AS moved_id, j.prev_state AS from_state, {{transition_returning}}
 )
-SELECT * FROM moved
+SELECT * FROM kept
+UNION ALL
+SELECT o.i, f.* FROM finished f JOIN ops o ON o.id = f.moved_id
+UNION ALL
+SELECT o.i, r.* FROM revived r JOIN ops o ON o.id = r.moved_id
+UNION ALL
+SELECT * FROM amended

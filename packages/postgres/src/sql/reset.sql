@@ -1,6 +1,6 @@
--- reset: deletes everything the driver stores (tests, admin reset). Keeps the schema and migrations.
+-- reset: deletes everything the driver stores (tests, admin reset). Keeps the schema, migrations and partitions.
 -- Params:   none.
 -- Returns:  nothing.
 -- Transition: none.
-TRUNCATE {{schema}}.jobs, {{schema}}.queues, {{schema}}.workers, {{schema}}.crons, {{schema}}.workflows,
-  {{schema}}.leases, {{schema}}.event_overflow
+TRUNCATE {{schema}}.jobs, {{schema}}.jobs_finished, {{schema}}.queues, {{schema}}.workers, {{schema}}.crons,
+  {{schema}}.workflows, {{schema}}.leases, {{schema}}.event_overflow
