@@ -321,14 +321,14 @@ export class PostgresDriver implements Driver {
   }
 
   /**
-   * Retention of finished jobs: creates the day partitions of `jobs_finished` ahead (of this process's wall
-   * clock: finish times to come), drops those wholly before `before`, then deletes row by row what no dropped
+   * Retention of finished jobs: drops the day partitions of `jobs_finished` wholly before `before`, creates
+   * those ahead that are missing (of this process's wall clock: finish times to come), then deletes row by row what no dropped
    * partition took (the default partition; the dead-letter queue with `deadLetter`). Run by the engine's
    * pruner, under its lease.
    */
   async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
-    await ensurePartitions(this.pool, this.schema, Date.now(), this.partitions);
     const dropped = await dropPartitionsBefore(this.pool, this.schema, params.before);
+    await ensurePartitions(this.pool, this.schema, Date.now(), this.partitions);
     const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune', [params.before, params.limit, params.deadLetter === true]);
     return dropped + (row?.pruned ?? 0);
   }

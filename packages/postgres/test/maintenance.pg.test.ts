@@ -3,6 +3,7 @@ import { Engine, ManualClock } from '@ojskit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';
 import { iso, storedJob, T0 } from './support/jobs.js';
+import { DAY_MS, ensurePartitions, listPartitions, partitionName } from '../src/finished-partitions.js';
 
 describe.runIf(HAVE_PG)('maintenance', () => {
   let db: TestDatabase;
@@ -47,5 +48,42 @@ describe.runIf(HAVE_PG)('maintenance', () => {
       if (Date.now() > deadline) throw new Error(`statistics not refreshed: reltuples ${await estimate()}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  });
+
+  it('keeps finished jobs in day partitions: created ahead, dropped whole past the retention; dead letters stay', async () => {
+    db = await openTestDatabase({ events: false });
+    const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+    const names = async () => (await listPartitions(db.pool, db.schema)).map((p) => p.name).sort();
+    // migrate() made today's partition and the next two.
+    expect(await names()).toEqual([0, 1, 2].map((k) => partitionName(today + k * DAY_MS)));
+
+    const where = async (id: string) =>
+      (await db.pool.query<{ t: string }>(`SELECT tableoid::regclass::text AS t FROM "${db.schema}".jobs_finished WHERE id = $1`, [id])).rows[0]?.t;
+    const now = Date.now();
+    const done = storedJob('parts', { state: 'completed' }, { finishedAt: now });
+    const dead = storedJob('parts', { state: 'discarded' }, { finishedAt: now, deadLetter: true });
+    const ancient = storedJob('parts', { state: 'cancelled' }, { finishedAt: T0 });
+    const later = storedJob('parts', { state: 'completed' }, { finishedAt: today + 5 * DAY_MS + 1 });
+    await db.driver.jobInsert({ jobs: [done, dead, ancient, later], now, nowIso: iso(now) });
+    expect(await where(done.job.id)).toBe(`"${db.schema}".${partitionName(today)}`.replace(`"${db.schema}"`, db.schema));
+    expect(await where(dead.job.id)).toBe(`${db.schema}.jobs_dead_letter`);
+    expect(await where(ancient.job.id)).toBe(`${db.schema}.jobs_done_default`);
+    expect(await where(later.job.id)).toBe(`${db.schema}.jobs_done_default`);
+
+    // A partition created over rows of the default one takes them along.
+    await ensurePartitions(db.pool, db.schema, today, { widthMs: DAY_MS, ahead: 5 });
+    expect(await where(later.job.id)).toBe(`${db.schema}.${partitionName(today + 5 * DAY_MS)}`);
+
+    // Past today's end: today's partition goes whole, the default one row by row, the dead letter stays.
+    expect(await db.driver.jobPrune({ before: today + DAY_MS, limit: 100 })).toBe(2);
+    expect(await names()).not.toContain(partitionName(today - DAY_MS));
+    for (const gone of [done, ancient]) expect(await db.driver.jobGet(gone.job.id)).toBeNull();
+    expect((await db.driver.jobGet(dead.job.id))?.job.state).toBe('discarded');
+    expect((await db.driver.jobGet(later.job.id))?.job.state).toBe('completed');
+    // The pruner keeps today's partition and the next ones in place (here: made again).
+    expect(await names()).toContain(partitionName(today));
+    // The dead-letter retention prunes dead letters row by row.
+    expect(await db.driver.jobPrune({ before: now + 1, limit: 100, deadLetter: true })).toBe(1);
+    expect(await db.driver.jobGet(dead.job.id)).toBeNull();
   });
 });
