@@ -48,7 +48,7 @@ async function enqueue(queue: string, count: number): Promise<void> {
 async function until(queue: string, count: number, started: () => number): Promise<void> {
   while (started() < count) await sleep(1);
   for (;;) {
-    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".jobs WHERE queue = $1 AND state = 'completed'`, [queue]);
+    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE queue = $1 AND state = 'completed'`, [queue]);
     if (rows[0]!.n >= count) return;
     await sleep(1);
   }

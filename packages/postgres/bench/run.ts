@@ -117,7 +117,7 @@ async function ojskit(): Promise<System> {
   const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, events: process.env['BENCH_EVENTS'] !== '0', onError: (e) => console.error(e.message) });
   const engine = new Engine({ driver, maxBatchSize: CHUNK }).start();
   ojskitBase = { engine, schema };
-  const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
+  const doneSql = `SELECT EXISTS (SELECT 1 FROM "${schema}".jobs_finished WHERE id = $1 AND state = 'completed') AS done`;
   return {
     name: 'ojskit',
     enqueues: true,
@@ -135,12 +135,13 @@ async function ojskit(): Promise<System> {
     analyze: () => driver.analyze(),
     async drop(queues) {
       await admin.query(`DELETE FROM "${schema}".jobs WHERE queue = ANY($1)`, [queues]);
-      await admin.query(`VACUUM ANALYZE "${schema}".jobs`);
+      await admin.query(`DELETE FROM "${schema}".jobs_finished WHERE queue = ANY($1)`, [queues]);
+      await admin.query(`VACUUM ANALYZE "${schema}".jobs, "${schema}".jobs_finished`);
     },
     async process(count, queue) {
       let started = 0;
       const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => void started++ }).start();
-      await until(() => started, `SELECT count(*)::int AS n FROM "${schema}".jobs WHERE queue = $1 AND state = 'completed'`, [queue], count);
+      await until(() => started, `SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE queue = $1 AND state = 'completed'`, [queue], count);
       await worker.stop();
     },
     async latency(samples, queue) {
@@ -164,7 +165,7 @@ async function ojskit(): Promise<System> {
  */
 async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<System> {
   const { engine, schema } = base;
-  const doneSql = `SELECT state = 'completed' AS done FROM "${schema}".jobs WHERE id = $1`;
+  const doneSql = `SELECT EXISTS (SELECT 1 FROM "${schema}".jobs_finished WHERE id = $1 AND state = 'completed') AS done`;
   // The SDK Worker on graphile-worker's batched footing: a local buffer of PREFETCH jobs beyond the handlers,
   // claimed in fetches of half that, and ACK batches of up to PREFETCH, two in flight. BENCH_SDK_OPTIONS (JSON)
   // overrides any of these for A/B runs.
@@ -192,7 +193,7 @@ async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<Syst
       let started = 0;
       worker.register('bench.noop', async () => void started++);
       worker.start();
-      await until(() => started, `SELECT count(*)::int AS n FROM "${schema}".jobs WHERE queue = $1 AND state = 'completed'`, [queue], count);
+      await until(() => started, `SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE queue = $1 AND state = 'completed'`, [queue], count);
       await worker.close();
     },
     async latency(samples, queue) {

@@ -86,10 +86,11 @@ export interface PostgresDriverOptions {
 }
 
 /**
- * The Postgres driver. Jobs live in one table whose `doc` (envelope) and `x` (internals) are the truth and
- * whose indexed columns are generated from them; every state change is an UPDATE guarded by the expected
- * from-states (and attempt / worker / deadline), backed by a trigger that refuses edges the lifecycle
- * table lacks. Claims lock rows FOR UPDATE SKIP LOCKED. See README.md for the schema and the guarantees.
+ * The Postgres driver. Unfinished jobs live in `jobs` (the hot table), finished ones in `jobs_finished`
+ * (partitioned by finish day, dead letters apart); every state change is an UPDATE guarded by the expected
+ * from-states (and attempt / worker / deadline), or, into or out of a finished state, a DELETE with the same
+ * guards feeding an INSERT into the other table; triggers refuse edges the lifecycle table lacks. Claims lock
+ * rows FOR UPDATE SKIP LOCKED. See README.md for the schema and the guarantees.
  *
  * @example
  * const driver = await createPostgresDriver('postgres://postgres@127.0.0.1:5432/app');
