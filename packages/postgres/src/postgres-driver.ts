@@ -35,8 +35,10 @@ import { DEFAULT_PARTITIONS, dropPartitionsBefore, ensurePartitions, type Partit
 
 /** How long a claim waits for other statements' promotions of the due jobs it met (ms). */
 const AWAIT_PROMOTIONS_MS = 1_000;
-/** How many times one claim waits for other statements' promotions (each may start new ones meanwhile). */
-const MAX_AWAITS = 10;
+/** How many times one claim runs again after missing jobs other statements held (each may hold new ones). */
+const MAX_RETRIES = 10;
+/** jobClaim's 'missed' row: due jobs held (1), or only available ones (2). */
+const MISSED_DUE = 1;
 /** SQLSTATE of a lock_timeout. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
@@ -158,7 +160,7 @@ export class PostgresDriver implements Driver {
     if (params.limit <= 0 || params.queues.length === 0) return result;
     // One statement claims; it runs again while it promoted or expired jobs and is still short, and once
     // more after waiting for promotions other statements had under way when it ran (see jobClaim.sql).
-    let awaits = 0;
+    let retries = 0;
     for (;;) {
       const wanted = params.limit - result.jobs.length;
       const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaim', [
@@ -177,11 +179,11 @@ export class PostgresDriver implements Driver {
       const fromAt = read.at('from_state');
       const claimed: unknown[][] = [];
       let moved = 0;
-      let missed = false;
+      let missed = 0;
       for (const row of rows) {
         const kind = row[kindAt];
         if (kind === 'claimed') claimed.push(row);
-        else if (kind === 'missed') missed = true;
+        else if (kind === 'missed') missed = row[ordAt] as number;
         else if (kind === 'expired') {
           result.expired.push(read.job(row));
           moved++;
@@ -201,9 +203,11 @@ export class PostgresDriver implements Driver {
       for (const row of claimed) result.jobs.push(read.job(row));
       if (claimed.length >= wanted) return result;
       if (moved > 0) continue;
-      if (!missed || awaits === MAX_AWAITS) return result;
-      awaits++;
-      await this.awaitPromotions(params.queues, params.now);
+      if (missed === 0 || retries === MAX_RETRIES) return result;
+      retries++;
+      // Due jobs held by another statement: wait for it. Available ones only: that statement (a claim that
+      // locked them as due and found them promoted) ends within its round trip; claim again at once.
+      if (missed === MISSED_DUE) await this.awaitPromotions(params.queues, params.now);
     }
   }
 

@@ -3,9 +3,9 @@
 --           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
 -- Returns:  one row per moved job: kind ('claimed' | 'promoted' | 'expired'), ord (queue position) and
 --           claim_seq (FIFO number) of claimed jobs, from_state of promoted and expired ones, and the job's
---           envelope columns after the move; plus one row of kind 'missed' (its other columns null) when this
---           statement's snapshot shows jobs of these queues it could not take (see `missed`): they may be
---           claimable once their holders finish.
+--           envelope columns after the move; plus one row of kind 'missed' when this statement's snapshot
+--           shows jobs of these queues it could not take (see `missed`; ord 1: due jobs, 2: available ones
+--           only; its other columns null): they may be claimable once their holders finish.
 -- Transitions: available → active (claimed: attempt + 1, started_at, worker_id, visibility and timeout deadlines)
 --              available → discarded (claimed but past x.expiresAt: never handed out)
 --              scheduled | retryable → available (promoted: due, enqueued_at = now, new FIFO seq)
@@ -14,9 +14,9 @@
 -- Paused queues are skipped. Rows are locked FOR UPDATE SKIP LOCKED, so concurrent claimers never wait on
 -- each other and never receive the same job. The claim reads the statement's snapshot, so jobs promoted
 -- here become claimable on the next statement: the driver re-runs the claim while it promoted or expired
--- jobs and is still short of $2, and after a 'missed' row waits for the promotions under way
--- (jobClaim.awaitPromotions) and claims again: without that, a FETCH racing a promotion returned nothing
--- although a job was claimable.
+-- jobs and is still short of $2, and after a 'missed' row claims again (after waiting for the promotions under
+-- way when due jobs were held: jobClaim.awaitPromotions): without that, a FETCH racing a promotion returned
+-- nothing although a job was claimable.
 WITH params AS (
   SELECT $4::float8 AS now_ms, $5::text AS now_iso
 ),
@@ -78,12 +78,12 @@ missed AS (
       WHERE s.state = ANY ({{timer_states}}) AND s.x_due_at <= $4::float8
         AND s.queue IN (SELECT name FROM open_queues)
         AND s.id <> ALL (ARRAY(SELECT id FROM due))
-    )
-    OR ((SELECT count(*) FROM picked) < $2 AND EXISTS (
+    ) AS due,
+    ((SELECT count(*) FROM picked) < $2 AND EXISTS (
       SELECT 1 FROM {{schema}}.jobs s
       WHERE s.state = ANY ({{fetch_states}}) AND s.queue IN (SELECT name FROM open_queues)
         AND s.id <> ALL (ARRAY(SELECT id FROM picked))
-    )) AS found
+    )) AS available
 ),
 claimed AS (
   UPDATE {{schema}}.jobs j SET
@@ -123,5 +123,6 @@ SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM due_expi
 UNION ALL
 SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM picked_expired
 UNION ALL
-SELECT 'missed', NULL, NULL, NULL, {{job_envelope_columns}} FROM promoted RIGHT JOIN (SELECT 1) AS one ON false
-WHERE (SELECT found FROM missed)
+SELECT 'missed', CASE WHEN m.due THEN 1 ELSE 2 END, NULL, NULL, {{job_envelope_columns}}
+FROM missed m LEFT JOIN promoted ON false
+WHERE m.due OR m.available
