@@ -12,8 +12,9 @@
 WITH rows AS (
   SELECT * FROM jsonb_to_recordset($1::jsonb) AS r({{job_record}})
 ),
+-- One index probe per row and partition (an `= ANY (ids)` filter may be planned as a scan of each partition).
 clash AS (
-  SELECT EXISTS (SELECT 1 FROM {{schema}}.jobs_finished f WHERE f.id = ANY (ARRAY(SELECT id FROM rows))) AS found
+  SELECT EXISTS (SELECT 1 FROM rows r WHERE EXISTS (SELECT 1 FROM {{schema}}.jobs_finished f WHERE f.id = r.id)) AS found
 ),
 new_queues AS (
   INSERT INTO {{schema}}.queues (name, created_at)
