@@ -67,9 +67,10 @@ async function processRound(s: Subject, queue: string) {
   const sample = await measure(async () => {
     const worker = new EngineWorker(s.engine, { queue, concurrency: 50, prefetch: 500, workerId: 'bench', onStart: () => void started++ }).start();
     while (started < N) await sleep(1);
+    // Done when none of the queue's jobs is left unfinished (a count in jobs_finished would scan the retained ones).
     for (;;) {
-      const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${s.schema}".jobs_finished WHERE queue = $1`, [queue]);
-      if (rows[0]!.n >= N) break;
+      const { rows } = await admin.query<{ left: boolean }>(`SELECT EXISTS (SELECT 1 FROM "${s.schema}".jobs WHERE queue = $1) AS left`, [queue]);
+      if (!rows[0]!.left) break;
       await sleep(1);
     }
     await worker.stop();
