@@ -84,17 +84,39 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   }
   const doc = ds !== undefined || du !== undefined;
   const rest = xs !== undefined || xsu !== undefined;
-  if (doc) (record['ds'] = ds ?? {}), (record['du'] = du ?? []);
-  if (rest) (record['xs'] = xs ?? {}), (record['xsu'] = xsu ?? []);
+  if (doc) {
+    record['ds'] = ds ?? {};
+    record['du'] = du ?? [];
+  }
+  if (rest) {
+    record['xs'] = xs ?? {};
+    record['xsu'] = xsu ?? [];
+  }
 
   let guardKey = '';
   const guards: OpShape['guards'] = [];
   const expect = op.expect;
   if (expect !== undefined) {
-    if (expect.attempt !== undefined) (guards.push('attempt'), (record['attempt'] = expect.attempt), (guardKey += 'a'));
-    if (expect.workerId !== undefined) (guards.push('worker'), (record['worker'] = expect.workerId), (guardKey += 'w'));
-    if (expect.visibleUntil !== undefined) (guards.push('vu'), (record['vu'] = expect.visibleUntil), (guardKey += 'v'));
-    if (expect.deadLetter !== undefined) (guards.push('dl'), (record['dl'] = expect.deadLetter), (guardKey += 'd'));
+    if (expect.attempt !== undefined) {
+      guards.push('attempt');
+      record['attempt'] = expect.attempt;
+      guardKey += 'a';
+    }
+    if (expect.workerId !== undefined) {
+      guards.push('worker');
+      record['worker'] = expect.workerId;
+      guardKey += 'w';
+    }
+    if (expect.visibleUntil !== undefined) {
+      guards.push('vu');
+      record['vu'] = expect.visibleUntil;
+      guardKey += 'v';
+    }
+    if (expect.deadLetter !== undefined) {
+      guards.push('dl');
+      record['dl'] = expect.deadLetter;
+      guardKey += 'd';
+    }
   }
   // The shape's identity: columns in the order the op named them (the same producer names them the same
   // way, so a batch shares one statement); the statement text sorts nothing and needs no more.
