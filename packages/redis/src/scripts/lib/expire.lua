@@ -5,9 +5,9 @@ job-promote, job-expire). Requires lib/keys.lua, lib/indexes.lua. ]]
 -- `hv`: the job's split '@h' when the caller read it (read_view), else nil.
 local function expire_job(q, id, jk, v, now, nowIso, hv)
   idx_remove(q, id, v)
-  job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hv)
-  v.state = 'discarded'
-  v['@finishedAt'] = now
+  local set = { EFFECT_SET.expire }
+  job_write(jk, set, { EFFECT_DEL.expire }, hv)
+  view_apply(v, set, 1, #set - 1, {}, 1, 0)
   idx_add(q, id, jk, v, true)
 end
 
@@ -28,8 +28,9 @@ local function promote_due(q, now, nowIso, max, promoted, expired)
     else
       local from = v.state
       idx_remove(q, id, v)
-      job_write(jk, { 'state', 'available', 'enqueued_at', nowIso }, {}, hv)
-      v.state = 'available'
+      local set = { EFFECT_SET.promote }
+      job_write(jk, set, { EFFECT_DEL.promote }, hv)
+      view_apply(v, set, 1, #set - 1, {}, 1, 0)
       idx_add(q, id, jk, v, true)
       local s = view_summary(v)
       s[7] = from
