@@ -238,9 +238,11 @@ local function claim_one(q, id, jk, h, counts, active)
     -- already out of the available index: only the count and the expiry index are left
     incr(counts, STATE.claimable, -1)
     redis.call('ZREM', qkey(q, 'exp'), id)
-    local set = { EFFECT_SET.expire }
-    job_write(jk, set, { EFFECT_DEL.expire }, hot_split(h[hp]))
-    view_apply(v, set, 1, #set - 1, {}, 1, 0)
+    local set, del = { EFFECT_SET.expire }, { EFFECT_DEL.expire }
+    job_write(jk, set, del, hot_split(h[hp]))
+    -- the view learns the writes inline (view_apply would cost every call of the script its closure)
+    for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
+    for k = 1, #del do v[del[k]] = false end
     idx_add(q, id, jk, v, true)
     expired[#expired + 1] = redis.call('HGETALL', jk)
     return

@@ -308,9 +308,11 @@ local function apply_insert(S, decisions, now, nowIso)
         local jk = jkey(q, d.replace)
         local v, hv = read_view(q, d.replace, jk)
         idx_remove(q, d.replace, v)
-        local set = { EFFECT_SET.uniqueReplace }
-        job_write(jk, set, { EFFECT_DEL.uniqueReplace }, hv)
-        view_apply(v, set, 1, #set - 1, {}, 1, 0)
+        local set, del = { EFFECT_SET.uniqueReplace }, { EFFECT_DEL.uniqueReplace }
+        job_write(jk, set, del, hv)
+        -- the view learns the writes inline (view_apply would cost every call of the script its closure)
+        for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
+        for k = 1, #del do v[del[k]] = false end
         idx_add(q, d.replace, jk, v, true)
         replaced = redis.call('HGETALL', jk)
       end
