@@ -1,6 +1,8 @@
 /** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
 import {
+  EFFECTS,
   JOB_STATES,
+  STATE_ROLES,
   type ClaimParams,
   type ClaimResult,
   type CronRecord,
@@ -160,7 +162,7 @@ export class PostgresDriver implements Driver {
       const claimed: unknown[][] = [];
       let moved = 0;
       for (const row of rows) {
-        if (row[stateAt] === 'discarded') {
+        if (row[stateAt] === EFFECTS.expire.to) {
           result.expired.push(read.job(row));
           moved++;
         } else if (row[kindAt] === 'claimed') claimed.push(row);
@@ -244,7 +246,7 @@ export class PostgresDriver implements Driver {
       const row = byId.get(id);
       if (row === undefined || !row.extended) continue;
       result.extended.push({
-        ...summaryFromRow({ ...row, state: 'active', doc: null }),
+        ...summaryFromRow({ ...row, state: STATE_ROLES.claimed, doc: null }),
         visibleUntil: row.visible_until,
         ...(row.worker_id !== null ? { worker_id: row.worker_id } : {}),
       });
@@ -261,7 +263,7 @@ export class PostgresDriver implements Driver {
     const promoted: JobSummary[] = [];
     const expired: Job[] = [];
     for (const row of rows) {
-      if (row.state === 'discarded') expired.push(jobFromRow(row));
+      if (row.state === EFFECTS.expire.to) expired.push(jobFromRow(row));
       else promoted.push(promotedSummary(row));
     }
     return { promoted, expired };

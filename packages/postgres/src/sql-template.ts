@@ -1,5 +1,6 @@
 /** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
-import { JOB_STATES, TERMINAL_STATES, TRANSITIONS } from '@ojskit/core';
+import { JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS } from '@ojskit/core';
+import { effectTemplateValues } from './effect-sql.js';
 import { jobTemplateValues } from './job-columns.js';
 
 /** Schema names this package accepts: plain identifiers, so they never need case-sensitive quoting rules. */
@@ -30,14 +31,28 @@ export function legalPairs(): string[] {
   return [...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))];
 }
 
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * Core's state sets and roles: `{{due_states}}` is `'scheduled', 'retryable'` (for `IN (…)`), `{{claimed_state}}`
+ * is `'active'`; one placeholder per entry of `STATE_SETS` and `STATE_ROLES`, named in snake_case.
+ */
+export function stateTemplateValues(): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, states] of Object.entries(STATE_SETS)) values[`${snake(name)}_states`] = states.map(sqlLiteral).join(', ');
+  for (const [name, state] of Object.entries(STATE_ROLES)) values[`${snake(name)}_state`] = sqlLiteral(state);
+  return values;
+}
+
 /** The values every template may use. */
 export function templateValues(schema: string): Record<string, string> {
   return {
     schema: `"${assertSchemaName(schema)}"`,
     job_states: textArray(JOB_STATES),
-    terminal_states: TERMINAL_STATES.map(sqlLiteral).join(', '),
     legal_pairs: textArray(legalPairs()),
+    ...stateTemplateValues(),
     ...jobTemplateValues(),
+    ...effectTemplateValues(),
   };
 }
 

@@ -19,7 +19,7 @@ WITH open_queues AS (
 due AS (
   SELECT d.ctid, d.id, COALESCE(d.x_expires_at < $4::float8, false) AS expired
   FROM {{schema}}.jobs d
-  WHERE d.state IN ('scheduled', 'retryable') AND d.x_due_at <= $4::float8
+  WHERE d.state IN ({{due_states}}) AND d.x_due_at <= $4::float8
     AND d.queue IN (SELECT name FROM open_queues)
   ORDER BY d.x_due_at
   LIMIT 1000
@@ -27,15 +27,11 @@ due AS (
 ),
 promoted AS (
   UPDATE {{schema}}.jobs j SET
-    state = CASE WHEN d.expired THEN 'discarded' ELSE 'available' END,
-    enqueued_at = CASE WHEN d.expired THEN j.enqueued_at ELSE $5::text END,
-    discarded_at = CASE WHEN d.expired THEN $5::text ELSE j.discarded_at END,
-    expired_at = CASE WHEN d.expired THEN $5::text ELSE j.expired_at END,
-    x_finished_at = CASE WHEN d.expired THEN $4::float8 ELSE j.x_finished_at END,
+    {{claim_promote_set}},
     seq = CASE WHEN d.expired THEN j.seq ELSE nextval('{{schema}}.job_seq') END,
     prev_state = j.state
   FROM due d
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND j.ctid = d.ctid AND j.state IN ('scheduled', 'retryable')
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due)) AND j.ctid = d.ctid AND j.state IN ({{due_states}})
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
 picked AS (
@@ -44,7 +40,7 @@ picked AS (
   CROSS JOIN LATERAL (
     SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired
     FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state = 'available'
+    WHERE a.queue = q.name AND a.state = {{claimable_state}}
     ORDER BY a.priority DESC, a.seq
     LIMIT $2
     FOR UPDATE SKIP LOCKED
@@ -54,23 +50,12 @@ picked AS (
 ),
 claimed AS (
   UPDATE {{schema}}.jobs j SET
-    state = CASE WHEN p.expired THEN 'discarded' ELSE 'active' END,
-    attempt = CASE WHEN p.expired THEN j.attempt ELSE j.attempt + 1 END,
-    started_at = CASE WHEN p.expired THEN j.started_at ELSE $5::text END,
-    worker_id = CASE WHEN p.expired THEN j.worker_id ELSE $3::text END,
-    next_attempt_at = CASE WHEN p.expired THEN j.next_attempt_at END,
-    discarded_at = CASE WHEN p.expired THEN $5::text ELSE j.discarded_at END,
-    expired_at = CASE WHEN p.expired THEN $5::text ELSE j.expired_at END,
-    x_finished_at = CASE WHEN p.expired THEN $4::float8 ELSE j.x_finished_at END,
-    x_claim_visibility_ms = CASE WHEN p.expired THEN j.x_claim_visibility_ms ELSE COALESCE($6::float8, j.x_visibility_ms) END,
-    x_visible_until = CASE WHEN p.expired THEN j.x_visible_until ELSE $4::float8 + COALESCE($6::float8, j.x_visibility_ms) END,
-    x_timeout_at = CASE WHEN p.expired THEN j.x_timeout_at ELSE $4::float8 + j.x_timeout_ms END,
-    x_progress = CASE WHEN p.expired THEN j.x_progress END,
+    {{claim_set}},
     prev_state = j.state
   FROM picked p
   -- The rows are locked by `picked`, so their ctids are stable: fetch them directly (a TID scan; joined on id
   -- the planner may prefer scanning the whole table).
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked)) AND j.ctid = p.ctid AND j.state = 'available'
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked)) AND j.ctid = p.ctid AND j.state = {{claimable_state}}
   RETURNING p.ord, p.seq AS claim_seq, {{job_envelope_columns_j}}
 )
 -- ord and claim_seq as int and text: pg hands a bigint over as text after a regex test per value.

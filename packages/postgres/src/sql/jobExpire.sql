@@ -4,17 +4,14 @@
 -- Transitions: scheduled | available | retryable → discarded (discarded_at, expired_at = now, x.finishedAt)
 WITH gone AS (
   SELECT e.id FROM {{schema}}.jobs e
-  WHERE e.x_expires_at IS NOT NULL AND e.state IN ('scheduled', 'available', 'retryable') AND e.x_expires_at < $1::float8
+  WHERE e.x_expires_at IS NOT NULL AND e.state IN ({{expirable_states}}) AND e.x_expires_at < $1::float8
   ORDER BY e.x_expires_at
   LIMIT $3
   FOR UPDATE SKIP LOCKED
 )
 UPDATE {{schema}}.jobs j SET
-  state = 'discarded',
-  discarded_at = $2::text,
-  expired_at = $2::text,
-  x_finished_at = $1::float8,
+  {{expire_set}},
   prev_state = j.state
 FROM gone g
-WHERE j.id = g.id AND j.state IN ('scheduled', 'available', 'retryable')
+WHERE j.id = g.id AND j.state IN ({{expirable_states}})
 RETURNING {{job_envelope_columns_j}}

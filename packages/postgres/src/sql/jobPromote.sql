@@ -6,19 +6,15 @@
 WITH due AS (
   SELECT d.id, COALESCE(d.x_expires_at < $1::float8, false) AS expired
   FROM {{schema}}.jobs d
-  WHERE d.state IN ('scheduled', 'retryable') AND d.x_due_at <= $1::float8
+  WHERE d.state IN ({{due_states}}) AND d.x_due_at <= $1::float8
   ORDER BY d.x_due_at
   LIMIT $3
   FOR UPDATE SKIP LOCKED
 )
 UPDATE {{schema}}.jobs j SET
-  state = CASE WHEN d.expired THEN 'discarded' ELSE 'available' END,
-  enqueued_at = CASE WHEN d.expired THEN j.enqueued_at ELSE $2::text END,
-  discarded_at = CASE WHEN d.expired THEN $2::text ELSE j.discarded_at END,
-  expired_at = CASE WHEN d.expired THEN $2::text ELSE j.expired_at END,
-  x_finished_at = CASE WHEN d.expired THEN $1::float8 ELSE j.x_finished_at END,
+  {{promote_set}},
   seq = CASE WHEN d.expired THEN j.seq ELSE nextval('{{schema}}.job_seq') END,
   prev_state = j.state
 FROM due d
-WHERE j.id = d.id AND j.state IN ('scheduled', 'retryable')
+WHERE j.id = d.id AND j.state IN ({{due_states}})
 RETURNING j.prev_state AS from_state, {{job_envelope_columns_j}}

@@ -25,7 +25,7 @@ moved AS (
   UPDATE {{schema}}.jobs j SET
     state = o."to",
     {{assignments}}
-    seq = CASE WHEN o."to" = 'available' AND j.state <> 'available' THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
+    seq = CASE WHEN o."to" = {{claimable_state}} AND j.state <> {{claimable_state}} THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
     prev_state = j.state
   FROM ops o
   -- The ids as an array too: the planner then probes the primary key for exactly these rows (it cannot
