@@ -35,6 +35,8 @@ import { registerWorkflowCases } from './cases/workflows.js';
 
 export type { BackendContractOptions, ContractSubject } from './subject.js';
 export type { CaseContext } from './context.js';
+export { runDriverContract, DRIVER_CASE_REGISTRATIONS } from './driver/index.js';
+export type { DriverContractOptions, DriverSubject } from './driver/subject.js';
 
 /** Every case file, in the order the report lists them. */
 export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
