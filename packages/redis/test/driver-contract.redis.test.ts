@@ -1,18 +1,28 @@
-/** The shared driver-level suite against Redis: an empty key prefix per case, peers on connections of their own. */
-import { afterAll, describe } from 'vitest';
+/** The shared driver-level suite against Redis: a fresh key prefix per case, peers on connections of their own. */
+import { describe } from 'vitest';
 import { runDriverContract } from '@ojskit/contract';
-import { DriverPool } from './driver-pool.js';
-import { redisAvailable } from './support.js';
+import type { RedisDriver } from '../src/index.js';
+import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
 
 if (redisAvailable) {
-  const pool = new DriverPool();
-  afterAll(() => pool.closeAll());
-
   runDriverContract({
     name: 'redis',
     create: async () => {
-      const { driver, peer, release } = pool.acquire();
-      return { driver, peer, close: release };
+      const prefix = uniquePrefix('drv');
+      const driver = testDriver({}, prefix);
+      const peers: RedisDriver[] = [];
+      return {
+        driver,
+        peer: async () => {
+          const peer = testDriver({}, prefix);
+          peers.push(peer);
+          return peer;
+        },
+        close: async () => {
+          await Promise.all(peers.map((p) => p.close()));
+          await dispose(driver);
+        },
+      };
     },
   });
 } else {
