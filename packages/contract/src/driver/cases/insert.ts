@@ -29,12 +29,13 @@ export function registerInsertCases(suite: DriverSuite): void {
       expect(await t.driver.jobCounts({})).toMatchObject({ available: 1, pending: 1, scheduled: 1 });
     });
 
-    suite.test('insert.user-data-fidelity', 'keeps args, meta and result as sent: key order, NUL and astral characters, big and tiny numbers, empty nestings; a null result differs from none', async (t) => {
+    suite.test('insert.user-data-fidelity', 'keeps args, meta, result and unknown attributes as sent: key order, NUL and astral characters, big and tiny numbers, empty nestings, odd attribute names; a null result differs from none', async (t) => {
       const q = t.queue();
       const args = [{ b: 1, a: 2 }, 'nul\u0000byte é😀', 9007199254740991, 0.1 + 0.2, 1e-7, -5, [], {}, [[[]]], { a: { b: [null, false] } }];
       const meta = { z: 1, a: { y: [], x: null }, n: 3.141592653589793 };
-      const s = t.job(q, { args, meta });
+      const s = t.job(q, { args, meta, '@odd': 1, '\\odd': [2], x_ext: { k: 'v' } } as never);
       await t.insert([s]);
+      expect((await t.stored(s.job.id)).job).toEqual(s.job);
       const [claimed] = (await t.claim([q], 1)).jobs;
       expect(JSON.stringify(claimed!.args)).toBe(JSON.stringify(args));
       expect(JSON.stringify(claimed!.meta)).toBe(JSON.stringify(meta));
