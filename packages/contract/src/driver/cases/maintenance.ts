@@ -116,6 +116,19 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
       expect(await t.driver.jobGet(jobs[2]!.job.id)).toBeNull();
       expect(await t.driver.jobCounts({ queue: q })).toMatchObject({ completed: 1, cancelled: 0, discarded: 0, available: 1 });
     });
+
+    suite.test('prune.frees-unique-keys', "a pruned job's unique key no longer blocks, and the pruned job is gone from every listing", async (t) => {
+      const q = t.queue();
+      const key = t.name();
+      const unique = { uniqueKey: key, uniqueStates: ['completed' as const], uniqueOnConflict: 'reject' as const };
+      const done = t.job(q, { state: 'completed' }, { ...unique, finishedAt: T0 });
+      await t.insert([done]);
+      expect((await t.driver.jobInsert({ jobs: [t.job(q, {}, unique)], now: T0, nowIso: iso(T0) })).ok).toBe(false);
+      expect(await t.driver.jobPrune({ before: T0 + 1, limit: 10 })).toBe(1);
+      expect(await t.driver.jobList({ queue: q, limit: 10, offset: 0 })).toEqual({ jobs: [], total: 0 });
+      expect(await t.driver.jobCounts({ queue: q })).toMatchObject({ completed: 0 });
+      expect((await t.driver.jobInsert({ jobs: [t.job(q, {}, unique)], now: T0, nowIso: iso(T0) })).ok).toBe(true);
+    });
   });
 
   suite.group('jobList, jobCounts, jobDelete', () => {

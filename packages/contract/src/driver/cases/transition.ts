@@ -84,6 +84,28 @@ export function registerTransitionCases(suite: DriverSuite): void {
       expect(await t.driver.jobCounts({ queue })).toMatchObject({ active: 1 });
     });
 
+    suite.test('transition.in-place-reindexes', "an in-place update that changes a due time, an expiry or a deadline moves the job in that index", async (t) => {
+      const q = t.queue();
+      const waiting = t.job(q, { state: 'scheduled' });
+      const expiring = t.job(q);
+      const running = t.job(q);
+      await t.insert([waiting, expiring]);
+      // due in an hour → due now: the next claim promotes it
+      expect(await t.driver.jobTransition({ id: waiting.job.id, from: ['scheduled'], to: 'scheduled', set: { scheduled_at: iso(T0 + 5) }, x: { dueAt: T0 + 5 } })).toMatchObject({ ok: true });
+      // no expiry → expired at T0 + 1
+      expect(await t.driver.jobTransition({ id: expiring.job.id, from: ['available'], to: 'available', x: { expiresAt: T0 + 1 } })).toMatchObject({ ok: true });
+      const claimed = await t.claim([q], 5, { now: T0 + 5 });
+      expect(claimed.promoted.map((p) => p.id)).toEqual([waiting.job.id]);
+      expect(claimed.expired.map((j) => j.id)).toEqual([expiring.job.id]);
+      expect(claimed.jobs.map((j) => j.id)).toEqual([waiting.job.id]);
+      // a deadline moved earlier makes an active job overdue sooner
+      await t.insert([running]);
+      await t.claim([q], 1);
+      expect(await t.driver.jobListOverdue({ now: T0 + 100, limit: 10 })).toEqual([]);
+      expect(await t.driver.jobTransition({ id: running.job.id, from: ['active'], to: 'active', x: { visibleUntil: T0 + 50 } })).toMatchObject({ ok: true });
+      expect((await t.driver.jobListOverdue({ now: T0 + 100, limit: 10 })).map((s) => s.job.id)).toEqual([running.job.id]);
+    });
+
     suite.test('transition.moves-queue', 'a transition that sets queue moves the job, with its indexes and counts, to that queue', async (t) => {
       const [from, to] = [t.queue(), t.queue()];
       const s = t.job(from);
