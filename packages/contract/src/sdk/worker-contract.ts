@@ -7,13 +7,19 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { isOjsError, type ServiceIntervals } from '@ojskit/core';
-import { Client } from '../client/client.js';
-import { JobCancelledError, JobLostError, JobTimeoutError, NonRetryableError, WorkerClosingError } from '../errors.js';
-import type { Job } from '../mapping/job.js';
-import type { Transport } from '../transport/transport.js';
-import type { WorkerOptions } from '../worker/options.js';
-import { Worker } from '../worker/worker.js';
-import { DEEP_FETCH_BATCHES } from '../worker/prefetch-depth.js';
+import {
+  Client,
+  DEEP_FETCH_BATCHES,
+  JobCancelledError,
+  JobLostError,
+  JobTimeoutError,
+  NonRetryableError,
+  Worker,
+  WorkerClosingError,
+  type Job,
+  type Transport,
+  type WorkerOptions,
+} from '@ojskit/client';
 import { countingTransport } from './counting-transport.js';
 import { aborted, checkSkips, deferred, registerCase, sleep, until, within } from './support.js';
 

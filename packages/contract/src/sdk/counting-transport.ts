@@ -1,5 +1,5 @@
 /** A transport wrapper that records the worker-side calls going through it, to test batching and polling. */
-import type { Transport } from '../transport/transport.js';
+import type { Transport } from '@ojskit/client';
 
 /** What went through the wrapper. */
 export interface TransportCalls {

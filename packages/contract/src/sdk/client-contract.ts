@@ -5,11 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { isOjsError, type OjsApi } from '@ojskit/core';
-import { Client } from '../client/client.js';
-import { batch, chain, group, step } from '../client/workflow-builders.js';
-import { NonRetryableError, WaitTimeoutError } from '../errors.js';
-import type { Transport } from '../transport/transport.js';
-import { Worker } from '../worker/worker.js';
+import { batch, chain, Client, group, NonRetryableError, step, WaitTimeoutError, Worker, type Transport } from '@ojskit/client';
 import { checkSkips, registerCase, sleep, until } from './support.js';
 import type { WorkerContractSubject } from './worker-contract.js';
 
