@@ -18,8 +18,9 @@ export default tseslint.config(
     },
   },
   {
-    // Tests and benchmarks read untyped wire JSON and deliberately odd values (e.g. numbers beyond 2^53).
-    files: ['**/test/**', '**/bench/**', '**/*.test.ts'],
+    // Tests, the shared suites and benchmarks read untyped wire JSON and deliberately odd values (e.g. numbers
+    // beyond 2^53).
+    files: ['**/test/**', '**/bench/**', '**/*.test.ts', 'packages/contract/src/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-loss-of-precision': 'off' },
   },
 );
