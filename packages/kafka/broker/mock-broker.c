@@ -243,6 +243,9 @@ int main(int argc, char **argv) {
 
         rd_kafka_conf_t *conf = rd_kafka_conf_new();
         rd_kafka_conf_set_log_cb(conf, log_cb);
+        if (getenv("MOCK_BROKER_DEBUG") &&
+            rd_kafka_conf_set(conf, "debug", "mock,protocol", errstr, sizeof(errstr)) != RD_KAFKA_CONF_OK)
+                fprintf(stderr, "mock-broker: %s\n", errstr);
         /* This client instance only hosts the mock cluster; it never connects anywhere. */
         rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof(errstr));
         if (!rk) {
@@ -258,6 +261,10 @@ int main(int argc, char **argv) {
         /* Brokers are numbered 1..N but the mock reports controller 0 unless told otherwise; kafkajs then
          * sends InitProducerId and admin requests to a broker that does not exist. */
         rd_kafka_mock_set_controller_id(mc, (int32_t)controller);
+        /* The mock advertises LeaveGroup up to v4 but parses every version as v0-v2 (one member id, no
+         * members array): a v3+ client's leave is dropped and its response undecodable, so the member lingers
+         * until its session times out. Capping the version makes clients send the layout the mock reads. */
+        rd_kafka_mock_set_apiversion(mc, 13 /* LeaveGroup */, 0, 2);
         if (rebalance_delay >= 0)
                 rd_kafka_mock_group_initial_rebalance_delay_ms(mc, (int32_t)rebalance_delay);
 
