@@ -74,6 +74,7 @@ ensure_built() {
 case "${1:-build}" in
   build) ensure_built; printf '%s\n' "$binary" ;;
   path) [[ -x "$binary" ]] || exit 3; printf '%s\n' "$binary" ;;
-  run) shift; ensure_built; exec "$binary" "$@" ;;
+  # The build lock (fd 9) must not outlive the build in the broker process.
+  run) shift; ensure_built; exec 9>&-; exec "$binary" "$@" ;;
   *) die "unknown mode '$1' (build, path or run)" ;;
 esac
