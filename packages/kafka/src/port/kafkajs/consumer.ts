@@ -70,24 +70,30 @@ export class KafkajsConsumer implements KafkaConsumer {
     });
     const port = new KafkajsConsumer(consumer);
     await consumer.connect();
-    await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
-    await consumer.run({
-      // Commits are the caller's: only it knows when a record's effects are durable.
-      autoCommit: false,
-      partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
-      eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
-        const { topic, partition } = batch;
-        await options.onBatch({
-          topic,
-          partition,
-          highWatermark: batch.highWatermark,
-          records: batch.messages.map((message) => record(topic, partition, message)),
-          isStale: () => isStale() || !isRunning(),
-          heartbeat,
-        });
-        log.working();
-      },
-    });
+    try {
+      await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
+      await consumer.run({
+        // Commits are the caller's: only it knows when a record's effects are durable.
+        autoCommit: false,
+        partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
+        eachBatch: async ({ batch, heartbeat, isRunning, isStale }) => {
+          const { topic, partition } = batch;
+          await options.onBatch({
+            topic,
+            partition,
+            highWatermark: batch.highWatermark,
+            records: batch.messages.map((message) => record(topic, partition, message)),
+            isStale: () => isStale() || !isRunning(),
+            heartbeat,
+          });
+          log.working();
+        },
+      });
+    } catch (error) {
+      // A member that failed to start must not stay connected (or half-joined) behind the caller's back.
+      await consumer.disconnect().catch(() => undefined);
+      throw error;
+    }
     return port;
   }
 

@@ -22,7 +22,12 @@ export class KafkajsProducer implements KafkaProducer {
       createPartitioner: Partitioners.DefaultPartitioner,
       retry: { retries: UNLIMITED_RETRIES, maxRetryTime: options.maxRetryTimeMs ?? 2_000 },
     });
-    await producer.connect();
+    try {
+      await producer.connect();
+    } catch (error) {
+      await producer.disconnect().catch(() => undefined);
+      throw error;
+    }
     log.working();
     return new KafkajsProducer(producer, log);
   }
