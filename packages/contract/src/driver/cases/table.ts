@@ -24,7 +24,10 @@ export function statePairs(): { legal: Array<[JobState, JobState]>; illegal: Arr
 
 const MOVED_AT = T0 + 10;
 
-/** The op moving a job `from → to`, writing what the engine writes on entering `to`. */
+/**
+ * The op moving a job `from → to`, writing what the engine writes on entering `to` (the same fields for a
+ * refused pair, so that only the table can be the reason for the refusal).
+ */
 function move(id: string, from: JobState, to: JobState): TransitionOp {
   const op: TransitionOp = { id, from: [from], to, set: {}, x: { visibleUntil: null, timeoutAt: null } };
   switch (to) {
@@ -59,6 +62,9 @@ function move(id: string, from: JobState, to: JobState): TransitionOp {
       op.set = { discarded_at: iso(MOVED_AT) };
       op.x = { ...op.x, finishedAt: MOVED_AT };
       break;
+    default:
+      // A state added to core's JOB_STATES stops the build here until its entry fields are written down.
+      to satisfies never;
   }
   return op;
 }
