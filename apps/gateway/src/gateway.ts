@@ -3,12 +3,12 @@
  * call `OjsApi`; the engine holds every protocol decision.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Engine, OjsError, type Driver } from '@ojskit/core';
 import type { GatewayEngine } from './engine-port.js';
 import type { GatewayEnv } from './http/env.js';
 import { errorResponse, toOjsError } from './http/errors.js';
 import { MethodTable } from './http/method-table.js';
+import { serveSinglePageApp } from './http/single-page-app.js';
 import { bearerAuth } from './middleware/auth.js';
 import { browserCors } from './middleware/cors.js';
 import { jsonStdoutLogger, requestLog } from './middleware/request-log.js';
@@ -129,10 +129,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   methods.add('GET', '/ojs/v1/docs');
 
   if (options.staticDir !== undefined) {
-    const root = options.staticDir;
-    app.use('/*', serveStatic({ root }));
-    // Single-page app: unknown non-API paths fall back to index.html.
-    app.get('/*', async (c, next) => (c.req.path.startsWith('/ojs/') ? next() : serveStatic({ root, path: 'index.html' })(c, next)));
+    serveSinglePageApp(app, options.staticDir);
   } else {
     app.get('/', (c) => c.html(rootPage(GATEWAY_VERSION)));
     methods.add('GET', '/');

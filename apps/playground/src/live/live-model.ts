@@ -1,0 +1,168 @@
+/**
+ * What the page knows about the server's jobs, fed by its event stream: exact counts, each job's story,
+ * a bounded timeline, a replay recorder, and the per-frame token sample. Views read it on animation frames.
+ */
+import type { OjsEvent } from '@ojskit/core';
+import { FrameCoalescer, type Frame } from './coalescer.js';
+import { JobStories } from './job-stories.js';
+import { Ring } from './ring.js';
+import { StateCounts } from './state-counts.js';
+import { toTransition, type TransitionEvent } from './transition-event.js';
+
+/** One line of the timeline: a transition, or another event (queue paused, workflow step, dead letter…). */
+export interface TimelineEntry {
+  readonly id: string;
+  readonly type: string;
+  readonly at: string;
+  readonly jobId: string | undefined;
+  readonly transition: TransitionEvent | undefined;
+  readonly summary: string;
+}
+
+/** Tokens per frame at most: enough to see a burst's shape, few enough to keep 60 fps. */
+export const MAX_TOKENS_PER_FRAME = 12;
+/** Events held while paused before the oldest held are folded into counts without a timeline line. */
+const MAX_HELD = 50_000;
+
+export class LiveModel {
+  readonly counts = new StateCounts();
+  readonly stories = new JobStories();
+  readonly timeline = new Ring<TimelineEntry>(400);
+  readonly recorder = new Ring<TransitionEvent & { receivedAt: number }>(3_000);
+  private readonly coalescer = new FrameCoalescer(MAX_TOKENS_PER_FRAME);
+  private held: OjsEvent[] = [];
+  private replayQueue: { due: number; event: TransitionEvent }[] = [];
+  /** Every event received, paused or not. */
+  received = 0;
+  private lastRate = 0;
+  private rateWindowStart = 0;
+  private rateWindowCount = 0;
+  paused = false;
+  /** Bumped when anything a view shows changed. */
+  version = 0;
+  private readonly listeners = new Set<(event: OjsEvent) => void>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** Every event, as it arrives (scenarios wait on these). */
+  onEvent(listener: (event: OjsEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  ingest(event: OjsEvent): void {
+    this.received += 1;
+    const transition = toTransition(event);
+    if (transition) {
+      this.stories.record(transition);
+      this.recorder.push({ ...transition, receivedAt: this.now() });
+      this.countRate();
+    }
+    for (const listener of this.listeners) listener(event);
+    if (this.paused) {
+      if (this.held.length >= MAX_HELD) this.apply(this.held.shift()!, false);
+      this.held.push(event);
+      return;
+    }
+    this.apply(event, true, transition);
+  }
+
+  private apply(event: OjsEvent, animate: boolean, transition = toTransition(event)): void {
+    if (transition) {
+      this.counts.apply(transition);
+      if (animate) this.coalescer.push(transition);
+    }
+    if (event.type !== 'job.heartbeat') this.timeline.push(toEntry(event, transition));
+    this.version += 1;
+  }
+
+  private countRate(): void {
+    const t = this.now();
+    if (t - this.rateWindowStart >= 1_000) {
+      this.lastRate = t - this.rateWindowStart >= 2_000 ? 0 : this.rateWindowCount;
+      this.rateWindowStart = t;
+      this.rateWindowCount = 0;
+    }
+    this.rateWindowCount += 1;
+  }
+
+  /** Transitions per second over the last whole second (0 once the stream has been quiet for a second). */
+  get ratePerSecond(): number {
+    return this.now() - this.rateWindowStart >= 2_000 ? 0 : this.lastRate;
+  }
+
+  /** Freezes the view; events keep being recorded and are applied on resume. */
+  pause(): void {
+    this.paused = true;
+    this.version += 1;
+  }
+
+  /** Applies what arrived while paused (without tokens: they would be stale) and goes live again. */
+  resume(): void {
+    this.paused = false;
+    const held = this.held;
+    this.held = [];
+    for (const event of held) this.apply(event, false);
+    this.version += 1;
+  }
+
+  get heldCount(): number {
+    return this.held.length;
+  }
+
+  /**
+   * Replays the recorded transitions as tokens, at their recorded pace compressed into at most `maxMs`.
+   * Counts do not move: they already hold these transitions.
+   */
+  replay(maxMs = 8_000): number {
+    const recorded = this.recorder.toArray();
+    if (recorded.length === 0) return 0;
+    const first = recorded[0]!.receivedAt;
+    const span = Math.max(1, recorded[recorded.length - 1]!.receivedAt - first);
+    const scale = Math.min(1, maxMs / span);
+    const start = this.now();
+    this.replayQueue = recorded.map((event) => ({ due: start + (event.receivedAt - first) * scale, event }));
+    return recorded.length;
+  }
+
+  get replaying(): boolean {
+    return this.replayQueue.length > 0;
+  }
+
+  /** This frame's tokens: the live sample, plus replayed transitions that are due. */
+  takeFrame(): Frame {
+    const t = this.now();
+    let due = 0;
+    while (due < this.replayQueue.length && this.replayQueue[due]!.due <= t) due += 1;
+    if (due > 0) for (const { event } of this.replayQueue.splice(0, due)) this.coalescer.push(event);
+    return this.coalescer.takeFrame();
+  }
+
+  /** Replaces a queue's counts with the server's (at connect, and when a view asks to resync). */
+  seed(queue: string, snapshot: Record<string, number>): void {
+    this.counts.seed(queue, snapshot);
+    this.version += 1;
+  }
+
+  reset(): void {
+    this.counts.clear();
+    this.stories.clear();
+    this.timeline.clear();
+    this.recorder.clear();
+    this.held = [];
+    this.replayQueue = [];
+    this.version += 1;
+  }
+}
+
+function toEntry(event: OjsEvent, transition: TransitionEvent | undefined): TimelineEntry {
+  const data = event.data as Record<string, unknown>;
+  const jobId = typeof data['job_id'] === 'string' ? (data['job_id'] as string) : undefined;
+  let summary: string;
+  if (transition) summary = `${transition.jobType} ${transition.from ?? 'new'} → ${transition.to}${transition.queue ? ` · ${transition.queue}` : ''}`;
+  else if (typeof data['queue'] === 'string') summary = `${data['queue'] as string}${jobId ? ` · ${jobId.slice(-8)}` : ''}`;
+  else if (typeof data['name'] === 'string') summary = data['name'] as string;
+  else if (typeof data['workflow_id'] === 'string') summary = data['workflow_id'] as string;
+  else summary = event.subject;
+  return { id: event.id, type: event.type, at: event.time, jobId, transition, summary };
+}

@@ -1,0 +1,70 @@
+/**
+ * One connected OJS server: its HTTP transport (the SDK's), its manifest, and the live model its event
+ * stream feeds. Everything the page does to a server goes through here, over the public OJS HTTP API.
+ */
+import { HttpTransport, http } from '@ojskit/client';
+import type { Manifest } from '@ojskit/core';
+import { openEventFeed, type FeedStatus } from '../live/event-feed.js';
+import { LiveModel } from '../live/live-model.js';
+import type { ServerEntry } from './servers.js';
+
+export class Connection {
+  readonly api: HttpTransport;
+  readonly live = new LiveModel();
+  manifest: Manifest | undefined;
+  status: FeedStatus = 'connecting';
+  error: string | undefined;
+  private closeFeed: (() => void) | undefined;
+  private resyncTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(readonly entry: ServerEntry) {
+    this.api = http(entry.url, entry.apiKey ? { apiKey: entry.apiKey } : {});
+  }
+
+  /** Reads the manifest, opens the event stream, then seeds the counts (events in between are counted once more at the next resync). */
+  async open(): Promise<void> {
+    try {
+      this.manifest = await this.api.manifest();
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+      this.status = 'error';
+      this.live.version += 1;
+      return;
+    }
+    this.closeFeed = openEventFeed(
+      this.api,
+      this.entry.apiKey,
+      (event) => this.live.ingest(event),
+      (status) => {
+        this.status = status;
+        this.live.version += 1;
+      },
+    );
+    await this.resync();
+    // Counts follow events exactly; a periodic resync while idle absorbs anything a reconnect missed.
+    this.resyncTimer = setInterval(() => {
+      if (this.live.ratePerSecond === 0 && !this.live.paused) void this.resync();
+    }, 5_000);
+  }
+
+  /** Replaces every queue's counts with the server's stats. */
+  async resync(): Promise<void> {
+    try {
+      const { queues } = await this.api.listQueues({ limit: 200 } as never);
+      await Promise.all(
+        queues.map(async (queue) => {
+          const stats = await this.api.queueStats(queue.name);
+          this.live.seed(queue.name, stats.stats as unknown as Record<string, number>);
+        }),
+      );
+    } catch {
+      // Stats are a convenience on top of the stream; a failure leaves the event-driven counts.
+    }
+  }
+
+  close(): void {
+    this.closeFeed?.();
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    void this.api.close?.();
+  }
+}

@@ -1,0 +1,90 @@
+/** The built page, served by a real gateway, in headless Chromium: the diagram, its edges, serving paths, accessibility. */
+import { createRequire } from 'node:module';
+import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edgesFromTable } from '../src/lifecycle/layout.js';
+import { browserUnavailable, launchBrowser, type RunningBrowser } from './support/browser.js';
+import { startGateway, type RunningGateway } from './support/gateway.js';
+import { screenshot } from './support/screenshots.js';
+
+const unavailable = browserUnavailable();
+const axeSource = createRequire(import.meta.url)('axe-core').source as string;
+
+describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
+  let gateway: RunningGateway;
+  let browser: RunningBrowser;
+  let page: Page;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    gateway = await startGateway();
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    page.on('pageerror', (e) => consoleErrors.push(e.message));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await gateway?.stop();
+  });
+
+  it('draws every state and every edge of core’s table, terminal states marked, and names the backend', async () => {
+    const started = Date.now();
+    await page.goto(`${gateway.url}/`);
+    await page.getByTestId('backend').waitFor();
+    const loadMs = Date.now() - started;
+    expect(await page.getByTestId('backend').textContent()).toBe('memory');
+    const nodes = await page.$$eval('[data-node]', (els) => els.map((e) => [e.getAttribute('data-node'), e.classList.contains('terminal')] as const));
+    expect(nodes.map(([id]) => id).sort()).toEqual(['new', ...JOB_STATES].sort());
+    for (const [id, terminal] of nodes) expect(terminal).toBe((TERMINAL_STATES as readonly (string | null)[]).includes(id));
+    const edges = await page.$$eval('[data-edge]', (els) => els.map((e) => e.getAttribute('data-edge')));
+    expect(edges.sort()).toEqual(edgesFromTable().map((e) => e.key).sort());
+    console.log(`page ready (manifest shown) in ${loadMs} ms`);
+    await page.waitForFunction(() => document.querySelector('[data-testid=server-summary]')?.getAttribute('data-status') === 'open');
+    await screenshot(page, 'lifecycle');
+  });
+
+  it('shows an edge’s triggers on hover and on keyboard focus', async () => {
+    const retry = edgesFromTable().find((e) => e.from === 'active' && e.to === 'retryable')!;
+    // The middle of the drawn path (a bounding box's centre may miss a curved stroke).
+    const at = await page.$eval(`[data-edge="${retry.key}"] + .edge-hit`, (el) => {
+      const path = el as SVGPathElement;
+      const p = path.getPointAtLength(path.getTotalLength() / 2).matrixTransform(path.getScreenCTM()!);
+      return { x: p.x, y: p.y };
+    });
+    await page.mouse.move(at.x, at.y);
+    const tip = page.getByTestId('edge-tip');
+    await tip.waitFor();
+    for (const trigger of retry.triggers) expect(await tip.textContent()).toContain(trigger.replace(/_/g, ' '));
+    await page.mouse.move(0, 0);
+    await page.focus(`[data-edge="new->available"] + .edge-hit`);
+    expect(await page.getByTestId('edge-tip').textContent()).toContain('push');
+  });
+
+  it('is served at /playground/ too', async () => {
+    const other = await browser.context.newPage();
+    await other.goto(`${gateway.url}/playground/`);
+    await other.getByTestId('backend').waitFor();
+    expect(await other.$$eval('[data-node]', (els) => els.length)).toBe(JOB_STATES.length + 1);
+    await other.close();
+  });
+
+  it('has no serious or critical accessibility violations (axe-core), in light and dark themes', async () => {
+    for (const theme of ['light', 'dark']) {
+      await page.selectOption('.theme select', theme);
+      await page.addScriptTag({ content: axeSource });
+      const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as {
+        violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
+      };
+      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(serious.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      if (theme === 'dark') await screenshot(page, 'dark-theme');
+    }
+    await page.selectOption('.theme select', 'light');
+  });
+
+  it('logged no console errors', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+});
