@@ -16,7 +16,9 @@ export class JobStories {
     let story = this.stories.get(event.jobId);
     if (story) this.stories.delete(event.jobId);
     else story = [];
-    if (story.length < this.maxPerJob) story.push(event);
+    // The newest moves are kept: the last one is what the next event is compared with.
+    if (story.length >= this.maxPerJob) story.shift();
+    story.push(event);
     this.stories.set(event.jobId, story);
     if (this.stories.size > this.maxJobs) {
       const oldest = this.stories.keys().next().value;
@@ -26,6 +28,12 @@ export class JobStories {
 
   get(jobId: string): readonly TransitionEvent[] {
     return this.stories.get(jobId) ?? [];
+  }
+
+  /** The job's latest recorded move. */
+  last(jobId: string): TransitionEvent | undefined {
+    const story = this.stories.get(jobId);
+    return story?.[story.length - 1];
   }
 
   get size(): number {

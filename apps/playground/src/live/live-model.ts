@@ -7,7 +7,7 @@ import { FrameCoalescer, type Frame } from './coalescer.js';
 import { JobStories } from './job-stories.js';
 import { Ring } from './ring.js';
 import { StateCounts } from './state-counts.js';
-import { toTransition, type TransitionEvent } from './transition-event.js';
+import { sameMove, toTransition, type TransitionEvent } from './transition-event.js';
 
 /** One line of the timeline: a transition, or another event (queue paused, workflow step, dead letter…). */
 export interface TimelineEntry {
@@ -30,7 +30,7 @@ export class LiveModel {
   readonly timeline = new Ring<TimelineEntry>(400);
   readonly recorder = new Ring<TransitionEvent & { receivedAt: number }>(3_000);
   private readonly coalescer = new FrameCoalescer(MAX_TOKENS_PER_FRAME);
-  private held: OjsEvent[] = [];
+  private held: { event: OjsEvent; transition: TransitionEvent | undefined }[] = [];
   private replayQueue: { due: number; event: TransitionEvent }[] = [];
   /** Every event received, paused or not. */
   received = 0;
@@ -52,7 +52,8 @@ export class LiveModel {
 
   ingest(event: OjsEvent): void {
     this.received += 1;
-    const transition = toTransition(event);
+    let transition = toTransition(event);
+    if (transition && sameMove(this.stories.last(transition.jobId), transition)) transition = undefined;
     if (transition) {
       this.stories.record(transition);
       this.recorder.push({ ...transition, receivedAt: this.now() });
@@ -60,14 +61,17 @@ export class LiveModel {
     }
     for (const listener of this.listeners) listener(event);
     if (this.paused) {
-      if (this.held.length >= MAX_HELD) this.apply(this.held.shift()!, false);
-      this.held.push(event);
+      if (this.held.length >= MAX_HELD) {
+        const oldest = this.held.shift()!;
+        this.apply(oldest.event, false, oldest.transition);
+      }
+      this.held.push({ event, transition });
       return;
     }
     this.apply(event, true, transition);
   }
 
-  private apply(event: OjsEvent, animate: boolean, transition = toTransition(event)): void {
+  private apply(event: OjsEvent, animate: boolean, transition: TransitionEvent | undefined): void {
     if (transition) {
       this.counts.apply(transition);
       if (animate) this.coalescer.push(transition);
@@ -102,7 +106,7 @@ export class LiveModel {
     this.paused = false;
     const held = this.held;
     this.held = [];
-    for (const event of held) this.apply(event, false);
+    for (const { event, transition } of held) this.apply(event, false, transition);
     this.version += 1;
   }
 

@@ -47,3 +47,13 @@ export function toTransition(event: OjsEvent): TransitionEvent | undefined {
     reason,
   };
 }
+
+/**
+ * True when `b` reports the same move as `a`. The engine emits several events for one transition (a failure
+ * is `job.failed` then `job.retrying`, or `job.failed`, `job.discarded` and `dead_letter.added`; a
+ * dead-letter retry is `dead_letter.retried` then `job.enqueued`), all with the same time and attempt:
+ * only the first one moves a count or draws a token.
+ */
+export function sameMove(a: TransitionEvent | undefined, b: TransitionEvent): boolean {
+  return a !== undefined && a.jobId === b.jobId && a.from === b.from && a.to === b.to && a.attempt === b.attempt && a.at === b.at;
+}

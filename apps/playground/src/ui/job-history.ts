@@ -1,6 +1,6 @@
 /** A job's transition history: the API's event log merged with what the stream delivered, oldest first, once each. */
 import type { OjsEvent } from '@ojskit/core';
-import { toTransition, type TransitionEvent } from '../live/transition-event.js';
+import { sameMove, toTransition, type TransitionEvent } from '../live/transition-event.js';
 
 export function mergeHistory(polled: readonly OjsEvent[], streamed: readonly TransitionEvent[]): TransitionEvent[] {
   const byId = new Map<string, TransitionEvent>();
@@ -9,5 +9,7 @@ export function mergeHistory(polled: readonly OjsEvent[], streamed: readonly Tra
     if (t) byId.set(t.eventId, t);
   }
   for (const t of streamed) byId.set(t.eventId, t);
-  return [...byId.values()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.eventId < b.eventId ? -1 : 1));
+  const sorted = [...byId.values()].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.eventId < b.eventId ? -1 : 1));
+  // One row per move: companion events (job.failed + job.retrying, …) collapse into the first.
+  return sorted.filter((t, i) => !sameMove(sorted[i - 1], t));
 }

@@ -1,6 +1,7 @@
 /** Coalescing at high rates: counts stay exact, tokens are a bounded uniform sample, memory stays bounded. */
 import type { OjsEvent } from '@ojskit/core';
 import { describe, expect, it } from 'vitest';
+import { mergeHistory } from '../../src/ui/job-history.js';
 import { FrameCoalescer } from '../../src/live/coalescer.js';
 import { JobStories } from '../../src/live/job-stories.js';
 import { LiveModel, MAX_TOKENS_PER_FRAME } from '../../src/live/live-model.js';
@@ -110,6 +111,18 @@ describe('LiveModel', () => {
     expect(model.counts.queue('q')).toMatchObject({ available: 0, active: 1 });
   });
 
+  it('counts a move once when the engine reports it with several events (job.failed + job.retrying, …)', () => {
+    const model = new LiveModel(() => 0);
+    model.ingest(event('f', null, 'available', 'q', 'job.enqueued'));
+    model.ingest(event('f', 'available', 'active'));
+    const failed = event('f', 'active', 'retryable', 'q', 'job.failed');
+    model.ingest(failed);
+    model.ingest({ ...event('f', 'active', 'retryable', 'q', 'job.retrying'), time: failed.time });
+    expect(model.counts.queue('q')).toMatchObject({ available: 0, active: 0, retryable: 1 });
+    expect(model.stories.get('f').map((t) => t.type)).toEqual(['job.enqueued', 'job.started', 'job.failed']);
+    expect(model.timeline.size).toBe(4);
+  });
+
   it('a count never goes negative when the snapshot was taken mid-move', () => {
     const model = new LiveModel(() => 0);
     model.seed('q', { active: 0, completed: 3 });
@@ -130,5 +143,16 @@ describe('JobStories', () => {
     expect(stories.get('a').map((e) => e.to)).toEqual(['available', 'active']);
     for (let i = 0; i < 5; i++) stories.record(t('a', 'active', 'retryable'));
     expect(stories.get('a')).toHaveLength(3);
+  });
+});
+
+describe('mergeHistory', () => {
+  it('merges the polled log with streamed moves, oldest first, one row per move', () => {
+    const enq = event('m', null, 'available', 'q', 'job.enqueued');
+    const start = event('m', 'available', 'active');
+    const failed = event('m', 'active', 'discarded', 'q', 'job.failed');
+    const discarded = { ...event('m', 'active', 'discarded', 'q', 'job.discarded'), time: failed.time };
+    const rows = mergeHistory([enq, failed, discarded], [toTransition(start)!, toTransition(failed)!]);
+    expect(rows.map((r) => `${r.from}>${r.to}`)).toEqual(['null>available', 'available>active', 'active>discarded']);
   });
 });
