@@ -1,6 +1,6 @@
 /** The built page, served by a real gateway, in headless Chromium: the diagram, its edges, serving paths, accessibility. */
 import { createRequire } from 'node:module';
-import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
+import { JOB_STATES, TERMINAL_STATES, UNIVERSAL_MODEL, lackingTransitions } from '@ojskit/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgesFromTable } from '../src/lifecycle/layout.js';
@@ -82,6 +82,19 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
       if (theme === 'dark') await screenshot(page, 'dark-theme');
     }
     await page.selectOption('.theme select', 'light');
+  });
+
+  it('renders the universal model from core', async () => {
+    await page.getByRole('tab', { name: 'Universal model' }).click();
+    const table = page.getByTestId('universal-model');
+    await table.waitFor();
+    const headers = await table.locator('thead th').allTextContents();
+    expect(headers.slice(1)).toEqual(UNIVERSAL_MODEL.map((s) => s.name));
+    const oban = UNIVERSAL_MODEL.find((s) => s.id === 'oban')!;
+    await page.selectOption('.model select', 'oban');
+    const lacking = await page.locator('[data-testid=model-transitions] tr[data-support=missing]').count();
+    expect(lacking).toBe(lackingTransitions(oban).length);
+    await screenshot(page, 'universal-model');
   });
 
   it('logged no console errors', () => {
