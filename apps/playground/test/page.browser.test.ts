@@ -97,6 +97,50 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
     await screenshot(page, 'universal-model');
   });
 
+  it('reaches the tools by keyboard with a visible focus ring', async () => {
+    await page.getByRole('tab', { name: 'Scenarios' }).focus();
+    await page.keyboard.press('ArrowRight');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      return { text: el.textContent, outline: getComputedStyle(el).outlineStyle, selected: el.getAttribute('aria-selected') };
+    });
+    expect(focused).toEqual({ text: 'Enqueue', outline: 'solid', selected: 'true' });
+  });
+
+  it('fits a phone width without horizontal scrolling', async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    await phone.goto(`${gateway.url}/`);
+    await phone.getByTestId('backend').waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(phone, 'phone');
+    await phone.close();
+  });
+
+  it('with reduced motion, moves flash their edge instead of sending tokens', async () => {
+    const calm = await launchBrowser({ reducedMotion: true });
+    try {
+      const p = await calm.context.newPage();
+      await p.goto(`${gateway.url}/`);
+      await p.waitForFunction(() => document.querySelector('[data-testid=server-summary]')?.getAttribute('data-status') === 'open');
+      await p.evaluate(() => {
+        // Records whether any token or edge flash ever appears while the scenario runs.
+        const seen = ((window as unknown as { seen: { tokens: number; hot: number } }).seen = { tokens: 0, hot: 0 });
+        new MutationObserver(() => {
+          seen.tokens = Math.max(seen.tokens, document.querySelectorAll('.tokens circle').length);
+          if (document.querySelector('.edge-line.hot')) seen.hot += 1;
+        }).observe(document.body, { subtree: true, childList: true, attributes: true });
+      });
+      await p.locator('[data-scenario="happy-path"]').getByRole('button', { name: /^Run:/ }).click();
+      await p.waitForFunction(() => document.querySelector('[data-testid="run-happy-path"]')?.getAttribute('data-status') === 'done', undefined, { timeout: 20_000 });
+      const seen = await p.evaluate(() => (window as unknown as { seen: { tokens: number; hot: number } }).seen);
+      expect(seen.tokens).toBe(0);
+      expect(seen.hot).toBeGreaterThan(0);
+    } finally {
+      await calm.close();
+    }
+  });
+
   it('logged no console errors', () => {
     expect(consoleErrors).toEqual([]);
   });

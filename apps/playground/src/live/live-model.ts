@@ -40,6 +40,7 @@ export class LiveModel {
   paused = false;
   /** Bumped when anything a view shows changed. */
   version = 0;
+  private readonly lastEventAt = new Map<string, number>();
   private readonly listeners = new Set<(event: OjsEvent) => void>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
@@ -55,6 +56,7 @@ export class LiveModel {
     let transition = toTransition(event);
     if (transition && sameMove(this.stories.last(transition.jobId), transition)) transition = undefined;
     if (transition) {
+      this.lastEventAt.set(transition.queue, this.now());
       this.stories.record(transition);
       this.recorder.push({ ...transition, receivedAt: this.now() });
       this.countRate();
@@ -142,10 +144,22 @@ export class LiveModel {
     return this.coalescer.takeFrame();
   }
 
-  /** Replaces a queue's counts with the server's (at connect, and when a view asks to resync). */
-  seed(queue: string, snapshot: Record<string, number>): void {
+  /**
+   * Replaces a queue's counts with the server's snapshot, read starting at `readAt` (this model's clock).
+   * A queue that had an event within `quietMs` before the read, or since, keeps its event-driven counts:
+   * the snapshot may already include a move whose event is still on its way, which would count it twice.
+   */
+  seed(queue: string, snapshot: Record<string, number>, readAt = this.now(), quietMs = 3_000): boolean {
+    const last = this.lastEventAt.get(queue);
+    if (last !== undefined && last >= readAt - quietMs) return false;
     this.counts.seed(queue, snapshot);
     this.version += 1;
+    return true;
+  }
+
+  /** This model's clock, for `seed`. */
+  clock(): number {
+    return this.now();
   }
 
   reset(): void {
@@ -155,6 +169,7 @@ export class LiveModel {
     this.recorder.clear();
     this.held = [];
     this.replayQueue = [];
+    this.lastEventAt.clear();
     this.version += 1;
   }
 }

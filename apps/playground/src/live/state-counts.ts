@@ -22,10 +22,14 @@ export class StateCounts {
     this.version += 1;
   }
 
-  /** Moves one job from `from` to `to`. A count never goes below zero (a snapshot taken mid-move). */
+  /**
+   * Moves one job from `from` to `to`. Counts are signed on purpose: a stream that delivers a job's moves
+   * out of order (events from several processes) dips below zero for a moment and still ends exact, where
+   * clamping at zero would drift for good. Views show `Math.max(0, n)`.
+   */
   apply(event: TransitionEvent): void {
     const counts = this.queue(event.queue);
-    if (event.from !== null && counts[event.from] > 0) counts[event.from] -= 1;
+    if (event.from !== null) counts[event.from] -= 1;
     counts[event.to] += 1;
     this.version += 1;
   }

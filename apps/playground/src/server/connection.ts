@@ -13,6 +13,12 @@ export class Connection {
   readonly live = new LiveModel();
   manifest: Manifest | undefined;
   status: FeedStatus = 'connecting';
+  /**
+   * Times the stream was lost and resumed. A server drops a client that falls behind (its per-client
+   * buffer) and replays only part of its log on resume, so moves can be missed: the quiet-queue resync
+   * then puts the counts right.
+   */
+  reconnects = 0;
   error: string | undefined;
   private closeFeed: (() => void) | undefined;
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
@@ -36,25 +42,27 @@ export class Connection {
       this.entry.apiKey,
       (event) => this.live.ingest(event),
       (status) => {
+        if (this.status === 'open' && status !== 'open') this.reconnects += 1;
         this.status = status;
         this.live.version += 1;
       },
     );
     await this.resync();
-    // Counts follow events exactly; a periodic resync while idle absorbs anything a reconnect missed.
+    // Counts follow events exactly; a periodic resync of quiet queues absorbs anything a reconnect missed.
     this.resyncTimer = setInterval(() => {
-      if (this.live.ratePerSecond === 0 && !this.live.paused) void this.resync();
+      if (!this.live.paused) void this.resync();
     }, 5_000);
   }
 
   /** Replaces every queue's counts with the server's stats. */
   async resync(): Promise<void> {
+    const readAt = this.live.clock();
     try {
       const { queues } = await this.api.listQueues({ limit: 200 } as never);
       await Promise.all(
         queues.map(async (queue) => {
           const stats = await this.api.queueStats(queue.name);
-          this.live.seed(queue.name, stats.stats as unknown as Record<string, number>);
+          this.live.seed(queue.name, stats.stats as unknown as Record<string, number>, readAt);
         }),
       );
     } catch {

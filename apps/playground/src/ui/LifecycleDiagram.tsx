@@ -161,7 +161,7 @@ export function LifecycleDiagram({ live, queues, onSelectJob, title }: Props) {
                   </text>
                   {state && (
                     <text x={node.width / 2} y={32} textAnchor="middle" className="node-count" data-count={state}>
-                      {counts[state]}
+                      {Math.max(0, counts[state])}
                     </text>
                   )}
                 </g>

@@ -43,7 +43,7 @@ export function QueueCounts({ live, selected, onToggle }: Props) {
                 </th>
                 {JOB_STATES.map((s) => (
                   <td key={s} data-state={s}>
-                    {counts[s]}
+                    {Math.max(0, counts[s])}
                   </td>
                 ))}
               </tr>

@@ -5,7 +5,7 @@ import { normaliseUrl, type ServerEntry } from '../server/servers.js';
 import { usePolled } from './hooks.js';
 
 export function ServerSummary({ connection }: { connection: Connection }) {
-  usePolled(() => `${connection.status}|${connection.manifest?.backend}|${connection.error}`, 300);
+  usePolled(() => `${connection.status}|${connection.manifest?.backend}|${connection.error}|${connection.reconnects}`, 300);
   const m = connection.manifest;
   return (
     <span className="server-summary" data-testid="server-summary" data-status={connection.status}>
@@ -14,6 +14,12 @@ export function ServerSummary({ connection }: { connection: Connection }) {
         <>
           <strong>{m.implementation.name}</strong> {m.implementation.version} · backend <strong data-testid="backend">{String(m.backend ?? 'unknown')}</strong> · level{' '}
           {m.conformance_level} · stream {connection.status}
+          {connection.reconnects > 0 && (
+            <span title="The server dropped the stream (this page fell behind) and it resumed; counts are re-read from the server once each queue is quiet.">
+              {' '}
+              (resumed {connection.reconnects}×)
+            </span>
+          )}
         </>
       ) : (
         <>{connection.error ? `cannot reach ${connection.entry.url}: ${connection.error}` : `connecting to ${connection.entry.url}…`}</>

@@ -123,11 +123,26 @@ describe('LiveModel', () => {
     expect(model.timeline.size).toBe(4);
   });
 
-  it('a count never goes negative when the snapshot was taken mid-move', () => {
+  it('a stats snapshot replaces only queues that were quiet before and during its read', () => {
+    let now = 10_000;
+    const model = new LiveModel(() => now);
+    model.ingest(event('s', null, 'available', 'busy', 'job.enqueued'));
+    now += 1_000;
+    expect(model.seed('busy', { available: 5 }, now - 500)).toBe(false);
+    expect(model.counts.queue('busy').available).toBe(1);
+    expect(model.seed('quiet', { completed: 7 }, now)).toBe(true);
+    expect(model.counts.queue('quiet').completed).toBe(7);
+    now += 5_000;
+    expect(model.seed('busy', { available: 5 }, now)).toBe(true);
+    expect(model.counts.queue('busy').available).toBe(5);
+  });
+
+  it('ends exact when a job’s moves arrive out of order', () => {
     const model = new LiveModel(() => 0);
-    model.seed('q', { active: 0, completed: 3 });
+    model.ingest(event('z', 'available', 'active', 'q'));
+    model.ingest(event('z', null, 'available', 'q', 'job.enqueued'));
     model.ingest(event('z', 'active', 'completed', 'q', 'job.completed'));
-    expect(model.counts.queue('q')).toMatchObject({ active: 0, completed: 4 });
+    expect(model.counts.queue('q')).toMatchObject({ available: 0, active: 0, completed: 1 });
   });
 });
 
