@@ -16,6 +16,7 @@ import { requestContext, versionCheck } from './middleware/request-context.js';
 import { GatewayMetrics } from './metrics/prometheus.js';
 import { openApiDocumentFactory } from './openapi/document.js';
 import { referencePage, rootPage } from './openapi/pages.js';
+import { REFERENCE_ASSETS_PATH, registerReferenceAssets } from './openapi/reference-assets.js';
 import { DEFAULT_BODY_LIMIT, type GatewayOptions } from './options.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import type { RouteDeps } from './routes/context.js';
@@ -124,7 +125,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const document = openApiDocumentFactory(app, { version: GATEWAY_VERSION, auth: options.apiKey !== undefined });
   // The OpenAPI document is plain JSON for API tooling, not an OJS resource.
   app.get('/ojs/v1/openapi.json', (c) => c.body(JSON.stringify(document()), 200, { 'Content-Type': 'application/json' }));
-  app.get('/ojs/v1/docs', (c) => c.html(referencePage('/ojs/v1/openapi.json')));
+  app.get('/ojs/v1/docs', (c) => c.html(referencePage('/ojs/v1/openapi.json', REFERENCE_ASSETS_PATH)));
+  registerReferenceAssets(app, '/ojs/v1/openapi.json');
   methods.add('GET', '/ojs/v1/openapi.json');
   methods.add('GET', '/ojs/v1/docs');
 

@@ -141,6 +141,25 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
     }
   });
 
+  it('links to the API reference, rendered by Swagger UI from the gateway itself with "try it out" on this server', async () => {
+    await page.goto(`${gateway.url}/`);
+    const href = await page.getByRole('link', { name: 'API reference' }).getAttribute('href');
+    expect(href).toBe(`${gateway.url}/ojs/v1/docs`);
+    const docs = await browser.context.newPage();
+    await docs.goto(href!);
+    await docs.locator('.opblock').first().waitFor({ timeout: 20_000 });
+    expect(await docs.locator('.opblock').count()).toBeGreaterThan(20);
+    const outside = await docs.evaluate((origin) => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => !n.startsWith(origin)), gateway.url);
+    expect(outside).toEqual([]);
+    // "Try it out" is on from the start (tryItOutEnabled): open the manifest operation and execute it.
+    await docs.locator('.opblock-summary', { hasText: '/ojs/manifest' }).first().click();
+    await docs.getByRole('button', { name: 'Execute' }).first().click();
+    const status = docs.locator('.live-responses-table tbody .response-col_status').first();
+    await status.waitFor();
+    expect(await status.textContent()).toContain('200');
+    await docs.close();
+  });
+
   it('logged no console errors', () => {
     expect(consoleErrors).toEqual([]);
   });
