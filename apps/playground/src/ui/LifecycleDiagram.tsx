@@ -3,7 +3,7 @@
  * imperatively on animation frames (a pool of circles), never through React state, so a burst costs the
  * frame nothing beyond the sampled tokens.
  */
-import { JOB_STATES, type JobState } from '@ojskit/core';
+import { JOB_STATES, TRANSITIONS, type JobState } from '@ojskit/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { computeLayout, edgeKey, pointAt, type LaidOutEdge } from '../lifecycle/layout.js';
 import type { LiveModel } from '../live/live-model.js';
@@ -12,6 +12,8 @@ import { usePolled, useReducedMotion } from './hooks.js';
 import { hueStyle } from './state-colors.js';
 
 const TOKEN_MS = 750;
+/** Where a cancel may come from, for the legend: read from the table, like everything drawn here. */
+const cancelFrom = [...new Set(TRANSITIONS.filter((t) => t.trigger === 'cancel' && t.from !== null).map((t) => t.from!))];
 const MAX_ACTIVE_TOKENS = 240;
 const FLASH_MS = 450;
 
@@ -123,7 +125,7 @@ export function LifecycleDiagram({ live, queues, onSelectJob, title }: Props) {
                     else edgeRefs.current.delete(edge.key);
                   }}
                   d={edge.path}
-                  className="edge-line"
+                  className={`edge-line ${edge.triggers.map((t) => `trigger-${t}`).join(' ')}`}
                   markerEnd="url(#arrow)"
                   data-edge={edge.key}
                 />
@@ -187,7 +189,9 @@ export function LifecycleDiagram({ live, queues, onSelectJob, title }: Props) {
         )}
       </div>
       <p className="legend">
-        <span className="legend-terminal">Double border</span>: terminal ({JOB_STATES.filter((s) => layout.nodes.find((n) => n.id === s)?.terminal).join(', ')}). Hover or focus an edge for its trigger.
+        <span className="legend-terminal">Double border</span>: terminal ({JOB_STATES.filter((s) => layout.nodes.find((n) => n.id === s)?.terminal).join(', ')}).{' '}
+        <span className="legend-dashed">Dashed</span>: cancel (from {cancelFrom.join(', ')}). <span className="legend-dotted">Dotted</span>: expiry. Hover or focus an
+        edge for its trigger.
       </p>
     </figure>
   );
