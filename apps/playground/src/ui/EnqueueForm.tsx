@@ -2,16 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { PLAYGROUND_JOB_TYPE } from '../workers/browser-workers.js';
 import type { Connection } from '../server/connection.js';
-
-/** Parses the args field: a JSON array, or an error message to show. */
-export function parseArgs(text: string): { args: unknown[] } | { error: string } {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Array.isArray(value) ? { args: value } : { error: 'Args must be a JSON array, e.g. [1, "two"].' };
-  } catch (e) {
-    return { error: `Not valid JSON: ${(e as Error).message}` };
-  }
-}
+import { parseArgs } from './parse-args.js';
 
 export function EnqueueForm({ connection, onEnqueued }: { connection: Connection; onEnqueued: (id: string) => void }) {
   const [type, setType] = useState(PLAYGROUND_JOB_TYPE);
