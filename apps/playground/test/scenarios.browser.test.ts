@@ -186,6 +186,15 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     await screenshot(page, 'burst');
   }, 150_000);
 
+  it('registers a cron job from the Cron tab and lists it', async () => {
+    await page.getByRole('tab', { name: 'Cron' }).click();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.getByRole('status').filter({ hasText: 'Registered every-10s' }).waitFor();
+    await page.getByTestId('cron-list').getByRole('button', { name: 'Delete every-10s' }).waitFor();
+    const { cron } = (await (await fetch(`${gateway.url}/ojs/v1/cron/every-10s`)).json()) as { cron: { expression: string } };
+    expect(cron.expression).toBe('*/10 * * * * *');
+  });
+
   it('logged no console errors', () => {
     expect(consoleErrors).toEqual([]);
   });
