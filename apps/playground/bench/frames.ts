@@ -6,7 +6,7 @@
  * watches (as an operator's tab would). Headless Chromium records every animation frame's duration and
  * samples the JS heap over CDP. Figures are printed, never asserted.
  *
- *   pnpm --filter @ojskit/playground build && pnpm --filter @ojskit/playground bench [-- --rate 2000 --seconds 20]
+ *   pnpm --filter @ojskit/playground build && pnpm --filter @ojskit/playground bench [--rate 2000 --seconds 20]
  */
 import { parseArgs } from 'node:util';
 import { Worker, http } from '@ojskit/client';
@@ -14,6 +14,8 @@ import { launchBrowser } from '../test/support/browser.js';
 import { startGateway } from '../test/support/gateway.js';
 
 const { values } = parseArgs({
+  // pnpm 10 forwards a literal `--` to the script: skip it.
+  args: process.argv.slice(2).filter((arg) => arg !== '--'),
   options: { rate: { type: 'string', default: '2000' }, seconds: { type: 'string', default: '20' }, backend: { type: 'string', default: 'memory' } },
 });
 const rate = Number(values.rate);
