@@ -6,6 +6,7 @@ import type { OjsEvent } from '@ojskit/core';
 import { FrameCoalescer, type Frame } from './coalescer.js';
 import { JobStories } from './job-stories.js';
 import { Ring } from './ring.js';
+import { SeenIds } from './seen-ids.js';
 import { StateCounts } from './state-counts.js';
 import { sameMove, toTransition, type TransitionEvent } from './transition-event.js';
 
@@ -41,6 +42,7 @@ export class LiveModel {
   /** Bumped when anything a view shows changed. */
   version = 0;
   private readonly lastEventAt = new Map<string, number>();
+  private readonly seen = new SeenIds();
   private readonly listeners = new Set<(event: OjsEvent) => void>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
@@ -51,7 +53,13 @@ export class LiveModel {
     return () => this.listeners.delete(listener);
   }
 
-  ingest(event: OjsEvent): void {
+  /** The newest event id taken in: where a catch-up poll starts after the stream was lost. */
+  lastEventId: string | undefined;
+
+  /** Takes one event from the stream or a catch-up poll; an id seen before is dropped. Returns whether it was new. */
+  ingest(event: OjsEvent): boolean {
+    if (!this.seen.add(event.id)) return false;
+    this.lastEventId = event.id;
     this.received += 1;
     let transition = toTransition(event);
     if (transition && sameMove(this.stories.last(transition.jobId), transition)) transition = undefined;
@@ -68,9 +76,10 @@ export class LiveModel {
         this.apply(oldest.event, false, oldest.transition);
       }
       this.held.push({ event, transition });
-      return;
+      return true;
     }
     this.apply(event, true, transition);
+    return true;
   }
 
   private apply(event: OjsEvent, animate: boolean, transition: TransitionEvent | undefined): void {
@@ -170,6 +179,8 @@ export class LiveModel {
     this.held = [];
     this.replayQueue = [];
     this.lastEventAt.clear();
+    this.seen.clear();
+    this.lastEventId = undefined;
     this.version += 1;
   }
 }

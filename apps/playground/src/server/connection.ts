@@ -42,7 +42,11 @@ export class Connection {
       this.entry.apiKey,
       (event) => this.live.ingest(event),
       (status) => {
-        if (this.status === 'open' && status !== 'open') this.reconnects += 1;
+        if (this.status === 'open' && status !== 'open') {
+          this.reconnects += 1;
+          this.gapAfter ??= this.live.lastEventId;
+        }
+        if (status === 'open' && this.gapAfter !== undefined) void this.catchUp();
         this.status = status;
         this.live.version += 1;
       },
@@ -52,6 +56,35 @@ export class Connection {
     this.resyncTimer = setInterval(() => {
       if (!this.live.paused) void this.resync();
     }, 5_000);
+  }
+
+  /** The last event id before the stream was lost, until the catch-up has read past the gap. */
+  private gapAfter: string | undefined;
+  private catchingUp = false;
+
+  /**
+   * Reads the server's event log from where the stream broke off (`GET /events?after=`), page by page, so
+   * no move is missed even when the resumed stream replays less than was lost. Events the stream also
+   * delivers are dropped by id.
+   */
+  private async catchUp(): Promise<void> {
+    if (this.catchingUp) return;
+    this.catchingUp = true;
+    try {
+      let after = this.gapAfter;
+      for (let page = 0; after !== undefined && page < 50; page++) {
+        const { events, cursor, has_more } = await this.api.pollEvents({ after, limit: 1_000 });
+        for (const event of events) this.live.ingest(event);
+        if (!has_more || !cursor) break;
+        after = cursor;
+      }
+      this.gapAfter = undefined;
+    } catch {
+      // The log may no longer reach back that far: the quiet-queue resync puts the counts right.
+      this.gapAfter = undefined;
+    } finally {
+      this.catchingUp = false;
+    }
   }
 
   /** Replaces every queue's counts with the server's stats. */

@@ -137,6 +137,15 @@ describe('LiveModel', () => {
     expect(model.counts.queue('busy').available).toBe(5);
   });
 
+  it('drops an event delivered twice (stream replay and catch-up poll) by its id', () => {
+    const model = new LiveModel(() => 0);
+    const enqueued = event('d', null, 'available', 'q', 'job.enqueued');
+    expect(model.ingest(enqueued)).toBe(true);
+    expect(model.ingest({ ...enqueued })).toBe(false);
+    expect(model.counts.queue('q').available).toBe(1);
+    expect(model.lastEventId).toBe(enqueued.id);
+  });
+
   it('ends exact when a job’s moves arrive out of order', () => {
     const model = new LiveModel(() => 0);
     model.ingest(event('z', 'available', 'active', 'q'));
