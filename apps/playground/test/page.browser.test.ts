@@ -1,15 +1,14 @@
 /** The built page, served by a real gateway, in headless Chromium: the diagram, its edges, serving paths, accessibility. */
-import { createRequire } from 'node:module';
 import { JOB_STATES, TERMINAL_STATES, UNIVERSAL_MODEL, lackingTransitions } from '@ojskit/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgesFromTable } from '../src/lifecycle/layout.js';
+import { seriousViolations } from './support/axe.js';
 import { browserUnavailable, launchBrowser, type RunningBrowser } from './support/browser.js';
 import { startGateway, type RunningGateway } from './support/gateway.js';
 import { screenshot } from './support/screenshots.js';
 
 const unavailable = browserUnavailable();
-const axeSource = createRequire(import.meta.url)('axe-core').source as string;
 
 describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
   let gateway: RunningGateway;
@@ -73,14 +72,16 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
   it('has no serious or critical accessibility violations (axe-core), in light and dark themes', async () => {
     for (const theme of ['light', 'dark']) {
       await page.selectOption('.theme select', theme);
-      await page.addScriptTag({ content: axeSource });
-      const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as {
-        violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
-      };
-      const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => `${theme}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(await seriousViolations(page, theme)).toEqual([]);
       if (theme === 'dark') await screenshot(page, 'dark-theme');
     }
+    // Every tool tab, in the light theme.
+    await page.selectOption('.theme select', 'light');
+    for (const tab of await page.getByRole('tab').allTextContents()) {
+      await page.getByRole('tab', { name: tab }).click();
+      expect(await seriousViolations(page, tab)).toEqual([]);
+    }
+    await page.getByRole('tab', { name: 'Scenarios' }).click();
     await page.selectOption('.theme select', 'light');
   });
 

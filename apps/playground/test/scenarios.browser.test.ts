@@ -6,6 +6,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCENARIOS } from '../src/scenarios/catalog.js';
+import { seriousViolations } from './support/axe.js';
 import { browserUnavailable, launchBrowser, type RunningBrowser } from './support/browser.js';
 import { startGateway, type RunningGateway } from './support/gateway.js';
 import { screenshot } from './support/screenshots.js';
@@ -96,6 +97,7 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     expect(await countsOf('happy-path')).toMatchObject({ available: 0, active: 0, completed: 1 });
     expect(await drawerHistory(box, 'completed')).toEqual(['new>available', 'available>active', 'active>completed']);
     expect(await page.getByTestId('drawer-result').textContent()).toContain('hello ada');
+    expect(await seriousViolations(page, 'job drawer')).toEqual([]);
     await screenshot(page, 'job-drawer');
   });
 

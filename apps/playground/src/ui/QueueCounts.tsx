@@ -13,7 +13,7 @@ export function QueueCounts({ live, selected, onToggle }: Props) {
   usePolled(() => live.counts.version, 200);
   const queues = live.counts.queues();
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0} role="region" aria-label="Jobs per state, per queue">
       <table className="counts" data-testid="queue-counts">
         <caption>Jobs per state, per queue {selected.length > 0 ? `(diagram shows ${selected.join(', ')})` : '(diagram shows all queues)'}</caption>
         <thead>

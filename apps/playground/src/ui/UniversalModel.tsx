@@ -10,7 +10,7 @@ export function UniversalModel() {
     <section aria-labelledby="model-title" className="model">
       <h2 id="model-title">The universal model</h2>
       <p className="hint">Each OJS state's name in other job systems and designs (— where there is none). Data from @ojskit/core.</p>
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0} role="region" aria-label="States in other job systems">
         <table data-testid="universal-model">
           <thead>
             <tr>
