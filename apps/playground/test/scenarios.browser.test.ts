@@ -188,6 +188,35 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     await screenshot(page, 'burst');
   }, 150_000);
 
+  it('enqueue form and browser-worker knobs: a job runs in the tab; a crashed claim is rescued by the server', async () => {
+    const enqueueVia = async (queue: string, args: string): Promise<string> => {
+      await page.getByRole('tab', { name: 'Enqueue' }).click();
+      await page.getByLabel('Args (JSON array)').fill('{not json');
+      expect(await page.getByRole('button', { name: 'Enqueue' }).isDisabled()).toBe(true);
+      await page.getByLabel('Args (JSON array)').fill(args);
+      await page.getByLabel('Queue', { exact: true }).fill(queue);
+      await page.getByRole('button', { name: 'Enqueue' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'Enqueued' });
+      await status.waitFor();
+      return /Enqueued (\S+) /.exec((await status.textContent())!)![1]!;
+    };
+    const ran = await enqueueVia('knobs', '[{"ms": 50}]');
+    await page.getByRole('tab', { name: 'Workers' }).click();
+    await page.getByLabel('Queues (comma-separated)').fill('knobs');
+    await page.getByLabel(/Failure rate/).fill('0');
+    await page.getByTestId('start-workers').click();
+    await page.waitForFunction(async ([url, id]) => (await (await fetch(`${url}/ojs/v1/jobs/${id}`)).json()).job.state === 'completed', [gateway.url, ran] as const, { timeout: 10_000, polling: 200 });
+    await page.getByRole('button', { name: 'Stop' }).click();
+
+    const crashed = await enqueueVia('crashq', '[{"ms": 50}]');
+    await page.getByRole('tab', { name: 'Workers' }).click();
+    await page.getByLabel('Queue', { exact: true }).fill('crashq');
+    await page.getByRole('button', { name: 'Crash a worker mid-job' }).click();
+    await page.getByRole('status').filter({ hasText: `Claimed ${crashed} and crashed.` }).waitFor();
+    // The claim had a 1.5 s reservation and no heartbeat: the server's rescuer must put the job back.
+    await page.waitForFunction(async ([url, id]) => (await (await fetch(`${url}/ojs/v1/jobs/${id}`)).json()).job.state === 'available', [gateway.url, crashed] as const, { timeout: 15_000, polling: 250 });
+  });
+
   it('registers a cron job from the Cron tab and lists it', async () => {
     await page.getByRole('tab', { name: 'Cron' }).click();
     await page.getByRole('button', { name: 'Register' }).click();
