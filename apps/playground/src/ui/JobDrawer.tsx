@@ -1,5 +1,5 @@
 /** One job's whole story: envelope, args, result, errors per attempt, progress, and every transition. */
-import type { Job, OjsEvent, ProgressResponse } from '@ojskit/core';
+import { isTerminal, type Job, type OjsEvent, type ProgressResponse } from '@ojskit/core';
 import { useEffect, useRef, useState } from 'react';
 import type { Connection } from '../server/connection.js';
 import { usePolled } from './hooks.js';
@@ -72,9 +72,11 @@ export function JobDrawer({ connection, jobId, onClose }: Props) {
             <strong>{job.type}</strong> on <code>{job.queue}</code>: <span className="state-pill" data-testid="drawer-state">{job.state}</span>, attempt {job.attempt} of{' '}
             {job.max_attempts}
           </p>
-          <button type="button" onClick={() => void connection.api.cancelJob(jobId).catch((e: Error) => setError(e.message))}>
-            Cancel job
-          </button>
+          {!isTerminal(job.state) && (
+            <button type="button" onClick={() => void connection.api.cancelJob(jobId).catch((e: Error) => setError(e.message))}>
+              Cancel job
+            </button>
+          )}
         </>
       )}
       <h3>Transition history</h3>
