@@ -3,6 +3,7 @@ export * from './lifecycle/states.js';
 export * from './lifecycle/transitions.js';
 export * from './lifecycle/sets.js';
 export * from './lifecycle/effects.js';
+export * from './lifecycle/universal-model.js';
 export * from './errors/catalog.js';
 export * from './errors/ojs-error.js';
 export * from './clock.js';
