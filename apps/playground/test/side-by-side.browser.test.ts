@@ -19,7 +19,7 @@ async function postgresUnavailable(): Promise<string | undefined> {
     await client.connect();
     return undefined;
   } catch (error) {
-    if (process.env['CI'] === 'true') throw new Error(`PostgreSQL unreachable at ${DATABASE_URL} under CI: ${String(error)}`);
+    if (process.env['CI'] === 'true') throw new Error(`PostgreSQL unreachable at ${DATABASE_URL} under CI: ${String(error)}`, { cause: error });
     return `PostgreSQL unreachable at ${DATABASE_URL}`;
   } finally {
     await client.end().catch(() => undefined);
