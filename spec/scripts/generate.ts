@@ -1,6 +1,6 @@
 /**
- * Regenerates the derived parts of spec/ from @ojskit/core: the lifecycle block of spec/lifecycle.md and
- * spec/schemas/*.schema.json. With `--check` nothing is written; the run fails naming every stale file.
+ * Regenerates the derived parts of spec/ from @ojskit/core: the lifecycle block of spec/lifecycle.md,
+ * spec/universal-model.md and spec/schemas/*.schema.json. With `--check` nothing is written; the run fails naming every stale file.
  * Both modes also fail when a prose document misses an event type or error code that core defines.
  *
  * Usage (from the repo root): `pnpm spec` / `pnpm spec:check`.
@@ -12,13 +12,18 @@ import { staleness, type GeneratedFile } from './generated-file.js';
 import { missingCoverage } from './coverage.js';
 import { generateLifecycle } from './lifecycle.js';
 import { generateSchemas } from './schemas.js';
+import { generateUniversalModel } from './universal-model.js';
 
 const specDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = resolve(specDir, '..');
 const schemasDir = join(specDir, 'schemas');
 const check = process.argv.includes('--check');
 
-const files: GeneratedFile[] = [generateLifecycle(join(specDir, 'lifecycle.md')), ...generateSchemas(schemasDir)];
+const files: GeneratedFile[] = [
+  generateLifecycle(join(specDir, 'lifecycle.md')),
+  generateUniversalModel(join(specDir, 'universal-model.md')),
+  ...generateSchemas(schemasDir),
+];
 const expected = new Set(files.map((f) => f.path));
 // Schema files whose export no longer exists are stale too: a spec must not describe a schema core dropped.
 const orphans = readdirSync(schemasDir, { withFileTypes: true })

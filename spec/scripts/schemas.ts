@@ -35,7 +35,7 @@ export function generateSchemas(dir: string): GeneratedFile[] {
       // io 'input': these schemas describe what a client may send or read back; none of them transforms.
       json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as Record<string, unknown>;
     } catch (error) {
-      throw new Error(`Cannot render ${name} as JSON Schema: ${(error as Error).message}`);
+      throw new Error(`Cannot render ${name} as JSON Schema: ${(error as Error).message}`, { cause: error });
     }
     const { $schema, ...rest } = json;
     const document = { $schema, $id: `${kebabName(name)}.schema.json`, title: name.replace(/Schema$/, ''), ...rest };

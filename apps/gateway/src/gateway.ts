@@ -3,12 +3,12 @@
  * call `OjsApi`; the engine holds every protocol decision.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { serveStatic } from '@hono/node-server/serve-static';
 import { Engine, OjsError, type Driver } from '@ojskit/core';
 import type { GatewayEngine } from './engine-port.js';
 import type { GatewayEnv } from './http/env.js';
 import { errorResponse, toOjsError } from './http/errors.js';
 import { MethodTable } from './http/method-table.js';
+import { serveSinglePageApp } from './http/single-page-app.js';
 import { bearerAuth } from './middleware/auth.js';
 import { browserCors } from './middleware/cors.js';
 import { jsonStdoutLogger, requestLog } from './middleware/request-log.js';
@@ -16,6 +16,7 @@ import { requestContext, versionCheck } from './middleware/request-context.js';
 import { GatewayMetrics } from './metrics/prometheus.js';
 import { openApiDocumentFactory } from './openapi/document.js';
 import { referencePage, rootPage } from './openapi/pages.js';
+import { REFERENCE_ASSETS_PATH, registerReferenceAssets } from './openapi/reference-assets.js';
 import { DEFAULT_BODY_LIMIT, type GatewayOptions } from './options.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import type { RouteDeps } from './routes/context.js';
@@ -124,15 +125,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   const document = openApiDocumentFactory(app, { version: GATEWAY_VERSION, auth: options.apiKey !== undefined });
   // The OpenAPI document is plain JSON for API tooling, not an OJS resource.
   app.get('/ojs/v1/openapi.json', (c) => c.body(JSON.stringify(document()), 200, { 'Content-Type': 'application/json' }));
-  app.get('/ojs/v1/docs', (c) => c.html(referencePage('/ojs/v1/openapi.json')));
+  app.get('/ojs/v1/docs', (c) => c.html(referencePage('/ojs/v1/openapi.json', REFERENCE_ASSETS_PATH)));
+  registerReferenceAssets(app, '/ojs/v1/openapi.json');
   methods.add('GET', '/ojs/v1/openapi.json');
   methods.add('GET', '/ojs/v1/docs');
 
   if (options.staticDir !== undefined) {
-    const root = options.staticDir;
-    app.use('/*', serveStatic({ root }));
-    // Single-page app: unknown non-API paths fall back to index.html.
-    app.get('/*', async (c, next) => (c.req.path.startsWith('/ojs/') ? next() : serveStatic({ root, path: 'index.html' })(c, next)));
+    serveSinglePageApp(app, options.staticDir);
   } else {
     app.get('/', (c) => c.html(rootPage(GATEWAY_VERSION)));
     methods.add('GET', '/');

@@ -26,10 +26,16 @@ describeEachBackend('FETCH long-poll', (backend) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     controller.abort();
     await expect(request).rejects.toThrow();
-    // Let the gateway notice the closed connection before the job arrives.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The gateway must have seen the connection close before the job arrives: the socket's close is what aborts
+    // the FETCH, in the same turn that drops the server's connection count (a fixed pause lost this on a loaded
+    // machine).
+    await expect.poll(() => connections(running!), { timeout: 10_000, interval: 10 }).toBe(0);
     const { job } = await engine.enqueue({ type: 'poll.job', args: [], options: { queue: q } });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await engine.getJob(job.id)).job).toMatchObject({ state: 'available', attempt: 0 });
   });
 });
+
+function connections(gateway: RunningGateway): Promise<number> {
+  return new Promise((resolve, reject) => gateway.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+}

@@ -28,4 +28,13 @@ describe('staticDir', () => {
     expect(api.body.error.code).toBe('not_found');
     expect((await h.json('GET', '/ojs/manifest')).res.status).toBe(200);
   });
+
+  it('serves the same app under /playground/, redirecting /playground to it', async () => {
+    const bare = await h.call('GET', '/playground');
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/playground/');
+    expect(await (await h.call('GET', '/playground/')).text()).toContain('playground');
+    expect(await (await h.call('GET', '/playground/assets/app.js')).text()).toBe('console.log("spa")');
+    expect(await (await h.call('GET', '/playground/some/route')).text()).toContain('playground');
+  });
 });

@@ -1,7 +1,7 @@
 /** The SDK's worker and client contracts through the HTTP transport against this gateway, on every store. */
 import { Engine } from '@ojskit/core';
 import { http } from '@ojskit/client';
-import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/client/testing';
+import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/contract';
 import { createGateway, startGateway } from '../src/index.js';
 import { describeEachBackend, type TestBackend } from './support/backends.js';
 

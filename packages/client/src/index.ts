@@ -27,4 +27,6 @@ export { Worker, type FailOutcome, type WorkerEvents, type WorkerStats } from '.
 export type { JobContext } from './worker/job-context.js';
 export type { Handler, Middleware } from './worker/middleware.js';
 export type { WorkerOptions, ResolvedWorkerOptions } from './worker/options.js';
+/** The most batches one fetch asks for while handlers outpace the fetches (the worker contract bounds fetch sizes by it). */
+export { DEEP_FETCH_BATCHES } from './worker/prefetch-depth.js';
 export * from './transport/http.js';

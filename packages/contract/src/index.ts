@@ -1,5 +1,6 @@
 /**
- * @ojskit/contract: the one contract suite every ojskit backend (and the HTTP transport) passes.
+ * @ojskit/contract: the suites every ojskit backend passes: the backend contract (through the engine API, also
+ * over HTTP), the driver-level suite (core's `Driver` directly) and the SDK's worker and client contracts.
  * @example
  * runBackendContract({
  *   name: 'memory',
@@ -35,6 +36,17 @@ import { registerWorkflowCases } from './cases/workflows.js';
 
 export type { BackendContractOptions, ContractSubject } from './subject.js';
 export type { CaseContext } from './context.js';
+export { runDriverContract, DRIVER_CASE_REGISTRATIONS } from './driver/index.js';
+export type { DriverContractOptions, DriverSubject } from './driver/subject.js';
+export {
+  runWorkerContract,
+  WORKER_CONTRACT_SERVICES,
+  type WorkerContractCase,
+  type WorkerContractOptions,
+  type WorkerContractSubject,
+} from './sdk/worker-contract.js';
+export { runClientContract, type ClientContractCase, type ClientContractOptions } from './sdk/client-contract.js';
+export { countingTransport, type TransportCalls } from './sdk/counting-transport.js';
 
 /** Every case file, in the order the report lists them. */
 export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [

@@ -1,6 +1,9 @@
 /** @ojskit/core: the OJS lifecycle, envelope schemas, retry math, engine and driver contract. */
 export * from './lifecycle/states.js';
 export * from './lifecycle/transitions.js';
+export * from './lifecycle/sets.js';
+export * from './lifecycle/effects.js';
+export * from './lifecycle/universal-model.js';
 export * from './errors/catalog.js';
 export * from './errors/ojs-error.js';
 export * from './clock.js';

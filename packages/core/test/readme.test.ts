@@ -25,3 +25,26 @@ describe('README', () => {
     expect(printed).toEqual(expected);
   });
 });
+
+describe('README, for adapter authors', () => {
+  const section = readme.slice(readme.indexOf('## For adapter authors'), readme.indexOf('\n## ', readme.indexOf('## For adapter authors') + 1));
+
+  it('names every state set, role and effect core exports', () => {
+    for (const name of [...Object.keys(core.STATE_SETS), ...Object.keys(core.STATE_ROLES), ...Object.keys(core.EFFECTS)]) {
+      expect(section, name).toContain(`\`${name}\``);
+    }
+  });
+
+  it('runs the example: the expiry effect applied to a job, and the SQL guard', async () => {
+    const ts = (await import('typescript')).default;
+    const source = /```ts\n([\s\S]*?)```/.exec(section)![1]!.replace(/^import .*\n/m, '');
+    const js = ts.transpileModule(`${source}\nreturn { expire, sql };`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const { expire, sql } = new Function('EFFECTS', 'STATE_SETS', js)(core.EFFECTS, core.STATE_SETS);
+    const job: Record<string, unknown> = { state: 'available' };
+    const x: Record<string, unknown> = {};
+    expire(job, x, 5, '1970-01-01T00:00:00.005Z');
+    expect(job).toEqual({ state: 'discarded', discarded_at: '1970-01-01T00:00:00.005Z', expired_at: '1970-01-01T00:00:00.005Z' });
+    expect(x).toEqual({ finishedAt: 5 });
+    expect(sql).toBe("UPDATE jobs SET state = 'discarded' WHERE state IN ('scheduled', 'available', 'retryable')");
+  });
+});

@@ -6,7 +6,7 @@ describe('resolveUniquePolicy', () => {
   it('defaults: dimensions type+args, no period, five blocking states, reject', () => {
     expect(resolveUniquePolicy({})).toEqual({
       dimensions: ['type', 'args'],
-      states: ['available', 'active', 'scheduled', 'retryable', 'pending'],
+      states: ['scheduled', 'available', 'pending', 'active', 'retryable'],
       onConflict: 'reject',
     });
     expect([...DEFAULT_UNIQUE_STATES].sort()).toEqual(['active', 'available', 'pending', 'retryable', 'scheduled']);

@@ -3,12 +3,15 @@
  * here: a job is `detach`ed before any change to its state or indexed fields and `attach`ed after, so
  * the indexes and counters can never disagree with the jobs.
  */
-import type { JobState, QueueRecord } from '@ojskit/core';
+import { STATE_INDEX, STATE_ROLES, STATE_SETS, type JobState, type QueueRecord } from '@ojskit/core';
 import { BinaryHeap } from './binary-heap.js';
 import { ExpiryNode, type JobEntry } from './job-entry.js';
 import { QueueState } from './queue-state.js';
 import { addCount, zeroCounts } from './state-counts.js';
 import { UniqueIndex } from './unique-index.js';
+
+/** States in which `x.expiresAt` is enforced. */
+const EXPIRABLE: ReadonlySet<JobState> = new Set(STATE_SETS.expirable);
 
 export class JobStore {
   readonly jobs = new Map<string, JobEntry>();
@@ -66,7 +69,7 @@ export class JobStore {
     if (entry.heap !== null) entry.heap.remove(entry);
     const expiry = entry.expiry;
     if (expiry !== null && expiry.heap !== null) this.expiry.remove(expiry);
-    if (state === 'discarded') this.deadLetter.delete(entry);
+    if (state === STATE_ROLES.deadLetter) this.deadLetter.delete(entry);
   }
 
   /**
@@ -81,32 +84,29 @@ export class JobStore {
     if (q === null || q.record.name !== job.queue) entry.q = q = this.queue(job.queue, nowIso);
     addCount(q.counts, state, 1);
     addCount(this.totals, state, 1);
-    switch (state) {
-      case 'available':
-        if (from !== 'available') entry.seq = ++this.seq;
+    switch (STATE_INDEX[state]) {
+      case 'ready':
+        if (from !== state) entry.seq = ++this.seq;
         q.available.push(entry);
         break;
-      case 'scheduled':
-      case 'retryable':
+      case 'due':
         // A job without a due time never becomes due by itself (the engine always sets one).
         q.due.push(entry, timeKey(x.dueAt), ++this.tick);
         break;
-      case 'active':
+      case 'deadline':
         this.active.push(entry, deadlineOf(entry), ++this.tick);
         break;
-      case 'completed':
-      case 'cancelled':
-      case 'discarded': {
-        const deadLettered = state === 'discarded' && x.deadLetter === true;
+      case 'finished': {
+        const deadLettered = state === STATE_ROLES.deadLetter && x.deadLetter === true;
         if (deadLettered) this.deadLetter.add(entry);
         // Without finishedAt a terminal job has no retention clock, so the pruner leaves it alone.
         if (x.finishedAt !== undefined) (deadLettered ? this.finishedDeadLetter : this.finished).push(entry, timeKey(x.finishedAt), ++this.tick);
         break;
       }
-      case 'pending':
+      case 'none':
         break;
     }
-    if (x.expiresAt !== undefined && (state === 'scheduled' || state === 'available' || state === 'retryable')) {
+    if (x.expiresAt !== undefined && EXPIRABLE.has(state)) {
       this.expiry.push((entry.expiry ??= new ExpiryNode(entry)), timeKey(x.expiresAt), ++this.tick);
     }
   }

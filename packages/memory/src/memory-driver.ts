@@ -1,5 +1,7 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
 import {
+  EFFECTS,
+  STATE_SETS,
   summarize,
   TRANSITIONS,
   type ClaimParams,
@@ -25,6 +27,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core';
+import { applyEffect } from './apply-effect.js';
 import { cloneValue, copyStoredJob } from './clone.js';
 import { MemoryInsertPort } from './insert-plan.js';
 import type { JobEntry } from './job-entry.js';
@@ -40,6 +43,9 @@ for (const t of TRANSITIONS) {
   if (to === undefined) LEGAL.set(t.from, (to = new Set()));
   to.add(t.to);
 }
+
+/** States whose jobs a heartbeat extends. */
+const HELD: ReadonlySet<JobState> = new Set(STATE_SETS.held);
 
 /** Envelope keys a transition may not write or remove: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
@@ -110,17 +116,15 @@ export class MemoryDriver implements Driver {
         }
         this.store.detach(entry);
         const { job, x } = entry;
-        job.state = 'active';
-        job.attempt += 1;
-        job.started_at = nowIso;
+        const from = job.state;
+        applyEffect(job, x, EFFECTS.claim, now, nowIso);
+        // EFFECTS.claim's assigned fields
         job.worker_id = workerId;
-        if (job.next_attempt_at !== undefined) job.next_attempt_at = undefined;
         const visibility = params.visibilityMs ?? x.visibilityMs;
         x.claimVisibilityMs = visibility;
         x.visibleUntil = now + visibility;
         x.timeoutAt = now + x.timeoutMs;
-        if (x.progress !== undefined) x.progress = undefined;
-        this.store.attach(entry, 'available', nowIso);
+        this.store.attach(entry, from, nowIso);
         jobs.push(copyStoredJob(job));
       }
     }
@@ -176,7 +180,7 @@ export class MemoryDriver implements Driver {
     for (const id of params.ids) {
       const entry = this.store.jobs.get(id);
       states[id] = entry?.job.state ?? null;
-      if (entry === undefined || entry.job.state !== 'active') continue;
+      if (entry === undefined || !HELD.has(entry.job.state)) continue;
       const held = entry.job.worker_id;
       if (params.workerId !== undefined && held !== undefined && held !== params.workerId) continue;
       const x = entry.x;
@@ -407,9 +411,7 @@ export class MemoryDriver implements Driver {
       if (match !== undefined) {
         this.store.detach(match);
         const from = match.job.state;
-        match.job.state = 'cancelled';
-        match.job.cancelled_at = nowIso;
-        match.x.finishedAt = now;
+        applyEffect(match.job, match.x, EFFECTS.uniqueReplace, now, nowIso);
         this.store.attach(match, from, nowIso);
         replaced = copyStoredJob(match.job);
       }
@@ -479,8 +481,7 @@ export class MemoryDriver implements Driver {
       }
       this.store.detach(entry);
       const from = entry.job.state;
-      entry.job.state = 'available';
-      entry.job.enqueued_at = nowIso;
+      applyEffect(entry.job, entry.x, EFFECTS.promote, now, nowIso);
       this.store.attach(entry, from, nowIso);
       promoted.push({ ...summarize(entry.job), from });
     }
@@ -491,10 +492,7 @@ export class MemoryDriver implements Driver {
   private expireEntry(entry: JobEntry, now: number, nowIso: string): Job {
     this.store.detach(entry);
     const from = entry.job.state;
-    entry.job.state = 'discarded';
-    entry.job.discarded_at = nowIso;
-    entry.job.expired_at = nowIso;
-    entry.x.finishedAt = now;
+    applyEffect(entry.job, entry.x, EFFECTS.expire, now, nowIso);
     this.store.attach(entry, from, nowIso);
     return copyStoredJob(entry.job);
   }

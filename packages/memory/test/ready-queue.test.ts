@@ -22,8 +22,7 @@ const order = (p: Item, q: Item) => q.priority - p.priority || p.seq - q.seq;
 describe('ReadyQueue', () => {
   it('takes the highest priority first, FIFO within a priority', () => {
     const q = new ReadyQueue<Item>();
-    let seq = 0;
-    const items = [new Item('a0', 0, ++seq), new Item('b5', 5, ++seq), new Item('c0', 0, ++seq), new Item('d-1', -1, ++seq), new Item('e5', 5, ++seq)];
+    const items = [new Item('a0', 0, 1), new Item('b5', 5, 2), new Item('c0', 0, 3), new Item('d-1', -1, 4), new Item('e5', 5, 5)];
     for (const item of items) q.push(item);
     expect(q.size).toBe(5);
     expect([...q.values()].map((i) => i.name)).toEqual(['b5', 'e5', 'a0', 'c0', 'd-1']);

@@ -88,14 +88,14 @@ CREATE TABLE {{schema}}.jobs (
 );
 
 -- The claim path: available jobs per queue, in claim order. Partial, so it only holds claimable rows.
-CREATE INDEX jobs_available_idx ON {{schema}}.jobs (queue, priority DESC, seq) WHERE state = 'available';
+CREATE INDEX jobs_available_idx ON {{schema}}.jobs (queue, priority DESC, seq) WHERE state = {{claimable_state}};
 -- Promotion: scheduled and retryable jobs by due time.
-CREATE INDEX jobs_due_idx ON {{schema}}.jobs (x_due_at) WHERE state IN ('scheduled', 'retryable');
+CREATE INDEX jobs_due_idx ON {{schema}}.jobs (x_due_at) WHERE state IN ({{due_states}});
 -- Rescue: active jobs by min(visibleUntil, timeoutAt).
-CREATE INDEX jobs_deadline_idx ON {{schema}}.jobs ((LEAST(x_visible_until, x_timeout_at))) WHERE state = 'active';
+CREATE INDEX jobs_deadline_idx ON {{schema}}.jobs ((LEAST(x_visible_until, x_timeout_at))) WHERE state = {{claimed_state}};
 -- Expiry sweeps.
 CREATE INDEX jobs_expiry_idx ON {{schema}}.jobs (x_expires_at)
-  WHERE x_expires_at IS NOT NULL AND state IN ('scheduled', 'available', 'retryable');
+  WHERE x_expires_at IS NOT NULL AND state IN ({{expirable_states}});
 -- Retention pruning.
 CREATE INDEX jobs_finished_idx ON {{schema}}.jobs (x_finished_at) WHERE state IN ({{terminal_states}});
 -- Unique keys.

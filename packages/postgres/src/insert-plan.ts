@@ -5,6 +5,8 @@
  * plan that passed, so an aborted insert leaves nothing behind.
  */
 import {
+  EFFECTS,
+  effectChanges,
   planInsert as planDecisions,
   type InsertConflictMode,
   type InsertPlanPort,
@@ -102,8 +104,9 @@ export function planInsert(
     let replacedStaged: StoredJob | undefined;
     if (match instanceof StagedJob) {
       // A job earlier in this batch (its step came first): it is stored in its cancelled form.
-      match.row.job = { ...match.row.job, state: 'cancelled', cancelled_at: nowIso };
-      match.row.x = { ...match.row.x, finishedAt: now };
+      const { set, x } = effectChanges(EFFECTS.uniqueReplace, now, nowIso);
+      match.row.job = { ...match.row.job, ...set, state: EFFECTS.uniqueReplace.to };
+      match.row.x = { ...match.row.x, ...x } as StoredJob['x'];
       replacedStaged = match.row;
     } else {
       replace = match;

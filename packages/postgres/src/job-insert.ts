@@ -1,5 +1,5 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
-import type { InsertConflictMode, InsertOutcome, InsertResult, Job, StoredJob } from '@ojskit/core';
+import { EFFECTS, effectChanges, type InsertConflictMode, type InsertOutcome, type InsertResult, type Job, type StoredJob } from '@ojskit/core';
 import type { Pool } from 'pg';
 import { recordOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';
@@ -82,10 +82,9 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
       ? [{
           id: step.replace.job.id,
           from: [step.replace.job.state],
-          to: 'cancelled' as const,
+          to: EFFECTS.uniqueReplace.to,
           expect: { attempt: step.replace.job.attempt },
-          set: { cancelled_at: request.nowIso },
-          x: { finishedAt: request.now },
+          ...effectChanges(EFFECTS.uniqueReplace, request.now, request.nowIso),
         }]
       : [],
   );

@@ -1,6 +1,7 @@
 /** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
 import {
   JOB_STATES,
+  STATE_ROLES,
   type ClaimParams,
   type ClaimResult,
   type CronRecord,
@@ -289,7 +290,7 @@ export class PostgresDriver implements Driver {
       const row = byId.get(id);
       if (row === undefined || !row.extended) continue;
       result.extended.push({
-        ...summaryFromRow({ ...row, state: 'active', doc: null }),
+        ...summaryFromRow({ ...row, state: STATE_ROLES.claimed, doc: null }),
         visibleUntil: row.visible_until,
         ...(row.worker_id !== null ? { worker_id: row.worker_id } : {}),
       });

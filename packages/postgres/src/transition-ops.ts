@@ -112,17 +112,39 @@ export function encodeOp(op: TransitionOp, i: number): EncodedOp {
   }
   const doc = ds !== undefined || du !== undefined;
   const rest = xs !== undefined || xsu !== undefined;
-  if (doc) (record['ds'] = ds ?? {}), (record['du'] = du ?? []);
-  if (rest) (record['xs'] = xs ?? {}), (record['xsu'] = xsu ?? []);
+  if (doc) {
+    record['ds'] = ds ?? {};
+    record['du'] = du ?? [];
+  }
+  if (rest) {
+    record['xs'] = xs ?? {};
+    record['xsu'] = xsu ?? [];
+  }
 
   let guardKey = '';
   const guards: OpShape['guards'] = [];
   const expect = op.expect;
   if (expect !== undefined) {
-    if (expect.attempt !== undefined) (guards.push('attempt'), (record['attempt'] = expect.attempt), (guardKey += 'a'));
-    if (expect.workerId !== undefined) (guards.push('worker'), (record['worker'] = expect.workerId), (guardKey += 'w'));
-    if (expect.visibleUntil !== undefined) (guards.push('vu'), (record['vu'] = expect.visibleUntil), (guardKey += 'v'));
-    if (expect.deadLetter !== undefined) (guards.push('dl'), (record['dl'] = expect.deadLetter), (guardKey += 'd'));
+    if (expect.attempt !== undefined) {
+      guards.push('attempt');
+      record['attempt'] = expect.attempt;
+      guardKey += 'a';
+    }
+    if (expect.workerId !== undefined) {
+      guards.push('worker');
+      record['worker'] = expect.workerId;
+      guardKey += 'w';
+    }
+    if (expect.visibleUntil !== undefined) {
+      guards.push('vu');
+      record['vu'] = expect.visibleUntil;
+      guardKey += 'v';
+    }
+    if (expect.deadLetter !== undefined) {
+      guards.push('dl');
+      record['dl'] = expect.deadLetter;
+      guardKey += 'd';
+    }
   }
   // The shape's identity: columns in the order the op named them (the same producer names them the same
   // way, so a batch shares one statement); the statement text sorts nothing and needs no more.
@@ -229,7 +251,7 @@ export function shapeStatement(shape: OpShape, key: string, returning: { job: st
     for (const c of shape.clear) changes[c.column] = 'NULL';
     if (shape.doc) changes['doc'] = '(g.doc - o.du) || o.ds';
     if (shape.rest) changes['x_rest'] = "NULLIF((COALESCE(g.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)";
-    const revived = { ...changes, seq: `CASE WHEN o."to" = ANY ({{fetch_states}}) THEN nextval('{{schema}}.job_seq') ELSE g.seq END` };
+    const revived = { ...changes, seq: `CASE WHEN o."to" IN ({{claimable_states}}) THEN nextval('{{schema}}.job_seq') ELSE g.seq END` };
     return {
       route_kept: String(shape.routes.kept),
       route_finish: String(shape.routes.finish),

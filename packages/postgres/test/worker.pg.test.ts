@@ -1,7 +1,7 @@
 /** The SDK's worker and client contracts over the in-process engine on PostgreSQL (a schema per subject). */
 import { afterAll, describe } from 'vitest';
 import { Engine } from '@ojskit/core';
-import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/client/testing';
+import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/contract';
 import { PostgresDriver } from '../src/postgres-driver.js';
 import { HAVE_PG } from './support/database.js';
 import { SchemaPool } from './support/schema-pool.js';

@@ -3,14 +3,17 @@
  * says that a batch is not one: any op that is not a plain `active -> completed` with a summary reply sends
  * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
  */
-import { TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { STATE_ROLES, TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
 import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotAt, hotRank, hotStart, locateHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
+/** Where an ACK moves a job, and the one state job-complete-many.lua moves it from. */
+const COMPLETED = STATE_ROLES.completed;
+const ACTIVE = STATE_ROLES.claimed;
 /** The states core's transition table lets into `completed`. */
-const INTO_COMPLETED = new Set(TRANSITIONS.filter((t) => t.to === 'completed' && t.from !== null).map((t) => t.from));
+const INTO_COMPLETED = new Set(TRANSITIONS.filter((t) => t.to === COMPLETED && t.from !== null).map((t) => t.from));
 /** The script admits `active` only: should the table ever let another state in, every op takes the general script. */
-const SCRIPT_ADMITS = 'active';
+const SCRIPT_ADMITS = ACTIVE;
 const TABLE_MATCHES_SCRIPT = INTO_COMPLETED.size === 1 && INTO_COMPLETED.has(SCRIPT_ADMITS);
 
 /**
@@ -21,9 +24,9 @@ const TABLE_MATCHES_SCRIPT = INTO_COMPLETED.size === 1 && INTO_COMPLETED.has(SCR
  * and want a summary back.
  */
 function isCompletion(op: TransitionOp): boolean {
-  if (!TABLE_MATCHES_SCRIPT || op.to !== 'completed' || op.returning !== 'summary') return false;
+  if (!TABLE_MATCHES_SCRIPT || op.to !== COMPLETED || op.returning !== 'summary') return false;
   if (op.expect?.visibleUntil !== undefined || op.expect?.deadLetter !== undefined) return false;
-  if (op.from.includes('completed')) return false;
+  if (op.from.includes(COMPLETED)) return false;
   const x = op.x;
   if (!x || typeof x.finishedAt !== 'number' || !Number.isFinite(x.finishedAt)) return false;
   if (x.uniqueKey !== undefined || x.deadLetter !== undefined) return false;
@@ -137,7 +140,7 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
  */
 function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | string> {
   const byRank = new Array<string | undefined>(HOT_COUNT);
-  byRank[H_STATE] = 'completed';
+  byRank[H_STATE] = COMPLETED;
   const nSet = shape[2] as number;
   for (let k = 3; k < 3 + 2 * nSet; k += 2) {
     const rank = hotRank(shape[k] as string);
@@ -172,7 +175,7 @@ interface CasAfter {
  * '@h' is not an active job's (the op then takes the script's usual path).
  */
 function casAfter(hot: string, writes: ReadonlyArray<number | string>): CasAfter | undefined {
-  if (!locateHot(hot) || hotAt(hot, H_STATE) !== 'active') return undefined;
+  if (!locateHot(hot) || hotAt(hot, H_STATE) !== ACTIVE) return undefined;
   const attempt = hotAt(hot, H_ATTEMPT);
   const worker = hotAt(hot, H_WORKER);
   const type = hotAt(hot, H_TYPE);
@@ -192,7 +195,7 @@ function casAfter(hot: string, writes: ReadonlyArray<number | string>): CasAfter
  * worker) that completes as `after`; else undefined (the op then takes the script's usual path).
  */
 function casGuarded(op: TransitionOp, hint: ClaimHint, after: CasAfter): CasCompletion | undefined {
-  if (!op.from.includes('active')) return undefined;
+  if (!op.from.includes(ACTIVE)) return undefined;
   const expect = op.expect;
   if (expect?.attempt !== undefined && String(expect.attempt) !== after.attempt) return undefined;
   if (expect?.workerId !== undefined && after.worker !== '' && after.worker !== expect.workerId) return undefined;
@@ -206,9 +209,9 @@ function casGuarded(op: TransitionOp, hint: ClaimHint, after: CasAfter): CasComp
  */
 export function decodeCompletionReply(reply: unknown, op: TransitionOp, cas?: CasCompletion): TransitionResult {
   if (typeof reply === 'string' && reply.charCodeAt(0) === 61 /* = */ && cas) {
-    const summary: JobSummary = { id: op.id, type: cas.type, queue: cas.queue, state: 'completed', attempt: cas.attempt };
+    const summary: JobSummary = { id: op.id, type: cas.type, queue: cas.queue, state: COMPLETED, attempt: cas.attempt };
     if (reply.length > 1) summary.workflow_id = reply.slice(1);
-    return { ok: true, from: 'active', summary };
+    return { ok: true, from: ACTIVE, summary };
   }
   if (typeof reply === 'string') {
     const a = reply.indexOf('|');
@@ -218,11 +221,11 @@ export function decodeCompletionReply(reply: unknown, op: TransitionOp, cas?: Ca
       id: op.id,
       type: reply.slice(q + 1, t),
       queue: reply.slice(a + 1, q),
-      state: 'completed',
+      state: COMPLETED,
       attempt: Number(reply.slice(0, a)),
     };
     if (t + 1 < reply.length) summary.workflow_id = reply.slice(t + 1);
-    return { ok: true, from: 'active', summary };
+    return { ok: true, from: ACTIVE, summary };
   }
   const [state, fields] = reply as [JobState | null, string[] | undefined];
   if (!state) return { ok: false, state: null };

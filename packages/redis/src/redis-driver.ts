@@ -2,6 +2,7 @@
 import { Redis } from 'ioredis';
 import {
   JOB_STATES,
+  STATE_ROLES,
   type ClaimParams,
   type ClaimResult,
   type CronRecord,
@@ -511,7 +512,7 @@ function decodeInsertReply(reply: unknown[] | 1, params: InsertParams): InsertRe
     const job: Job = { ...params.jobs[n]!.job };
     const [, replaced, takenScheduledAt] = row as [string, Flat | false, string | false, unknown];
     if (takenScheduledAt) {
-      job.state = 'scheduled';
+      job.state = STATE_ROLES.scheduled;
       job.scheduled_at = takenScheduledAt;
       delete job.enqueued_at;
     }

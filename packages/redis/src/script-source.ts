@@ -1,12 +1,13 @@
 /**
  * Assembles the Lua sources of `src/scripts`: resolves `--!include lib/<file>.lua` lines (shared Lua lives
- * once, in `scripts/lib`) and provides the virtual include `lib/generated.lua`, which carries core's state
- * lists into Lua so the scripts never re-type them.
+ * once, in `scripts/lib`), provides the virtual include `lib/generated.lua`, which carries core's state
+ * lists into Lua, and renders the names scripts use for core's states and effects (`STATE.claimed`,
+ * `EFFECT_SET.expire`…, see renderLifecycle) into literals, so the scripts never re-type them.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
-import { allowedFrom, JOB_STATES, NON_TERMINAL_STATES, TERMINAL_STATES, TRANSITIONS, type JobState } from '@ojskit/core';
+import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, type JobState, type TransitionEffect } from '@ojskit/core';
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [
@@ -33,9 +34,9 @@ export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-insert', 'j
 export const RESP_REPLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-claim', 'job-complete-many']);
 
 /** States indexed by due time (the driver contract's index rules). */
-export const DUE_STATES: readonly JobState[] = ['scheduled', 'retryable'];
+export const DUE_STATES: readonly JobState[] = STATE_SETS.due;
 /** States in which `x.expiresAt` is enforced. */
-export const EXPIRABLE_STATES: readonly JobState[] = ['scheduled', 'available', 'retryable'];
+export const EXPIRABLE_STATES: readonly JobState[] = STATE_SETS.expirable;
 
 /**
  * A member every queue's active index holds besides its jobs (score +inf, so no deadline scan meets it; job
@@ -58,14 +59,14 @@ export function generatedLua(): string {
   return [
     '-- lib/generated.lua: generated at load time from @ojskit/core (states.ts, transitions.ts), the driver contract and codec.ts (HOT).',
     `local STATES = { ${JOB_STATES.map((s) => JSON.stringify(s)).join(', ')} }`,
-    `local TERMINAL = ${luaSet(TERMINAL_STATES)}`,
+    `local TERMINAL = ${luaSet(STATE_SETS.terminal)}`,
     `local DUE = ${luaSet(DUE_STATES)}`,
     `local EXPIRABLE = ${luaSet(EXPIRABLE_STATES)}`,
     `local LEGAL = ${luaSet([...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))])}`,
     // job-complete-many's one question to the table, answered here: building LEGAL costs each call ~8k instructions
-    `local ACK_LEGAL = ${TRANSITIONS.some((t) => t.from === 'active' && t.to === 'completed')}`,
-    `local REPLACEABLE = ${luaSet(allowedFrom('cancelled', 'unique_replace'))}`,
-    `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${NON_TERMINAL_STATES.join(',')},`)}`,
+    `local ACK_LEGAL = ${TRANSITIONS.some((t) => t.from === STATE_ROLES.claimed && t.to === STATE_ROLES.completed)}`,
+    `local REPLACEABLE = ${luaSet(STATE_SETS.uniqueReplaceable)}`,
+    `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${STATE_SETS.uniqueBlocking.join(',')},`)}`,
     `local HOT = { ${HOT_FIELDS.map((f) => JSON.stringify(f)).join(', ')} }`,
     `local HOT_AT = { ${HOT_FIELDS.map((f, i) => `[${JSON.stringify(f)}] = ${i + 1}`).join(', ')} }`,
     '',
@@ -154,11 +155,79 @@ function anchorLua(): string {
  */
 const CLAIM_HOT_ORDER = 'state|attempt|type|priority|enqueued_at|started_at|completed_at|@visibilityMs|@timeoutMs|@claimVisibilityMs|@visibleUntil|@timeoutAt|@finishedAt|worker_id';
 
+/**
+ * What job-claim.lua writes for a claim, in its hand-tuned '@h' concatenation (CLAIM_READ and claim_fields): a
+ * claim is the one move a script performs without rendering core's effect, so the effect is checked against
+ * this instead, and the script is not built when they part.
+ */
+const CLAIM_LUA_WRITES = {
+  to: STATE_ROLES.claimed,
+  stamp: ['started_at'],
+  unset: ['next_attempt_at'],
+  xStamp: [],
+  xUnset: ['progress'],
+  assign: ['worker_id'],
+  xAssign: ['claimVisibilityMs', 'visibleUntil', 'timeoutAt'],
+  attempt: 'increment',
+};
+
+function checkClaimEffect(): void {
+  const { trigger: _t, from: _f, ...effect } = EFFECTS.claim;
+  if (JSON.stringify(effect) !== JSON.stringify(CLAIM_LUA_WRITES)) {
+    throw new Error(`@ojskit/redis: job-claim.lua writes ${JSON.stringify(CLAIM_LUA_WRITES)}; core's EFFECTS.claim is now ${JSON.stringify(effect)}: update claim_fields`);
+  }
+}
+
+/** An internal field as stored in a job's hash. */
+const stored = (field: string, internal: boolean) => (internal ? `@${field}` : field);
+
+/** The field/value list job_write takes for `effect` (its stamps at `nowIso` and `now`, which the script has in scope). */
+function effectWrites(name: string, effect: TransitionEffect): string {
+  if (effect.assign.length > 0 || effect.xAssign.length > 0 || effect.attempt) {
+    throw new Error(`@ojskit/redis: EFFECT_SET.${name} assigns fields from its inputs, which a script writes itself`);
+  }
+  const pairs = [
+    `'state', ${JSON.stringify(effect.to)}`,
+    ...effect.stamp.map((f) => `${JSON.stringify(stored(f, false))}, nowIso`),
+    ...effect.xStamp.map((f) => `${JSON.stringify(stored(f, true))}, now`),
+  ];
+  return pairs.join(', ');
+}
+
+/** The fields job_write removes for `effect`. */
+function effectDeletes(effect: TransitionEffect): string {
+  return [...effect.unset.map((f) => stored(f, false)), ...effect.xUnset.map((f) => stored(f, true))].map((f) => JSON.stringify(f)).join(', ');
+}
+
+function lookup<T>(table: Readonly<Record<string, T>>, kind: string, name: string): T {
+  if (!Object.hasOwn(table, name)) throw new Error(`@ojskit/redis: a script names ${kind}.${name}, which core does not define`);
+  return table[name]!;
+}
+
+/**
+ * Renders the build-time names a script uses for core's lifecycle data into literals, so they cost nothing when
+ * the script runs (no table, no upvalue; see above):
+ * - `STATE.<role>` → the quoted state of `STATE_ROLES.<role>` (`STATE.claimed` → `'active'`);
+ * - `STATE_IN.<set>(<expr>)` → `(<expr> == 'a' or <expr> == 'b')` over `STATE_SETS.<set>`;
+ * - `EFFECT_SET.<name>` → `'state', <to>, <field>, nowIso, '@<internal>', now, …`: job_write's writes of `EFFECTS.<name>`;
+ * - `EFFECT_DEL.<name>` → the fields `EFFECTS.<name>` removes.
+ * An unknown name fails the build.
+ */
+export function renderLifecycle(source: string): string {
+  return source
+    .replace(/\bSTATE_IN\.([A-Za-z]+)\(([A-Za-z_][\w.]*)\)/g, (_m, set: string, expr: string) =>
+      `(${lookup(STATE_SETS, 'STATE_IN', set).map((s) => `${expr} == ${JSON.stringify(s)}`).join(' or ')})`)
+    .replace(/\bSTATE\.([A-Za-z]+)\b/g, (_m, role: string) => JSON.stringify(lookup(STATE_ROLES, 'STATE', role)))
+    .replace(/\bEFFECT_SET\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(EFFECTS, 'EFFECT_SET', name)))
+    .replace(/\bEFFECT_DEL\.([A-Za-z]+)\b/g, (_m, name: string) => effectDeletes(lookup(EFFECTS, 'EFFECT_DEL', name)));
+}
+
 /** The full source of one script, includes resolved (each included once). */
 export function scriptSource(name: ScriptName): string {
   if (name === 'job-claim' && HOT_FIELDS.join('|') !== CLAIM_HOT_ORDER) {
     throw new Error(`@ojskit/redis: job-claim.lua reads '@h' as ${CLAIM_HOT_ORDER}; HOT_FIELDS is now ${HOT_FIELDS.join('|')}: update CLAIM_READ`);
   }
+  if (name === 'job-claim') checkClaimEffect();
   const seen = new Set<string>();
   const expand = (source: string): string =>
     source.replace(INCLUDE, (_line, file: string) => {
@@ -168,5 +237,5 @@ export function scriptSource(name: ScriptName): string {
       if (file === 'lib/anchor.lua') return anchorLua();
       return expand(readLua(file));
     });
-  return withoutUnused(expand(readLua(`${name}.lua`)));
+  return withoutUnused(renderLifecycle(expand(readLua(`${name}.lua`))));
 }

@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine, type OjsEvent } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
 import { dispose, REDIS_URL, redisAvailable, testDriver, uniquePrefix } from './support.js';
@@ -48,10 +48,12 @@ describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
     // both workers are up and polling before any job exists, so both take part
     const workers = [startWorker(prefix, 'shared', 'alpha', ready + scheduled), startWorker(prefix, 'shared', 'beta', ready + scheduled)];
     await Promise.all(workers.map((w) => w.ready));
-    const at = new Date(Date.now() + 2_500).toISOString();
     for (let i = 0; i < ready; i += 250) {
       await observer.enqueueBatch({ jobs: Array.from({ length: 250 }, (_, k) => ({ type: 'test.noop', args: [i + k], options: { queue: 'shared' } })) });
     }
+    // Due from the moment of their own insert, not the test's start: on a loaded machine the ready jobs' inserts
+    // could take longer than the delay, and jobs already due are stored available, never promoted.
+    const at = new Date(Date.now() + 2_500).toISOString();
     await observer.enqueueBatch({ jobs: Array.from({ length: scheduled }, (_, k) => ({ type: 'test.noop', args: [k], options: { queue: 'shared' }, scheduled_at: at })) });
 
     const [a, b] = await Promise.all([workers[0]!.result, workers[1]!.result]);
@@ -62,11 +64,11 @@ describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
     expect(b.ids.length).toBeGreaterThan(0);
     expect((await driver.jobCounts({ queue: 'shared' })).completed).toBe(ready + scheduled);
 
-    // Every transition made in the worker processes reached this process.
-    await new Promise((r) => setTimeout(r, 200));
+    // Every transition made in the worker processes reaches this process: wait for the last ones to arrive
+    // (a fixed pause was too short on a loaded machine), then check that no more than one of each came.
     const count = (pred: (e: OjsEvent) => boolean) => events.filter(pred).length;
+    await vi.waitFor(() => expect(count((e) => e.type === 'job.completed')).toBe(ready + scheduled), { timeout: 20_000, interval: 50 });
     expect(count((e) => e.type === 'job.started')).toBe(ready + scheduled);
-    expect(count((e) => e.type === 'job.completed')).toBe(ready + scheduled);
     const promotedIds = events.filter((e) => e.type === 'job.enqueued' && e.data.promoted === true).map((e) => e.data.job_id);
     expect(promotedIds).toHaveLength(scheduled);
     expect(new Set(promotedIds).size).toBe(scheduled);

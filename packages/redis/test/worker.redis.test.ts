@@ -1,7 +1,7 @@
 /** The SDK's worker and client contracts over the in-process engine on Redis (one key prefix per run). */
 import { describe } from 'vitest';
 import { Engine } from '@ojskit/core';
-import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/client/testing';
+import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/contract';
 import { dispose, redisAvailable, testDriver } from './support.js';
 
 async function create(): Promise<WorkerContractSubject> {

@@ -1,6 +1,6 @@
 /**
- * Two small self-contained HTML pages: the API reference (renders the OpenAPI document in the browser,
- * no CDN, so it works offline) and the root page linking to it.
+ * Two small HTML pages: the API reference (Swagger UI served from its npm package, no CDN, so it works
+ * offline) and the root page linking to it when no playground is served.
  */
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f7f8fa}
@@ -10,35 +10,17 @@ summary{cursor:pointer}code,pre{font:13px ui-monospace,monospace}pre{background:
 .m{display:inline-block;min-width:58px;font-weight:600;font-family:ui-monospace,monospace}
 .get{color:#1a7f37}.post{color:#0b5cad}.put,.patch{color:#9a6700}.delete{color:#cf222e}a{color:#0b5cad}`;
 
-/** The API reference page; `specUrl` is the OpenAPI document it loads. */
-export function referencePage(specUrl: string): string {
+/**
+ * The API reference page: Swagger UI (from the swagger-ui-dist package, served by the gateway at
+ * `assetsPath`) rendering the OpenAPI document at `specUrl`, with "try it out" against this server.
+ */
+export function referencePage(specUrl: string, assetsPath: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>ojskit gateway API reference</title>
-<meta name="viewport" content="width=device-width,initial-scale=1"><style>${STYLE}</style></head>
-<body><main><h1>ojskit gateway: API reference</h1><p>OpenAPI document: <a href="${specUrl}">${specUrl}</a></p><div id="ops">Loading…</div></main>
-<script type="module">
-const esc = (s) => String(s ?? '').replace(/[&<>"]/g, (ch) => ({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'})[ch]);
-const spec = await (await fetch(${JSON.stringify(specUrl)})).json();
-const resolve = (s) => s && s.$ref ? spec.components.schemas[s.$ref.split('/').pop()] : s;
-const byTag = new Map();
-for (const [path, item] of Object.entries(spec.paths)) for (const [method, op] of Object.entries(item)) {
-  const tag = (op.tags || ['Other'])[0]; if (!byTag.has(tag)) byTag.set(tag, []); byTag.get(tag).push({ path, method, op });
-}
-let html = '';
-for (const [tag, ops] of byTag) {
-  html += '<h2>' + esc(tag) + '</h2>';
-  for (const { path, method, op } of ops) {
-    const params = (op.parameters || []).map((p) => '<li><code>' + esc(p.name) + '</code> (' + esc(p.in) + ') ' + esc(p.description || '') + '</li>').join('');
-    const body = op.requestBody ? Object.values(op.requestBody.content)[0]?.schema : undefined;
-    const responses = Object.entries(op.responses || {}).map(([code, r]) => '<li><code>' + code + '</code> ' + esc(r.description) + '</li>').join('');
-    html += '<details><summary><span class="m ' + method + '">' + method.toUpperCase() + '</span> <code>' + esc(path) + '</code> ' + esc(op.summary) + '</summary>'
-      + (op.description ? '<p>' + esc(op.description) + '</p>' : '')
-      + (params ? '<p>Parameters</p><ul>' + params + '</ul>' : '')
-      + (body ? '<p>Body</p><pre>' + esc(JSON.stringify(resolve(body), null, 2)) + '</pre>' : '')
-      + '<p>Responses</p><ul>' + responses + '</ul></details>';
-  }
-}
-document.getElementById('ops').innerHTML = html;
-</script></body></html>`;
+<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="stylesheet" href="${assetsPath}/swagger-ui.css">
+<style>body{margin:0}.ojs-bar{font:14px system-ui,sans-serif;padding:8px 16px;background:#1d2330;color:#fff}.ojs-bar a{color:#9cc3ff}</style></head>
+<body><div class="ojs-bar">ojskit gateway · <a href="/">playground</a> · OpenAPI document: <a href="${specUrl}">${specUrl}</a></div>
+<div id="swagger-ui"></div>
+<script src="${assetsPath}/swagger-ui-bundle.js"></script><script src="${assetsPath}/init.js"></script></body></html>`;
 }
 
 /** The root page when no playground is served. */

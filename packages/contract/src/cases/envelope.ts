@@ -198,10 +198,10 @@ export function registerEnvelopeCases(suite: Suite): void {
 
     suite.test('envelope.validation-order', 'the first failing rule wins, in the protocol order', async (t) => {
       // type before args
-      let error = await expectOjsError(t.api.enqueue({ type: 'BAD', args: 'bad' }), { code: 'invalid_request' });
+      const error = await expectOjsError(t.api.enqueue({ type: 'BAD', args: 'bad' }), { code: 'invalid_request' });
       expect(String(error.details?.field)).toBe('type');
       // field rules (400) before the retry policy (422)
-      error = await expectOjsError(t.api.enqueue({ type: TEST_JOB_TYPE, args: [], options: { queue: 'BAD', retry: { max_attempts: -1 } } }), { code: 'invalid_request' });
+      await expectOjsError(t.api.enqueue({ type: TEST_JOB_TYPE, args: [], options: { queue: 'BAD', retry: { max_attempts: -1 } } }), { code: 'invalid_request' });
       // every rule before the duplicate-id check (409)
       const existing = await t.push(t.queue());
       await expectOjsError(t.api.enqueue({ id: existing.id, type: TEST_JOB_TYPE, args: [], options: { retry: { backoff_coefficient: 0.1 } } }), { code: 'validation_error' });

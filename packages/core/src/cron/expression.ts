@@ -64,7 +64,7 @@ export function parseCron(expression: string, timezone: string): CronSchedule {
   try {
     cron = new Cron(pattern, { timezone, paused: true });
   } catch (err) {
-    throw new Error(`Invalid cron expression '${expression}': ${(err as Error).message.replace(/^CronPattern: /, '')}`);
+    throw new Error(`Invalid cron expression '${expression}': ${(err as Error).message.replace(/^CronPattern: /, '')}`, { cause: err });
   }
   return { nextAfter: (after) => cron.nextRun(new Date(after))?.getTime() ?? null };
 }

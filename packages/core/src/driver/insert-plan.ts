@@ -4,15 +4,18 @@
  * instead, or cancels the job it replaces. The adapter supplies the lookups and its own copies through an
  * {@link InsertPlanPort} and then writes what the plan says; the planner itself writes nothing to a store.
  */
+import { STATE_ROLES, STATE_SETS } from '../lifecycle/sets.js';
 import type { JobState } from '../lifecycle/states.js';
-import { allowedFrom } from '../lifecycle/transitions.js';
 import type { Job } from '../schemas/job.js';
 import { DEFAULT_UNIQUE_STATES } from '../schemas/unique-policy.js';
 import type { InsertResult } from './driver.js';
 import type { StoredJob } from './records.js';
 
 /** States a unique `replace` may cancel: the transition table's `unique_replace` rows. */
-export const UNIQUE_REPLACEABLE_STATES: ReadonlySet<JobState> = new Set(allowedFrom('cancelled', 'unique_replace'));
+export const UNIQUE_REPLACEABLE_STATES: ReadonlySet<JobState> = new Set(STATE_SETS.uniqueReplaceable);
+
+/** `STATE_SETS.timedOnInsert`, as a set. */
+const TIMED_ON_INSERT: ReadonlySet<JobState> = new Set(STATE_SETS.timedOnInsert);
 
 /**
  * `abort`: a duplicate id or a `reject` conflict aborts the batch (`jobInsert`).
@@ -131,11 +134,11 @@ export function planInsert<H extends StoredJob, S extends H>(
         if (
           policy === 'replace_except_schedule' &&
           scheduledAt !== undefined &&
-          (source.job.state === 'scheduled' || source.job.state === 'available')
+          TIMED_ON_INSERT.has(source.job.state)
         ) {
           const { job, x } = staged;
           job.scheduled_at = scheduledAt;
-          job.state = 'scheduled';
+          job.state = STATE_ROLES.scheduled;
           job.enqueued_at = undefined;
           // A promoted match keeps its dueAt; the parse covers a match stored without one.
           x.dueAt = match.x.dueAt ?? Date.parse(scheduledAt);
@@ -156,7 +159,7 @@ export function planInsert<H extends StoredJob, S extends H>(
 
 /** A holder's state as this plan leaves it: `cancelled` once a `replace` in the plan cancels it. */
 function stateIn(holder: StoredJob, cancelled: ReadonlySet<string>): JobState {
-  return cancelled.has(holder.job.id) ? 'cancelled' : holder.job.state;
+  return cancelled.has(holder.job.id) ? STATE_ROLES.cancelled : holder.job.state;
 }
 
 /** The first holder of the job's key (stored, then staged) that blocks `source` at `now`. */

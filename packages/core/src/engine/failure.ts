@@ -1,7 +1,7 @@
 /** The FAIL decision, once: build the error, then retry with backoff, discard, or dead-letter. */
 import type { TransitionOp } from '../driver/driver.js';
 import type { StoredJob } from '../driver/records.js';
-import { allowedFrom } from '../lifecycle/transitions.js';
+import { EFFECTS, effectChanges, type TransitionEffect } from '../lifecycle/effects.js';
 import { toTimestamp } from '../formats/timestamps.js';
 import type { Job, JobError } from '../schemas/job.js';
 import { ERROR_HISTORY_LIMIT } from '../schemas/patterns.js';
@@ -40,7 +40,18 @@ export interface FailureDecision {
   deadLettered: boolean;
 }
 
-const ACTIVE_INTERNALS_CLEARED = { visibleUntil: null, timeoutAt: null, claimVisibilityMs: null } as const;
+/** A failure's op: the effect's writes at `now`, then the fields the decision assigns. */
+function failureOp(
+  job: Job,
+  effect: TransitionEffect,
+  now: number,
+  expect: TransitionOp['expect'],
+  set: Partial<Job>,
+  x: TransitionOp['x'] = {},
+): TransitionOp {
+  const changes = effectChanges(effect, now, toTimestamp(now));
+  return { id: job.id, from: effect.from, to: effect.to, expect, set: { ...set, ...changes.set }, unset: changes.unset, x: { ...changes.x, ...x } };
+}
 
 function history(job: Job, error: JobError): JobError[] {
   return [...(job.errors ?? []), error].slice(-ERROR_HISTORY_LIMIT);
@@ -62,36 +73,14 @@ export function decideFailure(stored: StoredJob, error: JobError, now: number, r
     forcedDiscard ||
     forcedDeadLetter ||
     matchesNonRetryable(policy.nonRetryableErrors, [error.type, error.code, errorClass]);
-  const nowIso = toTimestamp(now);
   const errors = history(job, error);
   if (nonRetryable || job.attempt >= job.max_attempts) {
     const deadLettered = forcedDeadLetter || (!forcedDiscard && policy.onExhaustion === 'dead_letter');
-    return {
-      deadLettered,
-      op: {
-        id: job.id,
-        from: allowedFrom('discarded', 'fail'),
-        to: 'discarded',
-        expect: { attempt: job.attempt },
-        set: { error, errors, completed_at: nowIso, discarded_at: nowIso },
-        unset: ['worker_id', 'next_attempt_at'],
-        x: { ...ACTIVE_INTERNALS_CLEARED, finishedAt: now, deadLetter: deadLettered || null },
-      },
-    };
+    return { deadLettered, op: failureOp(job, EFFECTS.discard, now, { attempt: job.attempt }, { error, errors }, { deadLetter: deadLettered || null }) };
   }
   const delay = retryDelayMs(policy, job.attempt, random);
-  return {
-    deadLettered: false,
-    op: {
-      id: job.id,
-      from: allowedFrom('retryable', 'fail'),
-      to: 'retryable',
-      expect: { attempt: job.attempt },
-      set: { error, errors, retry_delay_ms: delay, next_attempt_at: toTimestamp(now + delay) },
-      unset: ['worker_id'],
-      x: { ...ACTIVE_INTERNALS_CLEARED, dueAt: now + delay },
-    },
-  };
+  const set = { error, errors, retry_delay_ms: delay, next_attempt_at: toTimestamp(now + delay) };
+  return { deadLettered: false, op: failureOp(job, EFFECTS.retry, now, { attempt: job.attempt }, set, { dueAt: now + delay }) };
 }
 
 /**
@@ -101,35 +90,12 @@ export function decideFailure(stored: StoredJob, error: JobError, now: number, r
  */
 export function decideReclaim(stored: StoredJob, error: JobError, now: number): FailureDecision {
   const { job } = stored;
-  const nowIso = toTimestamp(now);
   const errors = history(job, error);
   const expect = { attempt: job.attempt, ...(stored.x.visibleUntil !== undefined ? { visibleUntil: stored.x.visibleUntil } : {}) };
   if (job.attempt >= job.max_attempts) {
     const policy = retryPolicyFromJob(job.retry, job.max_attempts);
     const deadLettered = policy.onExhaustion === 'dead_letter';
-    return {
-      deadLettered,
-      op: {
-        id: job.id,
-        from: ['active'],
-        to: 'discarded',
-        expect,
-        set: { error, errors, completed_at: nowIso, discarded_at: nowIso },
-        unset: ['worker_id', 'next_attempt_at'],
-        x: { ...ACTIVE_INTERNALS_CLEARED, finishedAt: now, deadLetter: deadLettered || null },
-      },
-    };
+    return { deadLettered, op: failureOp(job, EFFECTS.reclaimDiscard, now, expect, { error, errors }, { deadLetter: deadLettered || null }) };
   }
-  return {
-    deadLettered: false,
-    op: {
-      id: job.id,
-      from: ['active'],
-      to: 'available',
-      expect,
-      set: { error, errors, enqueued_at: nowIso },
-      unset: ['worker_id', 'started_at'],
-      x: { ...ACTIVE_INTERNALS_CLEARED },
-    },
-  };
+  return { deadLettered: false, op: failureOp(job, EFFECTS.reclaim, now, expect, { error, errors }) };
 }

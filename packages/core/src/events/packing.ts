@@ -123,6 +123,7 @@ function joins(first: OjsEvent, parts: { source: string | null; extra: Record<st
   );
 }
 
+// eslint-disable-next-line no-control-regex -- the range starts at NUL on purpose: any non-ASCII code unit
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** UTF-8 bytes of a string (a surrogate pair counts 4). */

@@ -1,6 +1,7 @@
 /** The unique policy object: validation and resolution into the fingerprint dimensions and conflict rule. */
 import { OjsError } from '../errors/ojs-error.js';
 import { durationToMs } from '../formats/durations.js';
+import { STATE_SETS } from '../lifecycle/sets.js';
 import { isJobState, type JobState } from '../lifecycle/states.js';
 
 export const UNIQUE_DIMENSIONS = ['type', 'queue', 'args', 'meta'] as const;
@@ -8,7 +9,7 @@ export const UNIQUE_CONFLICT_RULES = ['reject', 'replace', 'replace_except_sched
 export type UniqueConflictRule = (typeof UNIQUE_CONFLICT_RULES)[number];
 
 /** States in which an existing job blocks a new one, unless the policy names others. */
-export const DEFAULT_UNIQUE_STATES: readonly JobState[] = ['available', 'active', 'scheduled', 'retryable', 'pending'];
+export const DEFAULT_UNIQUE_STATES: readonly JobState[] = STATE_SETS.uniqueBlocking;
 
 /** A resolved unique policy. */
 export interface UniquePolicy {
@@ -36,7 +37,7 @@ function stringList(raw: Record<string, unknown>, field: string): string[] | und
 
 /**
  * Validates `options.unique` (400 on failure) and applies the defaults: dimensions type+args, no period,
- * blocking states available/active/scheduled/retryable/pending, conflict rule `reject`.
+ * blocking states `STATE_SETS.uniqueBlocking` (every non-terminal state), conflict rule `reject`.
  */
 export function resolveUniquePolicy(input: unknown): UniquePolicy {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) bad('', 'must be an object', input);

@@ -7,7 +7,7 @@
 --           the driver runs this with a lock_timeout, so a row held for long delays a FETCH by that much at most.
 SELECT count(*)::int AS held FROM (
   SELECT 1 FROM {{schema}}.jobs s
-  WHERE s.state = ANY ({{timer_states}}) AND s.x_due_at <= $2::float8 AND s.queue = ANY ($1::text[])
+  WHERE s.state IN ({{due_states}}) AND s.x_due_at <= $2::float8 AND s.queue = ANY ($1::text[])
   LIMIT 1000
   FOR SHARE
 ) AS due

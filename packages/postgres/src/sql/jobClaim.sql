@@ -28,7 +28,7 @@ open_queues AS (
 due AS (
   SELECT d.ctid, d.id, COALESCE(d.x_expires_at < $4::float8, false) AS expired
   FROM {{schema}}.jobs d
-  WHERE d.state = ANY ({{timer_states}}) AND d.x_due_at <= $4::float8
+  WHERE d.state IN ({{due_states}}) AND d.x_due_at <= $4::float8
     AND d.queue IN (SELECT name FROM open_queues)
   ORDER BY d.x_due_at
   LIMIT 1000
@@ -36,23 +36,22 @@ due AS (
 ),
 promoted AS (
   UPDATE {{schema}}.jobs j SET
-    state = {{timer_target}},
-    enqueued_at = $5::text,
+    {{claim_promote_set}},
     seq = nextval('{{schema}}.job_seq'),
     prev_state = j.state
   FROM due d
   WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE NOT expired)) AND j.ctid = d.ctid
-    AND j.state = ANY ({{timer_states}})
+    AND j.state IN ({{due_states}})
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
 due_leaving AS (
   DELETE FROM {{schema}}.jobs j
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE expired)) AND j.state = ANY ({{timer_states}})
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE expired)) AND j.state IN ({{due_states}})
   RETURNING j.*
 ),
 due_expired AS (
   INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
-  SELECT {{expired_move_values}} FROM due_leaving g, params p
+  SELECT {{expire_move_values}} FROM due_leaving g, params p
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
 picked AS (
@@ -61,7 +60,7 @@ picked AS (
   CROSS JOIN LATERAL (
     SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired
     FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state = ANY ({{fetch_states}})
+    WHERE a.queue = q.name AND a.state IN ({{claimable_states}})
     ORDER BY a.priority DESC, a.seq
     LIMIT $2
     FOR UPDATE SKIP LOCKED
@@ -75,43 +74,35 @@ picked AS (
 missed AS (
   SELECT EXISTS (
       SELECT 1 FROM {{schema}}.jobs s
-      WHERE s.state = ANY ({{timer_states}}) AND s.x_due_at <= $4::float8
+      WHERE s.state IN ({{due_states}}) AND s.x_due_at <= $4::float8
         AND s.queue IN (SELECT name FROM open_queues)
         AND s.id <> ALL (ARRAY(SELECT id FROM due))
     ) AS due,
     ((SELECT count(*) FROM picked) < $2 AND EXISTS (
       SELECT 1 FROM {{schema}}.jobs s
-      WHERE s.state = ANY ({{fetch_states}}) AND s.queue IN (SELECT name FROM open_queues)
+      WHERE s.state IN ({{claimable_states}}) AND s.queue IN (SELECT name FROM open_queues)
         AND s.id <> ALL (ARRAY(SELECT id FROM picked))
     )) AS available
 ),
 claimed AS (
   UPDATE {{schema}}.jobs j SET
-    state = {{fetch_target}},
-    attempt = j.attempt + 1,
-    started_at = $5::text,
-    worker_id = $3::text,
-    next_attempt_at = NULL,
-    x_progress = NULL,
-    x_claim_visibility_ms = COALESCE($6::float8, j.x_visibility_ms),
-    x_visible_until = $4::float8 + COALESCE($6::float8, j.x_visibility_ms),
-    x_timeout_at = $4::float8 + j.x_timeout_ms,
+    {{claim_set}},
     prev_state = j.state
   FROM picked p
   -- The rows are locked by `picked`, so their ctids are stable: fetch them directly (a TID scan; joined on id
   -- the planner may prefer scanning the whole table).
   WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE NOT expired)) AND j.ctid = p.ctid
-    AND j.state = ANY ({{fetch_states}})
+    AND j.state IN ({{claimable_states}})
   RETURNING p.ord, p.seq AS claim_seq, {{job_envelope_columns_j}}
 ),
 picked_leaving AS (
   DELETE FROM {{schema}}.jobs j
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE expired)) AND j.state = ANY ({{fetch_states}})
+  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE expired)) AND j.state IN ({{claimable_states}})
   RETURNING j.*
 ),
 picked_expired AS (
   INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
-  SELECT {{expired_move_values}} FROM picked_leaving g, params p
+  SELECT {{expire_move_values}} FROM picked_leaving g, params p
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 )
 -- ord and claim_seq as int and text: pg hands a bigint over as text after a regex test per value.

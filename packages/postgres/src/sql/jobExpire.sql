@@ -8,19 +8,19 @@ WITH params AS (
 ),
 gone AS (
   SELECT e.id FROM {{schema}}.jobs e
-  WHERE e.x_expires_at IS NOT NULL AND e.state = ANY ({{expirable_states}}) AND e.x_expires_at < $1::float8
+  WHERE e.x_expires_at IS NOT NULL AND e.state IN ({{expirable_states}}) AND e.x_expires_at < $1::float8
   ORDER BY e.x_expires_at
   LIMIT $3
   FOR UPDATE SKIP LOCKED
 ),
 leaving AS (
   DELETE FROM {{schema}}.jobs j USING gone e
-  WHERE j.id = e.id AND j.state = ANY ({{expirable_states}})
+  WHERE j.id = e.id AND j.state IN ({{expirable_states}})
   RETURNING j.*
 ),
 moved AS (
   INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
-  SELECT {{expired_move_values}} FROM leaving g, params p
+  SELECT {{expire_move_values}} FROM leaving g, params p
   RETURNING {{job_envelope_columns_j}}
 )
 SELECT * FROM moved

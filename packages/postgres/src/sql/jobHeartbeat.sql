@@ -13,7 +13,7 @@ WITH ids AS (
 ),
 free AS (
   SELECT j.id FROM {{schema}}.jobs j
-  WHERE j.id = ANY ($1::text[]) AND j.state = 'active'
+  WHERE j.id = ANY ($1::text[]) AND j.state = {{claimed_state}}
     AND ($4::text IS NULL OR j.worker_id IS NULL OR j.worker_id = $4)
   FOR UPDATE SKIP LOCKED
 ),

@@ -15,14 +15,14 @@ new_queues AS (
 finished AS (
   INSERT INTO {{schema}}.jobs_finished ({{job_insert_columns}}, seq)
   SELECT {{job_insert_values}}, nextval('{{schema}}.job_seq') FROM rows r
-  WHERE r.state = ANY ({{terminal_state_array}})
+  WHERE r.state IN ({{terminal_states}})
     AND NOT EXISTS (SELECT 1 FROM {{schema}}.jobs h WHERE h.id = r.id)
   RETURNING id
 ),
 unfinished AS (
   INSERT INTO {{schema}}.jobs ({{job_insert_columns}}, seq)
   SELECT {{job_insert_values}}, nextval('{{schema}}.job_seq') FROM rows r
-  WHERE NOT r.state = ANY ({{terminal_state_array}})
+  WHERE r.state NOT IN ({{terminal_states}})
   ON CONFLICT (id) DO NOTHING
   RETURNING id
 )

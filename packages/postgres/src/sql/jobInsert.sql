@@ -24,11 +24,11 @@ new_queues AS (
 finished AS (
   INSERT INTO {{schema}}.jobs_finished ({{job_insert_columns}}, seq)
   SELECT {{job_insert_values}}, nextval('{{schema}}.job_seq') FROM rows r
-  WHERE r.state = ANY ({{terminal_state_array}}) AND NOT (SELECT found FROM clash)
+  WHERE r.state IN ({{terminal_states}}) AND NOT (SELECT found FROM clash)
 ),
 unfinished AS (
   INSERT INTO {{schema}}.jobs ({{job_insert_columns}}, seq)
   SELECT {{job_insert_values}}, nextval('{{schema}}.job_seq') FROM rows r
-  WHERE NOT r.state = ANY ({{terminal_state_array}}) AND NOT (SELECT found FROM clash)
+  WHERE r.state NOT IN ({{terminal_states}}) AND NOT (SELECT found FROM clash)
 )
 SELECT found AS clash FROM clash

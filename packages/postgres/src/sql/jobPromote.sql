@@ -10,29 +10,28 @@ WITH params AS (
 due AS (
   SELECT d.id, COALESCE(d.x_expires_at < $1::float8, false) AS expired
   FROM {{schema}}.jobs d
-  WHERE d.state = ANY ({{timer_states}}) AND d.x_due_at <= $1::float8
+  WHERE d.state IN ({{due_states}}) AND d.x_due_at <= $1::float8
   ORDER BY d.x_due_at
   LIMIT $3
   FOR UPDATE SKIP LOCKED
 ),
 promoted AS (
   UPDATE {{schema}}.jobs j SET
-    state = {{timer_target}},
-    enqueued_at = $2::text,
+    {{promote_set}},
     seq = nextval('{{schema}}.job_seq'),
     prev_state = j.state
   FROM due d
-  WHERE j.id = d.id AND NOT d.expired AND j.state = ANY ({{timer_states}})
+  WHERE j.id = d.id AND NOT d.expired AND j.state IN ({{due_states}})
   RETURNING j.prev_state AS from_state, {{job_envelope_columns_j}}
 ),
 leaving AS (
   DELETE FROM {{schema}}.jobs j USING due d
-  WHERE j.id = d.id AND d.expired AND j.state = ANY ({{timer_states}})
+  WHERE j.id = d.id AND d.expired AND j.state IN ({{due_states}})
   RETURNING j.*
 ),
 expired AS (
   INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
-  SELECT {{expired_move_values}} FROM leaving g, params p
+  SELECT {{expire_move_values}} FROM leaving g, params p
   RETURNING j.prev_state AS from_state, {{job_envelope_columns_j}}
 )
 SELECT 'promoted' AS kind, * FROM promoted

@@ -32,7 +32,7 @@ kept AS (
   UPDATE {{schema}}.jobs j SET
     state = o."to",
     {{assignments}}
-    seq = CASE WHEN o."to" = ANY ({{fetch_states}}) AND NOT j.state = ANY ({{fetch_states}}) THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
+    seq = CASE WHEN o."to" IN ({{claimable_states}}) AND j.state NOT IN ({{claimable_states}}) THEN nextval('{{schema}}.job_seq') ELSE j.seq END,
     prev_state = j.state
   FROM ops o
   -- The ids as an array too: the planner then probes the primary key for exactly these rows (it cannot

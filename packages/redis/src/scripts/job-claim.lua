@@ -122,7 +122,7 @@ local function claim_fields(jk, h, hp, ep, own, at)
       if to[1] < cv[2] then score = to[2] end
       timeoutAt = to[2]
     end
-    c = { 'active|' .. next_attempt(att) .. '|' .. kept .. '|' .. nowIso .. '|' .. completed .. '|' .. visMs .. '|'
+    c = { STATE.claimed .. '|' .. next_attempt(att) .. '|' .. kept .. '|' .. nowIso .. '|' .. completed .. '|' .. visMs .. '|'
       .. timeoutMs .. '|' .. cv[1] .. '|' .. cv[3] .. '|' .. timeoutAt .. '|' .. finished .. '|' .. worker, score }
     memo.hot[old] = c
   end
@@ -198,11 +198,11 @@ if #A == 7 then
       end
       if #scores > 0 then
         append_anchor(scores)
-        for a = 1, #scores, 4000 do redis.call('ZADD', base .. 'active', unpack(scores, a, math.min(#scores, a + 3999))) end
+        for a = 1, #scores, 4000 do redis.call('ZADD', base .. STATE.claimed, unpack(scores, a, math.min(#scores, a + 3999))) end
       end
       if nclaimed > 0 then
-        redis.call('HINCRBY', base .. 'counts', 'available', -nclaimed)
-        redis.call('HINCRBY', base .. 'counts', 'active', nclaimed)
+        redis.call('HINCRBY', base .. 'counts', STATE.claimable, -nclaimed)
+        redis.call('HINCRBY', base .. 'counts', STATE.claimed, nclaimed)
       end
       return { claimed, promoted, expired }
     end
@@ -234,21 +234,23 @@ local function claim_one(q, id, jk, h, counts, active)
   local expiresAt = p and tonumber(h[p])
   if expiresAt and expiresAt < now then
     p = at['@deadLetter']
-    local v = { state = 'available', ['@expiresAt'] = h[at['@expiresAt']], ['@finishedAt'] = false, ['@deadLetter'] = p and h[p] or false }
+    local v = { state = STATE.claimable, ['@expiresAt'] = h[at['@expiresAt']], ['@finishedAt'] = false, ['@deadLetter'] = p and h[p] or false }
     -- already out of the available index: only the count and the expiry index are left
-    incr(counts, 'available', -1)
+    incr(counts, STATE.claimable, -1)
     redis.call('ZREM', qkey(q, 'exp'), id)
-    job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hot_split(h[hp]))
-    v.state = 'discarded'
-    v['@finishedAt'] = now
+    local set, del = { EFFECT_SET.expire }, { EFFECT_DEL.expire }
+    job_write(jk, set, del, hot_split(h[hp]))
+    -- the view learns the writes inline (view_apply would cost every call of the script its closure)
+    for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
+    for k = 1, #del do v[del[k]] = false end
     idx_add(q, id, jk, v, true)
     expired[#expired + 1] = redis.call('HGETALL', jk)
     return
   end
   local score = claim_fields(jk, h, hp, ep, own, at)
   if expiresAt then redis.call('ZREM', qkey(q, 'exp'), id) end
-  incr(counts, 'available', -1)
-  incr(counts, 'active', 1)
+  incr(counts, STATE.claimable, -1)
+  incr(counts, STATE.claimed, 1)
   zadd(active, score, id)
 end
 
@@ -260,7 +262,7 @@ for qi = 7, #ARGS do
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
     -- the pops below must see the jobs promoted just now
     idx_flush()
-    local avail, counts, active = qkey(q, 'avail'), qkey(q, 'counts'), qkey(q, 'active')
+    local avail, counts, active = qkey(q, 'avail'), qkey(q, 'counts'), qkey(q, STATE.claimed)
     while nclaimed < limit do
       -- ZRANGE + ZREMRANGEBYRANK rather than ZPOPMIN, whose reply formats every score with printf
       local popped = redis.call('ZRANGE', avail, 0, limit - nclaimed - 1)

@@ -39,8 +39,8 @@ for s = 1, tonumber(ARGS[2]) do
   local nset = tonumber(ARGS[i + 2])
   local delPos = i + 3 + 2 * nset
   local ndel = tonumber(ARGS[delPos])
-  local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, 'completed')
-  shapes[s] = { admits = fromSet.active == true and ACK_LEGAL, finishedAt = ARGS[i + 1],
+  local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, STATE.completed)
+  shapes[s] = { admits = fromSet[STATE.claimed] == true and ACK_LEGAL, finishedAt = ARGS[i + 1],
     packed = packed, own = own, nown = #own, drop = drop, ask = { '@h', 'workflow_id', unpack(drop) } }
   i = delPos + 1 + ndel
 end
@@ -74,7 +74,7 @@ for k = 1, n do
     local hv = r and r[1] and hot_split(r[1])
     if not hv then
       out[k] = { false }
-    elseif hv[H_STATE] ~= 'active' or not shape.admits or (eAtt ~= '' and tonumber(hv[H_ATTEMPT]) ~= tonumber(eAtt))
+    elseif hv[H_STATE] ~= STATE.claimed or not shape.admits or (eAtt ~= '' and tonumber(hv[H_ATTEMPT]) ~= tonumber(eAtt))
       or (eWorker ~= '' and hv[H_WORKER] ~= '' and hv[H_WORKER] ~= eWorker) then
       out[k] = { hv[H_STATE], redis.call('HGETALL', jk) }
     else
@@ -120,10 +120,10 @@ end
 
 for _, q in ipairs(queues) do
   local b = byQueue[q]
-  for a = 1, #b.active, 4000 do redis.call('ZREM', qkey(q, 'active'), unpack(b.active, a, math.min(#b.active, a + 3999))) end
+  for a = 1, #b.active, 4000 do redis.call('ZREM', qkey(q, STATE.claimed), unpack(b.active, a, math.min(#b.active, a + 3999))) end
   for a = 1, #b.fin, 4000 do redis.call('ZADD', qkey(q, 'fin'), unpack(b.fin, a, math.min(#b.fin, a + 3999))) end
   local counts = qkey(q, 'counts')
-  redis.call('HINCRBY', counts, 'active', -#b.active)
-  redis.call('HINCRBY', counts, 'completed', #b.active)
+  redis.call('HINCRBY', counts, STATE.claimed, -#b.active)
+  redis.call('HINCRBY', counts, STATE.completed, #b.active)
 end
 return out

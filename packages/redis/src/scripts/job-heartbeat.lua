@@ -20,11 +20,11 @@ for k = 5, #ARGS do
     states[#states + 1] = false
   else
     states[#states + 1] = v.state
-    if v.state == 'active' and (worker == '' or not v.worker_id or v.worker_id == worker) then
+    if v.state == STATE.claimed and (worker == '' or not v.worker_id or v.worker_id == worker) then
       local visibleUntil = now + (tonumber(vis) or tonumber(hv[HOT_AT['@claimVisibilityMs']]) or tonumber(hv[HOT_AT['@visibilityMs']]) or 0)
       job_write(jk, { '@visibleUntil', visibleUntil }, {}, hv)
       v['@visibleUntil'] = visibleUntil
-      redis.call('ZADD', qkey(q, 'active'), active_score(v), id)
+      redis.call('ZADD', qkey(q, STATE.claimed), active_score(v), id)
       local s = view_summary(v)
       s[7] = tostring(visibleUntil)
       s[8] = v.worker_id

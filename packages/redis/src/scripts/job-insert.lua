@@ -30,7 +30,7 @@ do
     i = i + 3
     for _ = 1, njobs do
       local n, id, plain = tonumber(A[i]), A[i + 1], A[i + 5]
-      if A[i + 3] ~= 'available' or (plain ~= 1 and plain ~= '1') or seen[id] then
+      if A[i + 3] ~= STATE.claimable or (plain ~= 1 and plain ~= '1') or seen[id] then
         short = false
         break
       end
@@ -73,7 +73,7 @@ do
       local b = byQueue[q]
       redis.call('SET', b.base .. 'seq', b.seq)
       for a = 1, #b.scores, 4000 do redis.call('ZADD', b.base .. 'avail', unpack(b.scores, a, math.min(#b.scores, a + 3999))) end
-      redis.call('HINCRBY', b.base .. 'counts', 'available', #b.scores / 2)
+      redis.call('HINCRBY', b.base .. 'counts', STATE.claimable, #b.scores / 2)
     end
     return '[' .. string.rep('1,', tonumber(A[2]) - 1) .. '1]'
   end

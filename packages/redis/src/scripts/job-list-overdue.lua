@@ -9,7 +9,7 @@ Transition: none. ]]
 local now, limit = tonumber(ARGS[2]), tonumber(ARGS[3])
 local found = {}
 for _, q in ipairs(redis.call('SMEMBERS', QUEUES)) do
-  local hits = redis.call('ZRANGEBYSCORE', qkey(q, 'active'), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
+  local hits = redis.call('ZRANGEBYSCORE', qkey(q, STATE.claimed), '-inf', now, 'WITHSCORES', 'LIMIT', 0, limit)
   for k = 1, #hits, 2 do
     found[#found + 1] = { q = q, id = hits[k], score = tonumber(hits[k + 1]) }
   end

@@ -19,7 +19,7 @@ if queue ~= '' then queues = { queue } else queues = redis.call('SMEMBERS', QUEU
 -- Which indexes hold the candidates, and whether each candidate's state must be checked.
 local sources, checkState = {}, false
 if state ~= '' then
-  if state == 'discarded' then
+  if state == STATE.deadLetter then
     if dl ~= '0' then sources[#sources + 1] = 'dl' end
     if dl ~= '1' then sources[#sources + 1] = 'fin' end
     checkState = dl ~= '1'

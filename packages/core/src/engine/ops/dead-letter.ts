@@ -2,7 +2,8 @@
 import type { ListQuery } from '../../api/ojs-api.js';
 import type { BulkActionResponse, DeadLetterDeleteResponse, DeadLetterStatsResponse, JobListResponse, JobResponse } from '../../api/responses.js';
 import { OjsError } from '../../errors/ojs-error.js';
-import { allowedFrom } from '../../lifecycle/transitions.js';
+import { EFFECTS, effectChanges } from '../../lifecycle/effects.js';
+import { STATE_ROLES } from '../../lifecycle/sets.js';
 import { parseTimestamp } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
 import { checkJobType, checkQueue, invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
@@ -19,7 +20,7 @@ export async function listDeadLetter(ctx: EngineContext, query?: ListQuery & { q
   if (query?.type !== undefined) checkJobType(query.type);
   const { jobs, total } = await ctx.driver.jobList({
     deadLetter: true,
-    state: 'discarded',
+    state: STATE_ROLES.deadLetter,
     limit,
     offset,
     ...(query?.queue ? { queue: query.queue } : {}),
@@ -31,7 +32,7 @@ export async function listDeadLetter(ctx: EngineContext, query?: ListQuery & { q
 async function loadDeadLettered(ctx: EngineContext, id: string): Promise<Job> {
   assertIdFormat(id, 'dead_letter_job');
   const stored = await ctx.driver.jobGet(id);
-  if (!stored || stored.job.state !== 'discarded' || !stored.x.deadLetter) {
+  if (!stored || stored.job.state !== STATE_ROLES.deadLetter || !stored.x.deadLetter) {
     throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
   }
   return stored.job;
@@ -44,36 +45,30 @@ export async function getDeadLetter(ctx: EngineContext, id: string): Promise<Job
 /** Lifecycle #19 from the DLQ: attempt reset, failure fields cleared, error history kept. */
 export async function retryDeadLetter(ctx: EngineContext, id: string, _body?: unknown): Promise<JobResponse> {
   assertIdFormat(id, 'dead_letter_job');
-  const { nowIso } = instant(ctx);
-  const result = await ctx.driver.jobTransition({
-    id,
-    from: allowedFrom('available', 'dead_letter_retry'),
-    to: 'available',
-    expect: { deadLetter: true },
-    set: { attempt: 0, enqueued_at: nowIso },
-    unset: ['completed_at', 'discarded_at', 'started_at', 'error', 'retry_delay_ms', 'next_attempt_at', 'worker_id', 'expired_at'],
-    x: { deadLetter: null, finishedAt: null, progress: null },
-  });
+  const { now, nowIso } = instant(ctx);
+  const { from, to } = EFFECTS.deadLetterRetry;
+  const changes = effectChanges(EFFECTS.deadLetterRetry, now, nowIso);
+  const result = await ctx.driver.jobTransition({ id, from, to, expect: { deadLetter: true }, set: { attempt: 0, ...changes.set }, unset: changes.unset, x: changes.x });
   if (!result.ok) {
     throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
   }
   const job = (result as { job: Job }).job;
-  await ctx.hub.emit([jobEvent('dead_letter.retried', job, 'discarded', nowIso), jobEvent('job.enqueued', job, 'discarded', nowIso, { priority: job.priority })]);
+  await ctx.hub.emit([jobEvent('dead_letter.retried', job, STATE_ROLES.deadLetter, nowIso), jobEvent('job.enqueued', job, STATE_ROLES.deadLetter, nowIso, { priority: job.priority })]);
   return { job };
 }
 
 export async function deleteDeadLetter(ctx: EngineContext, id: string): Promise<DeadLetterDeleteResponse> {
   assertIdFormat(id, 'dead_letter_job');
-  const deleted = await ctx.driver.jobDelete({ id, expect: { states: ['discarded'], deadLetter: true } });
+  const deleted = await ctx.driver.jobDelete({ id, expect: { states: [STATE_ROLES.deadLetter], deadLetter: true } });
   if (!deleted) throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
-  await ctx.hub.emit([jobEvent('dead_letter.deleted', deleted, 'discarded', instant(ctx).nowIso)]);
+  await ctx.hub.emit([jobEvent('dead_letter.deleted', deleted, STATE_ROLES.deadLetter, instant(ctx).nowIso)]);
   return { deleted: true, job_id: id };
 }
 
 async function allDeadLettered(ctx: EngineContext, filter: { queue?: string; type?: string }): Promise<Job[]> {
   const all: Job[] = [];
   for (let offset = 0; ; offset += SCAN_PAGE) {
-    const { jobs } = await ctx.driver.jobList({ deadLetter: true, state: 'discarded', limit: SCAN_PAGE, offset, ...filter });
+    const { jobs } = await ctx.driver.jobList({ deadLetter: true, state: STATE_ROLES.deadLetter, limit: SCAN_PAGE, offset, ...filter });
     all.push(...jobs);
     if (jobs.length < SCAN_PAGE) return all;
   }

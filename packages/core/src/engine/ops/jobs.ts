@@ -1,6 +1,7 @@
 /** Operations on one job by id: INFO, CANCEL, ACTIVATE and progress. */
 import { OjsError } from '../../errors/ojs-error.js';
-import { allowedFrom } from '../../lifecycle/transitions.js';
+import { EFFECTS, effectChanges } from '../../lifecycle/effects.js';
+import { STATE_ROLES, STATE_SETS } from '../../lifecycle/sets.js';
 import type { Job } from '../../schemas/job.js';
 import { parseProgressRequest } from '../../schemas/worker-requests.js';
 import type { JobResponse, ProgressResponse } from '../../api/responses.js';
@@ -21,20 +22,16 @@ export async function getJob(ctx: EngineContext, id: string): Promise<JobRespons
   return { job: (await load(ctx, id)).job };
 }
 
-/** Fields and internals every path into `cancelled` writes. */
+/** Fields and internals every path into `cancelled` writes (`EFFECTS.cancel`). */
 export function cancelChanges(now: number, nowIso: string) {
-  return {
-    set: { cancelled_at: nowIso },
-    unset: ['worker_id', 'next_attempt_at'],
-    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null, dueAt: null },
-  } as const;
+  return effectChanges(EFFECTS.cancel, now, nowIso);
 }
 
 /** Cancels a job by id; the hook lets workflows react. Returns the cancelled job and its previous state. */
 export async function cancelJobById(ctx: EngineContext, id: string, reason?: string): Promise<{ job: Job; from: string }> {
   assertIdFormat(id);
   const { now, nowIso } = instant(ctx);
-  const result = await ctx.driver.jobTransition({ id, from: allowedFrom('cancelled', 'cancel'), to: 'cancelled', ...cancelChanges(now, nowIso) });
+  const result = await ctx.driver.jobTransition({ id, from: EFFECTS.cancel.from, to: EFFECTS.cancel.to, ...cancelChanges(now, nowIso) });
   if (!result.ok) throw transitionError(result, id, 'cancel');
   const job = (result as { job: Job }).job;
   await ctx.hub.emit([jobEvent('job.cancelled', job, result.from, nowIso, reason ? { reason } : {})]);
@@ -51,17 +48,13 @@ export async function cancelJob(ctx: EngineContext, id: string): Promise<JobResp
 /** ACTIVATE: `pending → available`. */
 export async function activateJob(ctx: EngineContext, id: string): Promise<JobResponse> {
   assertIdFormat(id);
-  const { nowIso } = instant(ctx);
-  const result = await ctx.driver.jobTransition({
-    id,
-    from: allowedFrom('available', 'activate'),
-    to: 'available',
-    set: { enqueued_at: nowIso, activated_at: nowIso },
-  });
-  if (!result.ok) throw transitionError(result, id, 'activate', 'pending');
+  const { now, nowIso } = instant(ctx);
+  const { from, to } = EFFECTS.activate;
+  const result = await ctx.driver.jobTransition({ id, from, to, set: effectChanges(EFFECTS.activate, now, nowIso).set });
+  if (!result.ok) throw transitionError(result, id, 'activate', STATE_ROLES.pending);
   const job = (result as { job: Job }).job;
-  await ctx.hub.emit([jobEvent('job.enqueued', job, 'pending', nowIso, { priority: job.priority, activated: true })]);
-  return { job: { ...job, previous_state: 'pending' } };
+  await ctx.hub.emit([jobEvent('job.enqueued', job, STATE_ROLES.pending, nowIso, { priority: job.priority, activated: true })]);
+  return { job: { ...job, previous_state: STATE_ROLES.pending } };
 }
 
 function progressView(stored: StoredJob): ProgressResponse {
@@ -101,10 +94,11 @@ export async function setProgress(ctx: EngineContext, id: string, body: unknown)
     updated_at: nowIso,
   };
   const extendBy = stored.x.claimVisibilityMs ?? stored.x.visibilityMs;
+  // An in-place update of a held job (the table has no row for it: from must name the state itself).
   const result = await ctx.driver.jobTransition({
     id,
-    from: ['active'],
-    to: 'active',
+    from: STATE_SETS.held,
+    to: STATE_ROLES.claimed,
     expect: { attempt: stored.job.attempt },
     x: { progress: next, visibleUntil: now + extendBy },
   });

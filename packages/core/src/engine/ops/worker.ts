@@ -2,11 +2,10 @@
 import type { ClaimParams, ClaimResult, TransitionOp, TransitionResult } from '../../driver/driver.js';
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
-import { allowedFrom } from '../../lifecycle/transitions.js';
+import { EFFECTS, effectChanges } from '../../lifecycle/effects.js';
 import { isUuidV7 } from '../../formats/ids.js';
 import { timestampMs } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
-import type { JobState } from '../../lifecycle/states.js';
 import {
   parseAckBatchRequest,
   parseAckRequest,
@@ -94,23 +93,18 @@ async function firstClaim(ctx: EngineContext, request: FetchRequest, wake: WorkW
 /** Requeues jobs a FETCH claimed beyond its count, as a worker's FAIL with `requeue` would. */
 async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void> {
   if (jobs.length === 0) return;
-  const { nowIso } = instant(ctx);
-  const results = await ctx.driver.jobTransitionMany(jobs.map((job) => ({ ...requeueOp(job, nowIso), expect: { attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) } })));
+  const { now, nowIso } = instant(ctx);
+  const results = await ctx.driver.jobTransitionMany(jobs.map((job) => ({ ...requeueOp(job, now, nowIso), expect: { attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) } })));
   const events: EventInput[] = [];
   for (const result of results) if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, 'active', nowIso));
   await ctx.hub.emit(events);
 }
 
 /** The transition of `requeue`: back to available, the attempt it had before its claim, its reservation gone. */
-function requeueOp(job: Job, nowIso: string): TransitionOp {
-  return {
-    id: job.id,
-    from: allowedFrom('available', 'requeue'),
-    to: 'available',
-    set: { enqueued_at: nowIso, attempt: Math.max(0, job.attempt - 1) },
-    unset: ['started_at', 'worker_id'],
-    x: { visibleUntil: null, timeoutAt: null, claimVisibilityMs: null, progress: null },
-  };
+function requeueOp(job: Job, now: number, nowIso: string): TransitionOp {
+  const { from, to } = EFFECTS.requeue;
+  const changes = effectChanges(EFFECTS.requeue, now, nowIso);
+  return { id: job.id, from, to, set: { ...changes.set, attempt: Math.max(0, job.attempt - 1) }, unset: changes.unset, x: changes.x };
 }
 
 /** One claim for `request` at the current instant, its events emitted. */
@@ -234,21 +228,20 @@ let lastAckParts: AckParts | undefined;
 
 function ackParts(now: number, nowIso: string): AckParts {
   if (lastAckParts !== undefined && lastAckParts.now === now && lastAckParts.nowIso === nowIso) return lastAckParts;
-  const set = Object.freeze({ completed_at: nowIso });
-  const x = Object.freeze({ finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null });
-  return (lastAckParts = { now, nowIso, set, x });
+  const changes = effectChanges(EFFECTS.ack, now, nowIso);
+  return (lastAckParts = { now, nowIso, set: Object.freeze(changes.set), x: Object.freeze(changes.x) });
 }
 
-const ACK_UNSET: readonly string[] = Object.freeze(['error', 'worker_id', 'next_attempt_at']);
-
-/** `allowedFrom('completed', 'ack')`, looked up on the first ACK rather than on every one. */
-let ackFrom: readonly JobState[] | undefined;
+const ACK_UNSET: readonly string[] = EFFECTS.ack.unset;
+// An ACK with a result writes its stamp as a literal key (ackOp): a computed key gives every such op a slower
+// object shape. Checked once here, so the effect and the literal cannot part.
+if (EFFECTS.ack.stamp.join() !== 'completed_at') throw new Error(`@ojskit/core: ackOp writes completed_at, EFFECTS.ack stamps ${EFFECTS.ack.stamp.join()}`);
 
 function ackOp(ack: AckRequest, parts: AckParts, returning: 'job' | 'summary'): TransitionOp {
   const op: TransitionOp = {
     id: ack.jobId,
-    from: (ackFrom ??= allowedFrom('completed', 'ack')),
-    to: 'completed',
+    from: EFFECTS.ack.from,
+    to: EFFECTS.ack.to,
     set: ack.hasResult ? { completed_at: parts.nowIso, result: ack.result } : parts.set,
     unset: ACK_UNSET,
     x: parts.x,
@@ -365,7 +358,7 @@ export async function nack(ctx: EngineContext, body: unknown): Promise<NackRespo
   if (request.attempt !== undefined && request.attempt !== job.attempt) throw staleAttemptError(job.id, job.attempt, request.attempt);
 
   if (request.requeue) {
-    const result = await ctx.driver.jobTransition({ ...requeueOp(job, nowIso), expect: { attempt: job.attempt } });
+    const result = await ctx.driver.jobTransition({ ...requeueOp(job, now, nowIso), expect: { attempt: job.attempt } });
     if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
     const requeued = (result as { job: Job }).job;
     await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso)]);

@@ -10,6 +10,7 @@ import { OjsError } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { makeEvent } from '../../events/event.js';
 import { newId } from '../../formats/ids.js';
+import { STATE_ROLES } from '../../lifecycle/sets.js';
 import { isTerminal, type JobState } from '../../lifecycle/states.js';
 import type { Job } from '../../schemas/job.js';
 import { invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
@@ -48,7 +49,8 @@ interface WorkflowDoc extends WorkflowRecord {
   callback_job_ids?: string[];
 }
 
-const failedOutcome = (state: JobState | undefined) => state === 'discarded' || state === 'cancelled';
+/** A member that ended without completing: any terminal state but `completed`. */
+const failedOutcome = (state: JobState | undefined) => state !== undefined && isTerminal(state) && state !== STATE_ROLES.completed;
 
 /** Validates one item and returns the enqueue request it becomes (workflow options under item options). */
 function itemRequest(ctx: EngineContext, item: unknown, defaults: Record<string, unknown>, index: number, field: string, now: number): Record<string, unknown> {

@@ -5,9 +5,11 @@ job-promote, job-expire). Requires lib/keys.lua, lib/indexes.lua. ]]
 -- `hv`: the job's split '@h' when the caller read it (read_view), else nil.
 local function expire_job(q, id, jk, v, now, nowIso, hv)
   idx_remove(q, id, v)
-  job_write(jk, { 'state', 'discarded', 'discarded_at', nowIso, 'expired_at', nowIso, '@finishedAt', now }, {}, hv)
-  v.state = 'discarded'
-  v['@finishedAt'] = now
+  local set, del = { EFFECT_SET.expire }, { EFFECT_DEL.expire }
+  job_write(jk, set, del, hv)
+  -- the view learns the writes inline (view_apply would cost every call of the script its closure)
+  for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
+  for k = 1, #del do v[del[k]] = false end
   idx_add(q, id, jk, v, true)
 end
 
@@ -28,8 +30,11 @@ local function promote_due(q, now, nowIso, max, promoted, expired)
     else
       local from = v.state
       idx_remove(q, id, v)
-      job_write(jk, { 'state', 'available', 'enqueued_at', nowIso }, {}, hv)
-      v.state = 'available'
+      local set, del = { EFFECT_SET.promote }, { EFFECT_DEL.promote }
+      job_write(jk, set, del, hv)
+      -- the view learns the writes inline (view_apply would cost every call of the script its closure)
+      for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
+      for k = 1, #del do v[del[k]] = false end
       idx_add(q, id, jk, v, true)
       local s = view_summary(v)
       s[7] = from

@@ -30,11 +30,11 @@ end
 
 -- The suffix of the index holding jobs in `state` (dead-lettered discarded jobs have their own).
 local function index_name(state, deadLetter)
-  if state == 'available' then return 'avail' end
+  if state == STATE.claimable then return 'avail' end
   if DUE[state] then return 'due' end
-  if state == 'active' then return 'active' end
+  if state == STATE.claimed then return STATE.claimed end
   if TERMINAL[state] then
-    if state == 'discarded' and deadLetter then return 'dl' end
+    if state == STATE.deadLetter and deadLetter then return 'dl' end
     return 'fin'
   end
   return 'st:' .. state
@@ -182,7 +182,7 @@ local function idx_add(q, id, jk, v, fresh)
   local state = v.state
   incr(qkey(q, 'counts'), state, 1)
   local score = 0
-  if state == 'available' then
+  if state == STATE.claimable then
     local seq = tonumber(v['@seq'])
     if fresh or not seq then
       seq = redis.call('INCR', qkey(q, 'seq'))
@@ -191,7 +191,7 @@ local function idx_add(q, id, jk, v, fresh)
     score = avail_score(tonumber(v.priority) or 0, seq)
   elseif DUE[state] then
     score = score_of(v['@dueAt'])
-  elseif state == 'active' then
+  elseif state == STATE.claimed then
     score = active_score(v)
   elseif TERMINAL[state] then
     score = score_of(v['@finishedAt'])

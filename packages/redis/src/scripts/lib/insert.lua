@@ -97,9 +97,9 @@ local function index_plain(S, q, id, state, priority, seq)
     byState[state] = entry
   end
   local score = 0
-  if state == 'available' then
+  if state == STATE.claimable then
     score = avail_score(tonumber(priority) or 0, seq)
-  elseif state == 'active' then
+  elseif state == STATE.claimed then
     score = '+inf' -- no visibility or timeout deadline (active_score of an empty view)
   end
   entry[#entry + 1] = score
@@ -223,12 +223,12 @@ local function plan_insert(S, jobs, now, mode)
         else
           if REPLACEABLE[mv.state] then
             d.replace = m
-            mv.state = 'cancelled'
+            mv.state = STATE.cancelled
           end
           if policy == 'replace_except_schedule' and mv.scheduledAt
-            and (job.state == 'scheduled' or job.state == 'available') then
+            and STATE_IN.timedOnInsert(job.state) then
             local due = mv.dueAt or rfc3339_ms(mv.scheduledAt) or now
-            job.state = 'scheduled'
+            job.state = STATE.scheduled
             job.takeover = { mv.scheduledAt, due }
           end
         end
@@ -258,7 +258,7 @@ local function store_job(S, job, nowIso)
   local q, id = job.queue, job.id
   local jk = jkey(q, id)
   local seq = false
-  if job.state == 'available' then seq = next_seq(S, q) end
+  if job.state == STATE.claimable then seq = next_seq(S, q) end
   redis.call('HSET', jk, unpack(ARGS, job.from, job.to))
   local ids = S.ids
   ids[#ids + 1] = id
@@ -278,7 +278,7 @@ local function store_job(S, job, nowIso)
     if job.takeover then
       local dels = {}
       if f['enqueued_at'] then dels[#dels + 1] = 'enqueued_at' end
-      job_write(jk, { 'state', 'scheduled', 'scheduled_at', job.takeover[1], '@dueAt', job.takeover[2] }, dels, nil)
+      job_write(jk, { 'state', STATE.scheduled, 'scheduled_at', job.takeover[1], '@dueAt', job.takeover[2] }, dels, nil)
       v['@dueAt'] = job.takeover[2]
     end
     if f['@uniqueKey'] then redis.call('SADD', ukey(f['@uniqueKey']), id) end
@@ -308,9 +308,11 @@ local function apply_insert(S, decisions, now, nowIso)
         local jk = jkey(q, d.replace)
         local v, hv = read_view(q, d.replace, jk)
         idx_remove(q, d.replace, v)
-        job_write(jk, { 'state', 'cancelled', 'cancelled_at', nowIso, '@finishedAt', now }, {}, hv)
-        v.state = 'cancelled'
-        v['@finishedAt'] = now
+        local set, del = { EFFECT_SET.uniqueReplace }, { EFFECT_DEL.uniqueReplace }
+        job_write(jk, set, del, hv)
+        -- the view learns the writes inline (view_apply would cost every call of the script its closure)
+        for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
+        for k = 1, #del do v[del[k]] = false end
         idx_add(q, d.replace, jk, v, true)
         replaced = redis.call('HGETALL', jk)
       end

@@ -44,7 +44,7 @@ local function qkey(q, suffix)
   if not k then
     k = queue_base(P, q) .. suffix
     keys[suffix] = k
-    if suffix == 'active' then ANCHORED[k] = true end
+    if suffix == STATE.claimed then ANCHORED[k] = true end
   end
   return k
 end

@@ -52,12 +52,12 @@ local function shape_view(shape, vis)
   local fields = { 'state', 'attempt', 'worker_id' }
   local function read(f) fields[#fields + 1] = f end
   local function read_unless_written(f) if not touched[f] then read(f) end end
-  if shape.eDl ~= '' or to == 'discarded' or fromSet.discarded then read('@deadLetter') end
+  if shape.eDl ~= '' or to == STATE.deadLetter or fromSet[STATE.deadLetter] then read('@deadLetter') end
   if touched['@uniqueKey'] then read('@uniqueKey') end
   if may_be(EXPIRABLE) then read('@expiresAt') end
-  if vis then read('@visibleUntil') elseif to == 'active' then read_unless_written('@visibleUntil') end
-  if to == 'active' then read_unless_written('@timeoutAt') end
-  if to == 'available' then read_unless_written('priority') end
+  if vis then read('@visibleUntil') elseif to == STATE.claimed then read_unless_written('@visibleUntil') end
+  if to == STATE.claimed then read_unless_written('@timeoutAt') end
+  if to == STATE.claimable then read_unless_written('priority') end
   if DUE[to] then read_unless_written('@dueAt') end
   if TERMINAL[to] then read_unless_written('@finishedAt') end
   if shape.returning == 'summary' then
@@ -115,7 +115,7 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
 
   local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
-  if state == 'available' and to == 'available' then idx_keep_seq(q, id, v) end
+  if state == STATE.claimable and to == STATE.claimable then idx_keep_seq(q, id, v) end
   idx_remove(q, id, v)
   apply_writes(jk, shape.packed, shape.own, shape.drop, hv)
   view_apply(v, shape.set, 1, #shape.set, shape.del, 1, #shape.del)

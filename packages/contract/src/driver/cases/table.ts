@@ -1,0 +1,107 @@
+/**
+ * The transition table enforced where the data lives: for every ordered pair of distinct states, a direct
+ * compare-and-set whose `from` names the job's state is applied exactly when core's `TRANSITIONS` has that
+ * edge. The pairs are generated from the table and `JOB_STATES`, so a row added or removed in core changes
+ * the cases, and a driver that trusts its caller's `from` fails them.
+ */
+import { expect } from 'vitest';
+import { canTransition, JOB_STATES, type JobState, type TransitionOp } from '@ojskit/core';
+import { iso, T0 } from '../context.js';
+import type { DriverSuite } from '../harness.js';
+
+/** Every ordered pair of distinct states, split by whether the table has the edge. */
+export function statePairs(): { legal: Array<[JobState, JobState]>; illegal: Array<[JobState, JobState]> } {
+  const legal: Array<[JobState, JobState]> = [];
+  const illegal: Array<[JobState, JobState]> = [];
+  for (const from of JOB_STATES) {
+    for (const to of JOB_STATES) {
+      if (from === to) continue; // same state: an in-place update, not a move (transition.in-place)
+      (canTransition(from, to) ? legal : illegal).push([from, to]);
+    }
+  }
+  return { legal, illegal };
+}
+
+const MOVED_AT = T0 + 10;
+
+/**
+ * The op moving a job `from → to`, writing what the engine writes on entering `to` (the same fields for a
+ * refused pair, so that only the table can be the reason for the refusal).
+ */
+function move(id: string, from: JobState, to: JobState): TransitionOp {
+  const op: TransitionOp = { id, from: [from], to, set: {}, x: { visibleUntil: null, timeoutAt: null } };
+  switch (to) {
+    case 'available':
+      op.set = { enqueued_at: iso(MOVED_AT) };
+      op.x = { ...op.x, dueAt: null, finishedAt: null, deadLetter: null };
+      break;
+    case 'active':
+      op.set = { started_at: iso(MOVED_AT), worker_id: 'mover', attempt: 1 };
+      op.x = { claimVisibilityMs: 1_000, visibleUntil: MOVED_AT + 1_000, timeoutAt: MOVED_AT + 2_000 };
+      break;
+    case 'scheduled':
+      op.set = { scheduled_at: iso(MOVED_AT + 1_000) };
+      op.x = { ...op.x, dueAt: MOVED_AT + 1_000, finishedAt: null };
+      break;
+    case 'retryable':
+      op.set = { next_attempt_at: iso(MOVED_AT + 1_000) };
+      op.x = { ...op.x, dueAt: MOVED_AT + 1_000 };
+      break;
+    case 'pending':
+      op.x = { ...op.x, finishedAt: null };
+      break;
+    case 'completed':
+      op.set = { completed_at: iso(MOVED_AT) };
+      op.x = { ...op.x, finishedAt: MOVED_AT };
+      break;
+    case 'cancelled':
+      op.set = { cancelled_at: iso(MOVED_AT) };
+      op.x = { ...op.x, finishedAt: MOVED_AT };
+      break;
+    case 'discarded':
+      op.set = { discarded_at: iso(MOVED_AT) };
+      op.x = { ...op.x, finishedAt: MOVED_AT };
+      break;
+    default:
+      // A state added to core's JOB_STATES stops the build here until its entry fields are written down.
+      to satisfies never;
+  }
+  return op;
+}
+
+export function registerTableCases(suite: DriverSuite): void {
+  const { legal, illegal } = statePairs();
+
+  suite.group('transition table: refused edges', () => {
+    for (const [from, to] of illegal) {
+      suite.test(`table.refuses.${from}-${to}`, `refuses ${from} → ${to} (not in TRANSITIONS) even when from names ${from}, alone and in a batch, leaving the job untouched`, async (t) => {
+        const q = t.queue();
+        const s = t.job(q, { state: from });
+        await t.insert([s]);
+        const before = await t.stored(s.job.id);
+        const counts = await t.driver.jobCounts({ queue: q });
+        expect(await t.driver.jobTransition(move(s.job.id, from, to))).toMatchObject({ ok: false, state: from });
+        expect(await t.driver.jobTransitionMany([move(s.job.id, from, to), { ...move(s.job.id, from, to), returning: 'summary' }])).toMatchObject([
+          { ok: false, state: from },
+          { ok: false, state: from },
+        ]);
+        expect(await t.stored(s.job.id)).toEqual(before);
+        expect(await t.driver.jobCounts({ queue: q })).toEqual(counts);
+      });
+    }
+  });
+
+  suite.group('transition table: allowed edges', () => {
+    for (const [from, to] of legal) {
+      suite.test(`table.allows.${from}-${to}`, `applies ${from} → ${to} (in TRANSITIONS) and moves the job's count`, async (t) => {
+        const q = t.queue();
+        const s = t.job(q, { state: from });
+        await t.insert([s]);
+        const result = await t.driver.jobTransition(move(s.job.id, from, to));
+        expect(result).toMatchObject({ ok: true, from, job: { id: s.job.id, state: to } });
+        expect((await t.stored(s.job.id)).job.state).toBe(to);
+        expect(await t.driver.jobCounts({ queue: q })).toMatchObject({ [from]: 0, [to]: 1 });
+      });
+    }
+  });
+}

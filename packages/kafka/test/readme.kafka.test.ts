@@ -1,0 +1,36 @@
+/** Runs the README's example as a separate process against the test broker, so the documented code cannot rot. */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kafkaAvailable, startBroker, uniqueTopic, type TestBroker } from './support/broker.js';
+
+const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
+
+describe.skipIf(!kafkaAvailable)('README example', () => {
+  let broker: TestBroker;
+  beforeAll(async () => {
+    broker = await startBroker();
+  });
+  afterAll(async () => {
+    await broker?.stop();
+  });
+
+  it('produces, consumes and commits, printing the record', () => {
+    const code = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(code).toBeTruthy();
+    const file = fileURLToPath(new URL(`./readme-example.${process.pid}.tmp.ts`, import.meta.url));
+    writeFileSync(file, code!);
+    try {
+      const run = spawnSync(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', file], {
+        env: { ...process.env, KAFKA_BROKERS: broker.brokers.join(','), TOPIC: uniqueTopic('readme') },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.stderr).toBe('');
+      expect(run.stdout.trim()).toBe('job-1 email.send {"id":"job-1"}');
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }, 40_000);
+});

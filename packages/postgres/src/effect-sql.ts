@@ -1,0 +1,90 @@
+/**
+ * Core's transition effects (`EFFECTS`) as SQL SET assignments, for the moves a statement makes itself (claim,
+ * promotion, expiry): the statements never spell out which columns a move writes, so they cannot drift from
+ * the memory and Redis drivers.
+ */
+import { EFFECTS, type TransitionEffect } from '@ojskit/core';
+import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues } from './job-columns.js';
+import { sqlLiteral } from './sql-template.js';
+
+/** Where a statement has the instant and the values an effect assigns (`assign`/`xAssign` keys). */
+interface EffectParams {
+  /** The instant in epoch ms, as SQL (`$1::float8`). */
+  now: string;
+  /** The instant as RFC 3339 text (`$2::text`). */
+  nowIso: string;
+  /** An SQL expression per assigned field; a field the effect assigns but this map lacks is an error. */
+  assigned?: Record<string, string>;
+}
+
+function column(key: string, internal: boolean): string {
+  const c = (internal ? INTERNAL_BY_KEY : ENVELOPE_BY_KEY).get(key);
+  if (c === undefined) throw new Error(`@ojskit/postgres: an effect writes ${internal ? 'x.' : ''}${key}, which has no column of its own`);
+  return c.column;
+}
+
+/** Column → SQL value of `effect` on row `j`, in a stable order: state, envelope fields, then internals. */
+export function effectColumns(effect: TransitionEffect, p: EffectParams): Map<string, string> {
+  const out = new Map<string, string>([['state', sqlLiteral(effect.to)]]);
+  const assigned = (key: string, internal: boolean) => {
+    const value = p.assigned?.[key];
+    if (value === undefined) throw new Error(`@ojskit/postgres: the ${effect.trigger} effect assigns ${internal ? 'x.' : ''}${key}; the statement gives no value for it`);
+    return value;
+  };
+  if (effect.attempt === 'increment') out.set('attempt', 'j.attempt + 1');
+  for (const key of effect.stamp) out.set(column(key, false), p.nowIso);
+  for (const key of effect.assign) out.set(column(key, false), assigned(key, false));
+  for (const key of effect.unset) out.set(column(key, false), 'NULL');
+  for (const key of effect.xStamp) out.set(column(key, true), p.now);
+  for (const key of effect.xAssign) out.set(column(key, true), assigned(key, true));
+  for (const key of effect.xUnset) out.set(column(key, true), 'NULL');
+  return out;
+}
+
+/** `col = value` lines of one effect. */
+export function effectSet(effect: TransitionEffect, p: EffectParams): string {
+  return [...effectColumns(effect, p)].map(([col, value]) => `${col} = ${value}`).join(',\n  ');
+}
+
+/**
+ * `col = CASE WHEN cond THEN … ELSE … END` lines: `whenTrue` where `cond` holds, else `otherwise`; a column only
+ * one of them writes keeps its value (`j.col`) in the other case.
+ */
+export function effectSetEither(cond: string, whenTrue: TransitionEffect, otherwise: TransitionEffect, p: EffectParams, indent = '    '): string {
+  const a = effectColumns(whenTrue, p);
+  const b = effectColumns(otherwise, p);
+  const columns = [...new Set([...a.keys(), ...b.keys()])];
+  return columns.map((col) => `${col} = CASE WHEN ${cond} THEN ${a.get(col) ?? `j.${col}`} ELSE ${b.get(col) ?? `j.${col}`} END`).join(`,\n${indent}`);
+}
+
+/**
+ * The select list of a row moving to `jobs_finished` by `effect` (an expiry: the claim's, the promoter's, the
+ * expirer's), from the deleted row `g`, with the instant in `p.now_ms` / `p.now_iso` (see movedValues).
+ */
+function moveValues(effect: TransitionEffect): string {
+  const changes: Record<string, string> = { prev_state: 'g.state' };
+  for (const [col, value] of effectColumns(effect, { now: 'p.now_ms', nowIso: 'p.now_iso' })) changes[col] = value.replace(/\bj\./g, 'g.');
+  return movedValues('g', changes);
+}
+
+/** The effect fragments the statements are rendered with, each named for the statement and the move. */
+export function effectTemplateValues(): Record<string, string> {
+  const at = (now: string, nowIso: string) => ({ now: `${now}::float8`, nowIso: `${nowIso}::text` });
+  return {
+    // jobPromote.sql: $1 now, $2 now_iso (a due job past its expiry moves instead: expire_move_values).
+    promote_set: effectSet(EFFECTS.promote, at('$1', '$2')),
+    // jobClaim.sql: $4 now, $5 now_iso; the promotion on the way, and the claim ($3 worker, $6 visibility or null).
+    claim_promote_set: effectSet(EFFECTS.promote, at('$4', '$5')),
+    claim_set: effectSet(EFFECTS.claim, {
+      ...at('$4', '$5'),
+      assigned: {
+        worker_id: '$3::text',
+        claimVisibilityMs: 'COALESCE($6::float8, j.x_visibility_ms)',
+        visibleUntil: '$4::float8 + COALESCE($6::float8, j.x_visibility_ms)',
+        timeoutAt: '$4::float8 + j.x_timeout_ms',
+      },
+    }),
+    // jobClaim.sql, jobPromote.sql, jobExpire.sql: an expired job leaves the hot table (deleted row `g`).
+    expire_move_values: moveValues(EFFECTS.expire),
+  };
+}
