@@ -43,6 +43,8 @@ async function main(): Promise<void> {
   await (backend.events as { ready?: () => Promise<void> } | undefined)?.ready?.();
   const running = await startGateway(gateway, { port: config.port, host: config.host, shutdownTimeoutMs: config.shutdownTimeoutMs });
   log({ msg: 'listening', url: running.url, port: running.port, backend: backend.name, auth: config.apiKeys.length > 0, version: GATEWAY_VERSION });
+  // For the person who just ran it: a URL a terminal makes clickable (stdout stays JSON lines for log shippers).
+  process.stderr.write(`ojskit-gateway: ready at ${running.url}/ (${backend.name} backend; API under ${running.url}/ojs/v1, reference at ${running.url}/ojs/v1/docs)\n`);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
