@@ -163,6 +163,18 @@ describe('ojskit-gateway CLI', () => {
     expect((await once(kafka, 'exit'))[0]).toBe(1);
     expect(kafkaErr).toContain('needs the @ojskit/kafka package');
   });
+
+  it('says which port is taken and how to choose another (EADDRINUSE)', async () => {
+    const first = await start(['--port', '0', '--host', '127.0.0.1', '--quiet']);
+    const port = new URL(first.url).port;
+    const second = spawn(process.execPath, [cli, '--port', port, '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    second.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    expect((await once(second, 'exit'))[0]).toBe(1);
+    expect(err.trim()).toBe(
+      `ojskit-gateway: port ${port} on 127.0.0.1 is already in use (another gateway still running?). Stop that process, or choose another port: --port N, OJSKIT_PORT=N or PORT=N (0 picks a free one).`,
+    );
+  });
 });
 
 describeEachBackend(

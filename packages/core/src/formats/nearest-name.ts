@@ -35,8 +35,9 @@ export function nearestName(input: string, names: Iterable<string>): string | un
     const limit = longer < 4 ? 1 : Math.max(2, Math.floor(longer / 3));
     const prefix = wanted.length >= 3 && (candidate.startsWith(wanted) || wanted.startsWith(candidate));
     if (distance > limit && !prefix) continue;
-    // A close spelling beats a prefix match; among equals the first name given wins.
-    const score = distance <= limit ? distance : limit + 1 + Math.abs(candidate.length - wanted.length);
+    // A shortened name (`--cors` for `--cors-origin`) is taken before a respelling; among equals the first
+    // name given wins.
+    const score = prefix ? 0.5 + Math.abs(candidate.length - wanted.length) / 1000 : distance;
     if (score < bestScore) {
       best = name;
       bestScore = score;
