@@ -164,6 +164,21 @@ describe('ojskit-gateway CLI', () => {
     expect(kafkaErr).toContain('needs the @ojskit/kafka package');
   });
 
+  it('exits with one clear line when the Redis or PostgreSQL it is given does not answer', async () => {
+    const closed = await freePort();
+    for (const [backend, line] of [
+      [`redis://127.0.0.1:${closed}`, `ojskit-gateway: Redis at 127.0.0.1:${closed} is unreachable (connect ECONNREFUSED 127.0.0.1:${closed}). Is redis-server running there, and is the URL right?`],
+      [`postgres://postgres@127.0.0.1:${closed}/test`, `ojskit-gateway: connect ECONNREFUSED 127.0.0.1:${closed}`],
+    ]) {
+      const child = spawn(process.execPath, [cli, '--port', '0', '--backend', backend!], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      expect((await once(child, 'exit'))[0]).toBe(1);
+      expect(out.trim()).toBe(line);
+    }
+  });
+
   it('says which port is taken and how to choose another (EADDRINUSE)', async () => {
     const first = await start(['--port', '0', '--host', '127.0.0.1', '--quiet']);
     const port = new URL(first.url).port;
