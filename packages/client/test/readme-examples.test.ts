@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const blocks = (path: string): string[] => [...readFileSync(new URL(path, import.meta.url), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const blocks = (path: string): string[] => [...readFileSync(new URL(path, import.meta.url), 'utf8').matchAll(/```ts[^\n]*\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 /** Runs a snippet as a module in this test folder (so `@ojskit/*` resolve as in a user's project) and returns its output. */
 function runSnippet(code: string): { stdout: string; stderr: string; status: number | null } {
@@ -31,5 +31,18 @@ describe('@ojskit/memory README', () => {
     expect(stderr).toBe('');
     expect(status).toBe(0);
     expect(stdout.trim().split('\n')).toEqual(promised(code));
+  }, 40_000);
+});
+
+describe('@ojskit/core README', () => {
+  // The engine example (fenced `ts no-run` there) needs an adapter, which core cannot depend on. Core's own
+  // test runs its first example; its other `no-run` blocks are fragments of an adapter's event transport.
+  const engineExample = blocks('../../core/README.md').find((code) => code.includes("from '@ojskit/memory'"));
+
+  it('the engine example runs as pasted', () => {
+    expect(engineExample).toBeDefined();
+    const { stderr, status } = runSnippet(`${engineExample!}process.exit(0);\n`);
+    expect(stderr).toBe('');
+    expect(status).toBe(0);
   }, 40_000);
 });
