@@ -64,7 +64,8 @@ describe.skipIf(!redisServerAvailable)('Redis connection state in the log', () =
       expect(lines.map((l) => l.message)).toEqual([expect.stringContaining(' lost ('), `@ojskit/redis: connection to 127.0.0.1:${server.port} restored`]);
       expect(lines.every((l) => l.extra.length === 0)).toBe(true);
       // The engine's background services report the outage once, not once per pass.
-      expect(engineErrors.length).toBeLessThanOrEqual(1);
+      expect(engineErrors).toHaveLength(1);
+      expect(engineErrors[0]).toMatchObject({ code: 'backend_unavailable' });
       expect(driver.connectionState).toBe('up');
     } finally {
       await engine.close();

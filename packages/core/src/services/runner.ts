@@ -61,7 +61,7 @@ export class ServiceRunner {
     } catch (err) {
       // a failed pass renews its lease before the next one
       this.leasedUntil.delete(service.name);
-      const unreachable = (err as { code?: unknown }).code === 'backend_unavailable';
+      const unreachable = typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'backend_unavailable';
       if (unreachable && this.outage) return;
       this.outage = unreachable;
       this.onError(service.name, err);
