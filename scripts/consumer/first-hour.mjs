@@ -17,7 +17,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COREPACK_ENV, CheckError, copySources, install, packAll, run, warnings, writeProject } from './lib.mjs';
+import { COREPACK_ENV, CheckError, copySources, install, packAll, run, userEnv, warnings, writeProject } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -58,7 +58,7 @@ try {
   const clone = join(work, 'ojskit');
   run('git', ['clone', '--quiet', root, clone]);
   step('cloned');
-  const bare = { ...process.env, ...COREPACK_ENV, PATH: pathWithoutPnpm(join(work, 'bin')) };
+  const bare = userEnv({ ...COREPACK_ENV, PATH: pathWithoutPnpm(join(work, 'bin')) });
   delete bare.COREPACK_NPM_REGISTRY; // the README's command, as a user runs it
   assertQuiet('corepack pnpm install (no pnpm on the PATH)', run('corepack', ['pnpm', 'install'], { cwd: clone, env: bare }));
   step('`corepack pnpm install` on a PATH without pnpm: no warning');

@@ -25,9 +25,19 @@ export const YARN = 'yarn@4.18.1';
 
 export class CheckError extends Error {}
 
+/**
+ * The environment of a user's shell: this process's, without the `npm_*` variables a package manager sets for
+ * the script it runs (`pnpm consumer:check` passes pnpm's settings as `npm_config_*`, which npm warns about).
+ */
+export function userEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+  return { ...env, ...extra };
+}
+
 /** Runs a command; throws CheckError with its output when it fails. Returns stdout + stderr. */
 export function run(command, args, options = {}) {
-  const result = spawnSync(command, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, cwd: options.cwd, env: { ...process.env, ...options.env } });
+  const env = options.env ? { ...userEnv(), ...options.env } : userEnv();
+  const result = spawnSync(command, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, cwd: options.cwd, env });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   if (result.error || result.status !== 0) {
     throw new CheckError(`\`${[command, ...args].join(' ')}\` failed (${result.error?.message ?? `exit ${result.status}`}) in ${options.cwd ?? process.cwd()}:\n${output}`);
