@@ -23,4 +23,10 @@ export default tseslint.config(
     files: ['**/test/**', '**/bench/**', '**/*.test.ts', 'packages/contract/src/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-loss-of-precision': 'off' },
   },
+  {
+    // The CommonJS consumer of the packed packages (scripts/consumer): `require` is what it tests.
+    files: ['**/*.cjs', '**/*.cts'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

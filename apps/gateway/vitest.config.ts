@@ -12,6 +12,7 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    globalSetup: ['test/support/temp-dir.global.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Vitest's default (one worker fewer than the cores) runs files one at a time on a two-core machine. The

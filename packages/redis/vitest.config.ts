@@ -6,5 +6,5 @@ const conditions = ['@ojskit/source', 'import', 'module', 'node', 'default'];
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+  test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'], globalSetup: ['test/temp-dir.global.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
 });

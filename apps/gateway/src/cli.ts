@@ -41,8 +41,16 @@ async function main(): Promise<void> {
   // A transport that subscribes in the background (Redis pub/sub) is subscribed before the gateway says it
   // listens: an SSE client connecting right after start-up then sees other processes' events.
   await (backend.events as { ready?: () => Promise<void> } | undefined)?.ready?.();
-  const running = await startGateway(gateway, { port: config.port, host: config.host, shutdownTimeoutMs: config.shutdownTimeoutMs });
+  const running = await startGateway(gateway, { port: config.port, host: config.host, shutdownTimeoutMs: config.shutdownTimeoutMs }).catch((error: unknown) => {
+    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    throw new Error(
+      `port ${config.port} on ${config.host} is already in use (another gateway still running?). Stop that process, or choose another port: --port N, OJSKIT_PORT=N or PORT=N (0 picks a free one).`,
+      { cause: error },
+    );
+  });
   log({ msg: 'listening', url: running.url, port: running.port, backend: backend.name, auth: config.apiKeys.length > 0, version: GATEWAY_VERSION });
+  // For the person who just ran it: a URL a terminal makes clickable (stdout stays JSON lines for log shippers).
+  process.stderr.write(`ojskit-gateway: ready at ${running.url}/ (${backend.name} backend; API under ${running.url}/ojs/v1, reference at ${running.url}/ojs/v1/docs)\n`);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {

@@ -74,6 +74,18 @@ describe('CLI configuration', () => {
     expect(resolveConfig(['--help'], {})).toEqual({ help: true });
     expect(resolveConfig(['-v'], {})).toEqual({ version: true });
     for (const option of CLI_OPTIONS) expect(usage()).toContain(option.flag);
+    // the short forms that work are listed next to their long ones
+    for (const [long, short] of [['--port', '-p'], ['--backend', '-b'], ['--quiet', '-q'], ['--help', '-h'], ['--version', '-v']]) {
+      expect(usage()).toContain(`${long}, ${short}`);
+    }
+    expect(config(['-p', '9001', '-b', 'redis://h:1', '-q'])).toMatchObject({ port: 9001, backend: 'redis://h:1', quiet: true });
+  });
+
+  it('names the nearest flag for an unknown one', () => {
+    expect(() => resolveConfig(['--prot', '1'], {})).toThrow("Unknown option '--prot'. Did you mean '--port'?");
+    expect(() => resolveConfig(['--backnd=memory'], {})).toThrow("Did you mean '--backend'?");
+    expect(() => resolveConfig(['--cors'], {})).toThrow("Did you mean '--cors-origin'?");
+    expect(() => resolveConfig(['--zzz'], {})).toThrow(/^Unknown option '--zzz'\. See --help/);
   });
 });
 

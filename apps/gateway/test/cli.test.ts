@@ -5,6 +5,8 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { http } from '@ojskit/client';
@@ -23,8 +25,8 @@ interface Started {
 
 const children: ChildProcess[] = [];
 
-function start(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], env: Record<string, string> = {}, command: [string, string[]] = [process.execPath, [cli, ...args]]): Promise<Started> {
+  const child = spawn(command[0], command[1], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const stdout: string[] = [];
   const stderr: string[] = [];
@@ -43,6 +45,16 @@ function start(args: string[], env: Record<string, string> = {}): Promise<Starte
     });
     child.once('exit', (code) => reject(new Error(`exited with ${code} before listening: ${stderr.join('')}`)));
   });
+}
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
 }
 
 beforeAll(() => {
@@ -76,6 +88,21 @@ describe('ojskit-gateway CLI', () => {
       'POST /ojs/v1/workers/ack 200',
       `GET /ojs/v1/jobs/${job.id} 200`,
     ]);
+  });
+
+  it("the package's start script takes the port from OJSKIT_PORT, else PORT, and prints a clickable URL", async () => {
+    const script = (JSON.parse(readFileSync(`${root}/package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const viaScript = (env: Record<string, string>) => start([], { OJSKIT_HOST: '127.0.0.1', OJSKIT_QUIET: '1', ...env }, ['sh', ['-c', script]]);
+    const cases: Array<Record<string, string>> = [{ OJSKIT_PORT: String(await freePort()), PORT: '1' }, { PORT: String(await freePort()) }];
+    for (const env of cases) {
+      const port = env['OJSKIT_PORT'] ?? env['PORT'];
+      const { url, child, stderr } = await viaScript(env);
+      expect(url).toBe(`http://127.0.0.1:${port}`);
+      expect((await fetch(`${url}/ojs/manifest`)).status).toBe(200);
+      expect(stderr.join('')).toContain(`ready at http://127.0.0.1:${port}/ (memory backend`);
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
   });
 
   it('takes its settings from the environment (flags win): auth, quiet, body limit', async () => {
@@ -135,6 +162,33 @@ describe('ojskit-gateway CLI', () => {
     kafka.stderr.on('data', (chunk: Buffer) => (kafkaErr += chunk.toString()));
     expect((await once(kafka, 'exit'))[0]).toBe(1);
     expect(kafkaErr).toContain('needs the @ojskit/kafka package');
+  });
+
+  it('exits with one clear line when the Redis or PostgreSQL it is given does not answer', async () => {
+    const closed = await freePort();
+    for (const [backend, line] of [
+      [`redis://127.0.0.1:${closed}`, `ojskit-gateway: Redis at 127.0.0.1:${closed} is unreachable (connect ECONNREFUSED 127.0.0.1:${closed}). Is redis-server running there, and is the URL right?`],
+      [`postgres://postgres@127.0.0.1:${closed}/test`, `ojskit-gateway: connect ECONNREFUSED 127.0.0.1:${closed}`],
+    ]) {
+      const child = spawn(process.execPath, [cli, '--port', '0', '--backend', backend!], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      expect((await once(child, 'exit'))[0]).toBe(1);
+      expect(out.trim()).toBe(line);
+    }
+  });
+
+  it('says which port is taken and how to choose another (EADDRINUSE)', async () => {
+    const first = await start(['--port', '0', '--host', '127.0.0.1', '--quiet']);
+    const port = new URL(first.url).port;
+    const second = spawn(process.execPath, [cli, '--port', port, '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    second.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    expect((await once(second, 'exit'))[0]).toBe(1);
+    expect(err.trim()).toBe(
+      `ojskit-gateway: port ${port} on 127.0.0.1 is already in use (another gateway still running?). Stop that process, or choose another port: --port N, OJSKIT_PORT=N or PORT=N (0 picks a free one).`,
+    );
   });
 });
 

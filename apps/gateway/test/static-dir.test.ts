@@ -1,8 +1,8 @@
 /** The playground hook: a built single-page app served at `/`, API routes untouched. */
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MEMORY } from './support/backends.js';
 import { useHarness } from './support/harness.js';
 
@@ -13,6 +13,7 @@ describe('staticDir', () => {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>playground</title>');
   writeFileSync(join(dir, 'assets', 'app.js'), 'console.log("spa")');
   const h = useHarness(MEMORY, { staticDir: dir });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('serves files, falls back to index.html for client routes, and leaves /ojs/* to the API', async () => {
     const index = await h.call('GET', '/');

@@ -11,10 +11,12 @@ interface Jobs {
 }
 // #endregion registry
 
-/** Stands in for a mail API. */
+// #region stand-in
+// Stands in for your mail API (any function that sends; it gets the signal to stop early).
 async function sendEmail(to: string, _subject: string, _options: { signal: AbortSignal }): Promise<string> {
   return `msg-${to}`;
 }
+// #endregion stand-in
 
 export async function main() {
   // #region setup

@@ -1,7 +1,7 @@
 /** The mapper between the SDK's camelCase and the protocol's snake_case, case by case. */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Job as WireJob, QueueStatsResponse } from '@ojskit/core';
-import { batch, chain, NonRetryableError, step, type ArgsOf, type Client, type Job, type ResultOf, type Worker } from '../src/index.js';
+import { batch, chain, NonRetryableError, step, type ArgsOf, type Client, type EnqueueOptions, type Job, type ResultOf, type Worker } from '../src/index.js';
 import {
   cronToWire,
   enqueueRequestToWire,
@@ -194,5 +194,17 @@ describe('job-type registry', () => {
       void client.enqueue('nope', []);
     };
     expect(typeof check).toBe('function');
+  });
+});
+
+describe('unknown option keys (never dropped)', () => {
+  it('throws naming the accepted options and the nearest one', () => {
+    const call = (options: unknown) => () => enqueueRequestToWire('a.b', [], options as EnqueueOptions);
+    expect(call({ qeueu: 'email' })).toThrow(/Unknown enqueue option 'qeueu'\. Did you mean 'queue'\? Accepted: id, queue, priority/);
+    expect(call({ maxAttempts: 7 })).toThrow("Did you mean 'retry.maxAttempts'?");
+    expect(call({ runAt: new Date() })).toThrow(/Unknown enqueue option 'runAt'\. Accepted:/);
+    expect(call({ retry: { maxAttempt: 7 } })).toThrow("Unknown retry option 'maxAttempt'. Did you mean 'maxAttempts'?");
+    expect(call({ unique: { perod: 'PT1M' } })).toThrow("Unknown unique option 'perod'. Did you mean 'period'?");
+    expect(() => workflowToWire({ kind: 'chain', steps: [{ type: 'a.b', args: [], options: { qeue: 'x' } as never }] })).toThrow(/'qeue'/);
   });
 });

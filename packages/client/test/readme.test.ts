@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_RETRY_POLICY } from '@ojskit/core';
 import { JobCancelledError, JobTimeoutError } from '../src/index.js';
 import { renderReadme, snippetsOf } from '../scripts/readme.js';
 import * as cancellation from '../examples/cancellation.js';
@@ -29,6 +30,16 @@ describe('README', () => {
       const shown = snippetsOf(README).filter((s) => s.path === file).map((s) => s.region);
       expect(shown.sort(), file).toEqual(regions.sort());
     }
+  });
+});
+
+describe('README states the defaults', () => {
+  it('the default retry policy, as core defines it', () => {
+    const d = DEFAULT_RETRY_POLICY;
+    expect(README).toContain(
+      `**${d.maxAttempts} attempts** in all (the first run and ${d.maxAttempts - 1} retries),\nwaiting **${d.initialIntervalMs / 1000} s** before the first retry and doubling each time (exponential backoff, coefficient ${d.backoffCoefficient}, at most\n${d.maxIntervalMs / 60_000} min per wait)`,
+    );
+    expect([d.backoffStrategy, d.jitter, d.onExhaustion]).toEqual(['exponential', true, 'discard']);
   });
 });
 

@@ -3,12 +3,15 @@
  * here: a job is `detach`ed before any change to its state or indexed fields and `attach`ed after, so
  * the indexes and counters can never disagree with the jobs.
  */
-import { STATE_INDEX, STATE_ROLES, STATE_SETS, type JobState, type QueueRecord } from '@ojskit/core';
+import { STATE_INDEX, STATE_ROLES, STATE_SETS, type JobState, type QueueRecord, type StateIndex } from '@ojskit/core';
 import { BinaryHeap } from './binary-heap.js';
 import { ExpiryNode, type JobEntry } from './job-entry.js';
 import { QueueState } from './queue-state.js';
 import { addCount, zeroCounts } from './state-counts.js';
 import { UniqueIndex } from './unique-index.js';
+
+/** Each state's index (core's STATE_INDEX) as a Map: read on every attach. */
+const INDEX_OF: ReadonlyMap<JobState, StateIndex> = new Map(Object.entries(STATE_INDEX) as Array<[JobState, StateIndex]>);
 
 /** States in which `x.expiresAt` is enforced. */
 const EXPIRABLE: ReadonlySet<JobState> = new Set(STATE_SETS.expirable);
@@ -84,7 +87,7 @@ export class JobStore {
     if (q === null || q.record.name !== job.queue) entry.q = q = this.queue(job.queue, nowIso);
     addCount(q.counts, state, 1);
     addCount(this.totals, state, 1);
-    switch (STATE_INDEX[state]) {
+    switch (INDEX_OF.get(state)) {
       case 'ready':
         if (from !== state) entry.seq = ++this.seq;
         q.available.push(entry);

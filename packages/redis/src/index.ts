@@ -20,5 +20,8 @@ export function createRedisDriver(url: string, options: Omit<RedisDriverOptions,
   return new RedisDriver({ ...options, url: parsed.toString(), ...(prefix ? { prefix } : {}) });
 }
 
-/** The gateway's adapter convention (`--backend redis://…`): same as `createRedisDriver`. */
-export const createDriverFromUrl = (url: string): RedisDriver => createRedisDriver(url);
+/**
+ * The gateway's adapter convention (`--backend redis://…`): `createRedisDriver`, connected. An unreachable
+ * server rejects with one clear error (and the gateway exits), as a missing PostgreSQL database does.
+ */
+export const createDriverFromUrl = (url: string): Promise<RedisDriver> => createRedisDriver(url).connect();

@@ -112,6 +112,9 @@ export class RedisDriver implements Driver {
   private readonly ownsConnection: boolean;
   private readonly logger: DriverLogger;
   private closed = false;
+  private state: 'starting' | 'up' | 'down' = 'starting';
+  /** True while connect() waits: its rejection reports a start-up failure instead of the error listener. */
+  private connecting = false;
 
   constructor(options: RedisDriverOptions = {}) {
     const parsed = parseOptions(options);
@@ -127,7 +130,10 @@ export class RedisDriver implements Driver {
       channel: `${this.prefix}:events`,
       publishDelayMs: parsed.eventPublishDelayMs,
       publishWhenAlone: parsed.publishEventsWhenAlone,
-      onError: (error) => this.logger.error?.('@ojskit/redis: event transport error', error),
+      // While the connection is down, the transport's failures are that outage, already reported once.
+      onError: (error) => {
+        if (this.state !== 'down') this.logger.error?.(`@ojskit/redis: event transport error: ${(error as Error)?.message ?? String(error)}`);
+      },
     });
     this.startup = parsed.checkMemoryPolicy ? this.checkMemoryPolicy().catch(() => null) : Promise.resolve(null);
   }
@@ -140,23 +146,73 @@ export class RedisDriver implements Driver {
   }
 
   /**
-   * Reports a connection's errors once per outage (ioredis emits one per reconnect attempt, and prints
-   * "Unhandled error event" without a listener), and fails commands lost in a dropped connection.
+   * Logs one line per change of connection state, for all the driver's connections together: "lost" at the
+   * first error after being up (ioredis emits one per reconnect attempt, and prints "Unhandled error event"
+   * without a listener), "restored" at the next `ready`. Never a stack: an unreachable server is an operating
+   * condition, not a bug. Also fails commands lost in a dropped connection.
    */
   private watchConnection(connection: Redis): Redis {
-    let reported = false;
     connection.on('error', (error: Error) => {
-      if (reported || this.closed) return;
-      reported = true;
-      this.logger.error?.(`@ojskit/redis: connection error (${error.message}); reconnecting`, error);
+      if (this.state === 'down' || this.closed) return;
+      const wasStarting = this.state === 'starting';
+      this.state = 'down';
+      // While connect() waits, its rejection is the report (the gateway prints it and exits).
+      if (wasStarting && this.connecting) return;
+      this.logger.error?.(`@ojskit/redis: connection to ${this.address} ${wasStarting ? 'failed' : 'lost'} (${error.message}); retrying quietly until it is back`);
     });
     connection.on('ready', () => {
-      reported = false;
+      if (this.state === 'down' && !this.closed) this.logger.warn(`@ojskit/redis: connection to ${this.address} restored`);
+      this.state = 'up';
     });
     if (connection.options.autoResendUnfulfilledCommands === false) {
       connection.on('reconnecting', () => failUnfulfilled(connection));
     }
     return connection;
+  }
+
+  /** Whether the driver's connections are up, as far as it knows (`down` from an error until the next ready). */
+  get connectionState(): 'starting' | 'up' | 'down' {
+    return this.state;
+  }
+
+  /**
+   * Resolves once the command connection is ready; on the first failure rejects with one clear error naming
+   * the server, and closes the driver. For start-up, where an unreachable server should stop the program with
+   * one line rather than let it run and retry (the gateway's `--backend redis://…` uses it).
+   * @example await createRedisDriver('redis://127.0.0.1:6379').connect();
+   */
+  async connect(timeoutMs = 10_000): Promise<this> {
+    if (this.redis.status === 'ready') return this;
+    this.connecting = true;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => done(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        const onReady = () => done();
+        const onError = (error: Error) => done(error);
+        const done = (error?: Error) => {
+          clearTimeout(timer);
+          this.redis.off('ready', onReady);
+          this.redis.off('error', onError);
+          if (error) reject(error);
+          else resolve();
+        };
+        this.redis.once('ready', onReady);
+        this.redis.once('error', onError);
+      });
+    } catch (error) {
+      this.redis.disconnect();
+      await this.close().catch(() => undefined);
+      throw new Error(`Redis at ${this.address} is unreachable (${(error as Error).message}). Is redis-server running there, and is the URL right?`, { cause: error });
+    } finally {
+      this.connecting = false;
+    }
+    return this;
+  }
+
+  /** host:port of the command connection, for messages (never the password). */
+  private get address(): string {
+    const { host, port, path } = this.redis.options;
+    return path ? path : `${host ?? '127.0.0.1'}:${port ?? 6379}`;
   }
 
   // ---------------------------------------------------------------- jobs

@@ -1,6 +1,6 @@
 /** codec.ts without Redis: a stored job decodes to the envelope it was, keys in envelope order, whatever it holds. */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,10 +78,15 @@ describe('codec', () => {
     writeFileSync(script, `const { decodeJob, encodeStoredJob } = await import(${JSON.stringify(codec)});
 const job = ${JSON.stringify({ ...BASE, worker_id: 'w' })};
 process.stdout.write(JSON.stringify(decodeJob(encodeStoredJob({ job, x: {} }))));`);
-    const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', script], {
-      cwd: fileURLToPath(new URL('..', import.meta.url)),
-      encoding: 'utf8',
-    });
+    let out: string;
+    try {
+      out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', script], {
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+        encoding: 'utf8',
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
     expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify({ ...BASE, worker_id: 'w' })));
   });
 });

@@ -1,7 +1,7 @@
 /** `createRedisDriver(url)` / `createDriverFromUrl(url)`: what the gateway's `--backend redis://…` calls. */
 import { describe, expect, it } from 'vitest';
 import { Engine } from '@ojskit/core';
-import { createDriverFromUrl, createRedisDriver } from '../src/index.js';
+import { createRedisDriver } from '../src/index.js';
 import { REDIS_URL, redisAvailable, uniquePrefix } from './support.js';
 
 describe('createRedisDriver', () => {
@@ -9,7 +9,7 @@ describe('createRedisDriver', () => {
     const prefix = uniquePrefix('url').replaceAll(':', '.');
     const driver = createRedisDriver(`${REDIS_URL}?prefix=${prefix}`, { checkMemoryPolicy: false });
     expect(driver.prefix).toBe(prefix);
-    const plain = createDriverFromUrl(REDIS_URL);
+    const plain = createRedisDriver(REDIS_URL);
     expect(plain.prefix).toBe('ojs');
     plain.redis.disconnect();
     expect(() => createRedisDriver(`${REDIS_URL}?prefix=a*b`)).toThrow(/prefix/);

@@ -1,5 +1,6 @@
 /** The CLI's configuration: flags, each with an environment variable, flags winning. */
 import { parseArgs } from 'node:util';
+import { nearestName } from '@ojskit/core';
 import { DEFAULT_BODY_LIMIT } from '../options.js';
 
 export interface CliConfig {
@@ -18,15 +19,15 @@ export interface CliConfig {
 
 /** Every option: flag, environment variable, default, description (the README table mirrors this). */
 export const CLI_OPTIONS = [
-  { flag: '--port', env: 'OJSKIT_PORT (or PORT)', default: '8080', description: 'Port to listen on (0 = any free port).' },
+  { flag: '--port', short: '-p', env: 'OJSKIT_PORT (or PORT)', default: '8080', description: 'Port to listen on (0 = any free port).' },
   { flag: '--host', env: 'OJSKIT_HOST', default: '0.0.0.0', description: 'Interface to bind.' },
-  { flag: '--backend', env: 'OJSKIT_BACKEND', default: 'memory', description: 'memory, redis://…, postgres://…, kafka://…' },
+  { flag: '--backend', short: '-b', env: 'OJSKIT_BACKEND', default: 'memory', description: 'memory, redis://…, postgres://…, kafka://…' },
   { flag: '--api-key', env: 'OJSKIT_API_KEY', default: '(none: no auth)', description: 'Bearer token required on /ojs/* (comma-separated for several).' },
   { flag: '--cors-origin', env: 'OJSKIT_CORS_ORIGIN', default: '*', description: "Allowed origins, comma-separated; 'off' disables CORS." },
   { flag: '--body-limit', env: 'OJSKIT_BODY_LIMIT', default: '8mb', description: 'Largest request body: bytes, or with kb/mb.' },
   { flag: '--enable-reset', env: 'OJSKIT_ENABLE_RESET', default: 'false', description: 'Serve POST /ojs/v1/admin/reset (wipes all state).' },
   { flag: '--static-dir', env: 'OJSKIT_STATIC_DIR', default: '(none)', description: 'Serve a built single-page app (the playground) at /.' },
-  { flag: '--quiet', env: 'OJSKIT_QUIET', default: 'false', description: 'No per-request log lines.' },
+  { flag: '--quiet', short: '-q', env: 'OJSKIT_QUIET', default: 'false', description: 'No per-request log lines.' },
   { flag: '--shutdown-timeout', env: 'OJSKIT_SHUTDOWN_TIMEOUT_MS', default: '10000', description: 'Milliseconds in-flight requests get on shutdown.' },
 ] as const;
 
@@ -61,9 +62,8 @@ function parseInteger(text: string, name: string, min: number, max: number): num
 
 const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
 
-/** Resolves the configuration; `help`/`version` short-circuit. Throws `UsageError` on bad input. */
-export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { version: true } | { config: CliConfig } {
-  const { values } = parseArgs({
+function parse(argv: readonly string[]) {
+  return parseArgs({
     args: [...argv],
     options: {
       port: { type: 'string', short: 'p' },
@@ -82,6 +82,28 @@ export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
     strict: true,
     allowPositionals: false,
   });
+}
+
+/** Every flag name, long and short, `--help`/`--version` included. */
+const FLAG_NAMES = [...CLI_OPTIONS.flatMap((o) => ('short' in o ? [o.flag, o.short] : [o.flag])), '--help', '-h', '--version', '-v'];
+
+/** node:util's parse error for an unknown flag, turned into one that names the nearest flag. */
+function unknownFlag(error: unknown): Error {
+  const flag = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec((error as Error).message)?.[1] : undefined;
+  if (flag === undefined) return error as Error;
+  const near = nearestName(flag.split('=')[0]!, FLAG_NAMES.filter((name) => name.startsWith('--')));
+  return new UsageError(`Unknown option '${flag}'.${near ? ` Did you mean '${near}'?` : ''} See --help for the options.`);
+}
+
+/** Resolves the configuration; `help`/`version` short-circuit. Throws `UsageError` on bad input. */
+export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { version: true } | { config: CliConfig } {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw unknownFlag(error);
+  }
+  const { values } = parsed;
   if (values.help) return { help: true };
   if (values.version) return { version: true };
   const cors = values['cors-origin'] ?? env['OJSKIT_CORS_ORIGIN'] ?? '*';
@@ -104,6 +126,6 @@ export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
 
 /** `--help` text. */
 export function usage(): string {
-  const rows = CLI_OPTIONS.map((o) => `  ${o.flag.padEnd(20)} ${o.description}\n  ${''.padEnd(20)} env ${o.env}, default ${o.default}`);
+  const rows = CLI_OPTIONS.map((o) => `  ${('short' in o ? `${o.flag}, ${o.short}` : o.flag).padEnd(20)} ${o.description}\n  ${''.padEnd(20)} env ${o.env}, default ${o.default}`);
   return `Usage: ojskit-gateway [options]\n\nServes the Open Job Spec HTTP API (levels 0–4) over an ojskit backend.\n\nOptions:\n${rows.join('\n')}\n  --help, -h           This text.\n  --version, -v        The gateway version.\n`;
 }

@@ -8,6 +8,7 @@ import { z } from '@hono/zod-openapi';
 import {
   AckBatchRequestSchema,
   AckRequestSchema,
+  EnqueueOptionsSchema,
   EnqueueRequestSchema,
   FetchRequestSchema,
   HeartbeatRequestSchema,
@@ -17,6 +18,8 @@ import {
 import { named } from './named.js';
 
 const jsonObject = z.record(z.string(), z.unknown());
+/** Options carried by cron templates and workflows: the enqueue options, closed (envelope.md E16). */
+const options = EnqueueOptionsSchema;
 
 export const EnqueueBody = named(EnqueueRequestSchema, 'EnqueueRequest');
 
@@ -46,7 +49,7 @@ const JobTemplate = z.looseObject({
   type: z.string(),
   args: z.array(z.unknown()).optional(),
   meta: jsonObject.optional(),
-  options: jsonObject.optional(),
+  options: options.optional(),
 });
 
 export const CronRegisterBody = z
@@ -62,7 +65,7 @@ export const CronRegisterBody = z
     type: z.string().optional(),
     args: z.array(z.unknown()).optional(),
     meta: jsonObject.optional(),
-    options: jsonObject.optional(),
+    options: options.optional(),
   })
   .openapi('CronRegisterRequest');
 
@@ -73,14 +76,14 @@ const WorkflowItem = z.looseObject({
   args: z.array(z.unknown()).optional(),
   meta: jsonObject.optional(),
   name: z.string().optional(),
-  options: jsonObject.optional(),
+  options: options.optional(),
 });
 
 export const WorkflowBody = z
   .looseObject({
     type: z.enum(['chain', 'group', 'batch']),
     name: z.string().optional(),
-    options: jsonObject.optional(),
+    options: options.optional(),
     steps: z.array(WorkflowItem).optional().openapi({ description: 'Chain steps.' }),
     jobs: z.array(WorkflowItem).optional().openapi({ description: 'Group/batch members.' }),
     callbacks: z

@@ -1,5 +1,6 @@
 /** Enqueue options: from the SDK's camelCase to the protocol's enqueue request. */
 import { retryPolicyToWire, uniquePolicyToWire, type RetryPolicyInput, type UniquePolicyInput } from './policies.js';
+import { checkEnqueueOptionKeys } from './known-keys.js';
 import { relativeToWire, timeToWire, type DurationInput, type TimeInput } from './time.js';
 
 /** Options of one enqueue. Everything is optional; the server applies the protocol's defaults. */
@@ -35,8 +36,12 @@ export interface EnqueueOptions {
   attributes?: Record<string, unknown>;
 }
 
-/** The wire form of the `options` object of an enqueue request (also used by cron templates and workflow items). */
+/**
+ * The wire form of the `options` object of an enqueue request (also used by cron templates and workflow items).
+ * Throws a TypeError on a key `EnqueueOptions` does not define, naming the accepted keys and the nearest.
+ */
 export function enqueueOptionsToWire(options: EnqueueOptions): Record<string, unknown> {
+  checkEnqueueOptionKeys(options);
   if (options.delay !== undefined && options.scheduledAt !== undefined) {
     throw new TypeError('Give either `delay` or `scheduledAt`, not both.');
   }

@@ -51,7 +51,8 @@ export class Engine implements OjsApi {
   constructor(options: EngineOptions & { onError?: (err: unknown, where: string) => void }) {
     this.driver = options.driver;
     this.clock = options.clock ?? systemClock;
-    this.onError = options.onError ?? ((err, where) => console.error(`[ojskit] ${where}:`, err));
+    // An unreachable store is an operating condition: its message, without a stack.
+    this.onError = options.onError ?? ((err, where) => console.error(`[ojskit] ${where}:`, err instanceof OjsError && err.code === 'backend_unavailable' ? err.message : err));
     const settings: EngineSettings = {
       visibilityTimeoutMs: options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
       executionTimeoutMs: options.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS,

@@ -57,6 +57,16 @@ function effect(trigger: Trigger, to: JobState, spec: EffectSpec): TransitionEff
 /** The internals only an active job has: its reservation. Every way out of `active` removes them. */
 const RESERVATION = ['visibleUntil', 'timeoutAt', 'claimVisibilityMs'] as const;
 
+/** An active job discarded by a failure, a timeout or a lost reservation: `error`, `errors`, and `x.deadLetter` into the DLQ. */
+const DISCARDED_AFTER_FAILURE: EffectSpec = {
+  stamp: ['completed_at', 'discarded_at'],
+  unset: ['worker_id', 'next_attempt_at'],
+  xStamp: ['finishedAt'],
+  xUnset: RESERVATION,
+  assign: ['error', 'errors'],
+  xAssign: ['deadLetter'],
+};
+
 /**
  * Every transition's effect, by the name of the move. The moves a driver makes on its own (claim, promote,
  * expire, uniqueReplace) are applied by the adapters; the others arrive as `TransitionOp`s the engine builds
@@ -99,14 +109,7 @@ export const EFFECTS = Object.freeze({
     xAssign: ['dueAt'],
   }),
   /** FAIL without a retry: `error`, `errors`; `x.deadLetter` when the job goes to the dead-letter queue. */
-  discard: effect('fail', 'discarded', {
-    stamp: ['completed_at', 'discarded_at'],
-    unset: ['worker_id', 'next_attempt_at'],
-    xStamp: ['finishedAt'],
-    xUnset: RESERVATION,
-    assign: ['error', 'errors'],
-    xAssign: ['deadLetter'],
-  }),
+  discard: effect('fail', 'discarded', DISCARDED_AFTER_FAILURE),
   /** A job past its visibility deadline, or of a dead worker, back to the queue (the attempt consumed): `error`, `errors`. */
   reclaim: effect('visibility_timeout', 'available', {
     stamp: ['enqueued_at'],
@@ -115,14 +118,7 @@ export const EFFECTS = Object.freeze({
     assign: ['error', 'errors'],
   }),
   /** As `reclaim`, its attempts exhausted: as `discard`. */
-  reclaimDiscard: effect('visibility_timeout', 'discarded', {
-    stamp: ['completed_at', 'discarded_at'],
-    unset: ['worker_id', 'next_attempt_at'],
-    xStamp: ['finishedAt'],
-    xUnset: RESERVATION,
-    assign: ['error', 'errors'],
-    xAssign: ['deadLetter'],
-  }),
+  reclaimDiscard: effect('visibility_timeout', 'discarded', DISCARDED_AFTER_FAILURE),
   /** A worker hands a claimed job back (FAIL with `requeue`, or a claim beyond a FETCH's count): `attempt` = its value before the claim. */
   requeue: effect('requeue', 'available', {
     stamp: ['enqueued_at'],

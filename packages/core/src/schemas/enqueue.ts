@@ -19,6 +19,7 @@ import {
   requireObject,
 } from './fields.js';
 import { SYSTEM_MANAGED_KEYS, type Job } from './job.js';
+import { checkOptionKeys, checkPolicyKeys } from './known-keys.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, JOB_TYPE_PATTERN, MAX_META_BYTES, MAX_QUEUE_LENGTH, MAX_TYPE_LENGTH, QUEUE_NAME_PATTERN } from './patterns.js';
 import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
@@ -29,7 +30,7 @@ import { uniqueFingerprint } from '../unique/fingerprint.js';
 const queueName = z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN);
 const timeText = z.string().describe('RFC 3339 timestamp with offset, or +<ISO 8601 duration>');
 
-export const EnqueueOptionsSchema = z.looseObject({
+export const EnqueueOptionsSchema = z.strictObject({
   queue: queueName.optional(),
   priority: z.union([z.number().int().min(-100).max(100), z.enum(['HIGH', 'NORMAL', 'LOW'])]).optional(),
   timeout_ms: z.number().int().min(0).optional(),
@@ -44,6 +45,7 @@ export const EnqueueOptionsSchema = z.looseObject({
   visibility_timeout: z.string().optional(),
   pending: z.boolean().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
+  rate_limit: z.looseObject({}).optional().describe('not supported by ojskit yet: answered 422 unsupported'),
 });
 
 /** The enqueue request body (`POST /ojs/v1/jobs`, and each element of a batch). Unknown keys are kept. */
@@ -152,7 +154,8 @@ function jsonBytesOver(text: string, limit: number): boolean {
 
 /**
  * Validates an enqueue request in the protocol's order (first failing rule wins) and builds the job.
- * Throws `OjsError`: `400 invalid_request` for field errors, `422 validation_error` for the retry policy,
+ * Throws `OjsError`: `400 invalid_request` for field errors and unknown keys under `options` (the error names
+ * the accepted keys and the nearest one), `422 validation_error` for the retry policy,
  * `413 payload_too_large` for an oversized `meta`, `422 unsupported` for `rate_limit`.
  * @example parseEnqueue({ type: 'email.send', args: ['a@b.c'] }, Date.now()).job.state // 'available'
  */
@@ -184,6 +187,8 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   }
 
   const more = usesMore(body, options);
+  // Only a request with more than the common keys can hold an unknown option (usesMore is true then).
+  if (more && options !== EMPTY) checkOptionKeys(options);
   const scheduledField = more ? pickAliased(body, options, ['scheduled_at', 'delay_until', 'options.scheduled_at', 'options.delay_until']) : undefined;
   const scheduled = scheduledField ? checkTimestamp(scheduledField.value, scheduledField.key, now) : undefined;
   const expiresField = more ? pick(body, options, 'expires_at', 'options.expires_at') : undefined;
@@ -221,8 +226,10 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (more && body.schema !== undefined && typeof body.schema !== 'string') invalidField('schema', 'a URI string', body.schema);
 
   const retryField = more ? pickAliased(body, options, ['retry', 'retry_policy', 'options.retry', 'options.retry_policy']) : undefined;
+  if (retryField) checkPolicyKeys(retryField.value, retryField.key, 'retry');
   const retryPolicy = resolveRetryPolicy(retryField?.value);
   const uniqueField = more ? pick(body, options, 'unique', 'options.unique') : undefined;
+  if (uniqueField) checkPolicyKeys(uniqueField.value, uniqueField.key, 'unique');
   const uniquePolicy = uniqueField ? resolveUniquePolicy(uniqueField.value) : undefined;
 
   if (more && pick(body, options, 'rate_limit', 'options.rate_limit')) throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');

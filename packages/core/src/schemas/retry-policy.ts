@@ -9,7 +9,7 @@ export const BACKOFF_STRATEGIES = ['exponential', 'linear', 'constant', 'none', 
 export type BackoffStrategy = (typeof BACKOFF_STRATEGIES)[number];
 
 /** Input form of `options.retry` (durations as ISO 8601 strings, or ms numbers under `*_ms`). */
-export const RetryPolicyInputSchema = z.looseObject({
+export const RetryPolicyInputSchema = z.strictObject({
   max_attempts: z.number().int().min(0).optional(),
   initial_interval: z.string().optional(),
   initial_interval_ms: z.number().positive().optional(),

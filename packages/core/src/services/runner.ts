@@ -13,6 +13,11 @@ export class ServiceRunner {
   /** Until when (wall clock) this engine holds each service's lease, as of its last acquisition. */
   private readonly leasedUntil = new Map<string, number>();
   private stopped = true;
+  /**
+   * Set by the first pass that fails because the store is unreachable, cleared by the next pass that works:
+   * an outage is reported once, not by every service on every tick (the driver logs its connection state).
+   */
+  private outage = false;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -52,9 +57,13 @@ export class ServiceRunner {
         else this.leasedUntil.delete(service.name);
       }
       if (held) await service.run(this.ctx);
+      this.outage = false;
     } catch (err) {
       // a failed pass renews its lease before the next one
       this.leasedUntil.delete(service.name);
+      const unreachable = typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'backend_unavailable';
+      if (unreachable && this.outage) return;
+      this.outage = unreachable;
       this.onError(service.name, err);
     }
   }

@@ -14,6 +14,7 @@ import { STATE_ROLES } from '../../lifecycle/sets.js';
 import { isTerminal, type JobState } from '../../lifecycle/states.js';
 import type { Job } from '../../schemas/job.js';
 import { invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
+import { checkOptionKeys } from '../../schemas/known-keys.js';
 import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat } from '../conflicts.js';
 import { createdEvent } from '../job-events.js';
@@ -90,6 +91,7 @@ export async function createWorkflow(ctx: EngineContext, body: unknown): Promise
   }
   const { now, nowIso } = instant(ctx);
   const defaults = (request.options ?? {}) as Record<string, unknown>;
+  checkOptionKeys(defaults);
   const requests = (items as unknown[]).map((item, i) => itemRequest(ctx, item, defaults, i, field, now));
   if (callbacks) for (const role of CALLBACK_ROLES) if (callbacks[role] !== undefined) itemRequest(ctx, callbacks[role], {}, 0, `callbacks.${role}`, now);
   const wf: WorkflowDoc = {

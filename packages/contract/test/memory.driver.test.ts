@@ -1,6 +1,6 @@
 /** The shared driver-level suite against the memory driver: a fresh store per case. */
-import { runDriverContract } from '@ojskit/contract';
-import { MemoryDriver } from '../src/index.js';
+import { runDriverContract } from '../src/index.js';
+import { MemoryDriver } from '@ojskit/memory';
 
 runDriverContract({
   name: 'memory',

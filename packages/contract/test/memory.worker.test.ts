@@ -1,7 +1,7 @@
 /** The worker contract over the in-process engine on the memory driver. */
 import { MemoryDriver } from '@ojskit/memory';
-import { inProcess } from '../src/index.js';
-import { runWorkerContract, WORKER_CONTRACT_SERVICES } from '@ojskit/contract';
+import { inProcess } from '@ojskit/client';
+import { runWorkerContract, WORKER_CONTRACT_SERVICES } from '../src/index.js';
 
 runWorkerContract({
   name: 'memory',

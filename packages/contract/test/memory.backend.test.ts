@@ -1,7 +1,7 @@
 /** The shared contract suite against the memory driver. */
 import { Engine, ManualClock } from '@ojskit/core';
-import { runBackendContract } from '@ojskit/contract';
-import { MemoryDriver } from '../src/index.js';
+import { runBackendContract } from '../src/index.js';
+import { MemoryDriver } from '@ojskit/memory';
 
 runBackendContract({
   name: 'memory',

@@ -1,7 +1,7 @@
 /** The client contract over the in-process engine on the memory driver. */
 import { MemoryDriver } from '@ojskit/memory';
-import { inProcess } from '../src/index.js';
-import { runClientContract, WORKER_CONTRACT_SERVICES } from '@ojskit/contract';
+import { inProcess } from '@ojskit/client';
+import { runClientContract, WORKER_CONTRACT_SERVICES } from '../src/index.js';
 
 runClientContract({
   name: 'memory',
