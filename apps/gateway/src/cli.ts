@@ -2,6 +2,7 @@
 /** `ojskit-gateway`: serve the OJS HTTP API over a backend, with graceful shutdown on SIGINT/SIGTERM. */
 import { createBackend } from './backends/registry.js';
 import { resolveConfig, usage } from './cli/config.js';
+import { exposureWarning } from './cli/exposure.js';
 import { createGateway } from './gateway.js';
 import { startGateway } from './server.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   await (backend.events as { ready?: () => Promise<void> } | undefined)?.ready?.();
   const running = await startGateway(gateway, { port: config.port, host: config.host, shutdownTimeoutMs: config.shutdownTimeoutMs });
   log({ msg: 'listening', url: running.url, port: running.port, backend: backend.name, auth: config.apiKeys.length > 0, version: GATEWAY_VERSION });
+  const exposed = exposureWarning(config);
+  if (exposed) process.stderr.write(`\n  ${exposed}\n\n`);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {
