@@ -27,8 +27,30 @@ export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
   retryMs: 2_000,
 };
 
-function writeEvent(stream: SSEStreamingApi, event: OjsEvent): Promise<void> {
-  return stream.writeSSE({ event: event.type, id: event.id, data: JSON.stringify(event) });
+const encoder = new TextEncoder();
+
+/**
+ * Each event's SSE frame, encoded once and shared by every stream that sends it: the hub hands all
+ * subscribers the same event object. Serialising per subscriber made 100 subscribers cost 99% of the
+ * enqueue throughput (bench/sse-fanout.ts). `JSON.stringify` writes no line breaks, so `data:` is one line.
+ */
+const frames = new WeakMap<OjsEvent, Uint8Array>();
+
+function frameOf(event: OjsEvent): Uint8Array {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = encoder.encode(`event: ${event.type}\nid: ${event.id}\ndata: ${JSON.stringify(event)}\n\n`);
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
+/** Writes the frames of `events` in one write (a write costs a round through the web stream, whatever its size). */
+function writeEvents(stream: SSEStreamingApi, events: readonly OjsEvent[]): Promise<unknown> | undefined {
+  if (events.length === 0) return undefined;
+  if (events.length === 1) return stream.write(frameOf(events[0]!));
+  const parts = events.map(frameOf);
+  return stream.write(Buffer.concat(parts));
 }
 
 /**
@@ -74,11 +96,9 @@ export function streamEvents(
       const replayed = new Set<string>();
       if (resumeAfter !== undefined && resumeAfter.length > 0) {
         const replay = await engine.pollEvents({ ...filter, after: resumeAfter, limit: options.resumeLimit });
-        for (const event of replay.events) {
-          if (done) return;
-          replayed.add(event.id);
-          await writeEvent(stream, event);
-        }
+        if (done) return;
+        for (const event of replay.events) replayed.add(event.id);
+        await writeEvents(stream, replay.events);
       }
       while (!done) {
         if (pending.length === 0) {
@@ -93,13 +113,12 @@ export function streamEvents(
           if (!woke && !done) await stream.write(': keep-alive\n\n');
           continue;
         }
-        const batch = pending.splice(0, pending.length);
-        for (const event of batch) {
-          if (done) break;
-          if (replayed.size > 0 && replayed.has(event.id)) continue;
-          await writeEvent(stream, event);
+        let batch = pending.splice(0, pending.length);
+        if (replayed.size > 0) {
+          batch = batch.filter((event) => !replayed.has(event.id));
+          replayed.clear();
         }
-        replayed.clear();
+        await writeEvents(stream, batch);
       }
     } finally {
       done = true;
