@@ -27,6 +27,12 @@ export const DEFAULT_EVENT_STREAM_OPTIONS: EventStreamOptions = {
   retryMs: 2_000,
 };
 
+/**
+ * SSE event type sent when `Last-Event-ID` is outside the window: an ojskit extension frame, not an OJS
+ * event (clients that do not know it should ignore it; `@ojskit/client` does).
+ */
+export const CURSOR_EXPIRED_EVENT = 'ojs.cursor_expired';
+
 const encoder = new TextEncoder();
 
 /**
@@ -97,6 +103,13 @@ export function streamEvents(
       if (resumeAfter !== undefined && resumeAfter.length > 0) {
         const replay = await engine.pollEvents({ ...filter, after: resumeAfter, limit: options.resumeLimit });
         if (done) return;
+        // The cursor is no longer (or never was) in this gateway's window: say so before replaying from the
+        // oldest kept event, so the client knows events in between may be missing. No `id:`, so the client's
+        // Last-Event-ID stays the one it sent until the replay moves it.
+        if (replay.cursor_expired) {
+          const oldest = replay.events[0]?.id ?? null;
+          await stream.write(`event: ${CURSOR_EXPIRED_EVENT}\ndata: ${JSON.stringify({ last_event_id: resumeAfter, oldest_event_id: oldest })}\n\n`);
+        }
         for (const event of replay.events) replayed.add(event.id);
         await writeEvents(stream, replay.events);
       }
