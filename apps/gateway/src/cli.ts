@@ -2,6 +2,7 @@
 /** `ojskit-gateway`: serve the OJS HTTP API over a backend, with graceful shutdown on SIGINT/SIGTERM. */
 import { createBackend } from './backends/registry.js';
 import { resolveConfig, usage } from './cli/config.js';
+import { exposureWarning } from './cli/exposure.js';
 import { createGateway } from './gateway.js';
 import { startGateway } from './server.js';
 import { GATEWAY_VERSION } from './version.js';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
   log({ msg: 'listening', url: running.url, port: running.port, backend: backend.name, auth: config.apiKeys.length > 0, version: GATEWAY_VERSION });
   // For the person who just ran it: a URL a terminal makes clickable (stdout stays JSON lines for log shippers).
   process.stderr.write(`ojskit-gateway: ready at ${running.url}/ (${backend.name} backend; API under ${running.url}/ojs/v1, reference at ${running.url}/ojs/v1/docs)\n`);
+  const exposed = exposureWarning(config);
+  if (exposed) process.stderr.write(`\n  ${exposed}\n\n`);
 
   let signals = 0;
   const onSignal = (signal: NodeJS.Signals): void => {

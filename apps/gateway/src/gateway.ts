@@ -10,6 +10,7 @@ import { errorResponse, toOjsError } from './http/errors.js';
 import { MethodTable } from './http/method-table.js';
 import { serveSinglePageApp } from './http/single-page-app.js';
 import { bearerAuth } from './middleware/auth.js';
+import { crossOriginGuard } from './middleware/cross-origin.js';
 import { browserCors } from './middleware/cors.js';
 import { jsonStdoutLogger, requestLog } from './middleware/request-log.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
@@ -81,11 +82,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   app.use('*', requestContext());
   if (options.logger !== false) app.use('*', requestLog(options.logger ?? jsonStdoutLogger, (method, status) => metrics.countRequest(method, status)));
   else app.use('*', async (c, next) => { await next(); metrics.countRequest(c.req.method, c.res.status); });
-  if (options.corsOrigin !== false) {
+  // No CORS unless asked: a wildcard would let any web page drive the API from a visitor's browser.
+  if (options.corsOrigin !== undefined && options.corsOrigin !== false) {
     app.use(
       '*',
       browserCors({
-        origin: options.corsOrigin ?? '*',
+        origin: options.corsOrigin,
         allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         allowHeaders: CORS_ALLOW_HEADERS,
         exposeHeaders: CORS_EXPOSE_HEADERS,
@@ -93,6 +95,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
     );
   }
+  app.use('*', crossOriginGuard(options.corsOrigin));
   app.use('*', versionCheck());
   if (options.apiKey !== undefined) {
     const keys = typeof options.apiKey === 'string' ? [options.apiKey] : [...options.apiKey];

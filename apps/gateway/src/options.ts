@@ -7,7 +7,7 @@ import type { EventStreamOptions } from './sse/event-stream.js';
 interface CommonOptions {
   /** Bearer token(s) required on `/ojs/*` (manifest, health, docs stay open). Unset: no auth. */
   apiKey?: string | readonly string[];
-  /** Allowed CORS origins; `'*'` (default) allows any, `false` disables CORS headers. */
+  /** Allowed CORS origins: a list, or `'*'` for any; `false` (default) sends no CORS headers. */
   corsOrigin?: string | readonly string[] | false;
   /** Largest request body in bytes (default 8 MiB; a 1 000-job batch fits easily). */
   bodyLimit?: number;

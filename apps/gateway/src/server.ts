@@ -4,11 +4,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Gateway } from './gateway.js';
+import { answerClientErrors } from './http/client-error.js';
 
 export interface StartOptions {
   /** Port (0 picks a free one; default 8080). */
   port?: number;
-  /** Interface to bind (default `0.0.0.0`). */
+  /** Interface to bind (default `127.0.0.1`: only this machine; pass `0.0.0.0` to serve the network). */
   host?: string;
   /** How long in-flight requests may take to finish on shutdown before connections are cut (default 10 000 ms). */
   shutdownTimeoutMs?: number;
@@ -35,11 +36,12 @@ export interface RunningGateway {
  * process.on('SIGTERM', () => void running.shutdown());
  */
 export async function startGateway(gateway: Gateway, options: StartOptions = {}): Promise<RunningGateway> {
-  const host = options.host ?? '0.0.0.0';
+  const host = options.host ?? '127.0.0.1';
   const server = await new Promise<Server>((resolve, reject) => {
     const s = serve({ fetch: gateway.fetch, port: options.port ?? 8080, hostname: host }, () => resolve(s as Server)) as Server;
     s.once('error', reject);
   });
+  answerClientErrors(server);
   const { port } = server.address() as AddressInfo;
   const tracker = trackConnections(server);
   const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;

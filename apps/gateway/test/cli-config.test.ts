@@ -14,10 +14,10 @@ describe('CLI configuration', () => {
   it('has defaults for everything', () => {
     expect(config([])).toEqual({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       backend: 'memory',
       apiKeys: [],
-      corsOrigin: '*',
+      corsOrigin: false,
       bodyLimit: DEFAULT_BODY_LIMIT,
       enableReset: false,
       staticDir: undefined,

@@ -113,6 +113,27 @@ describeEachBackend('SSE streams', (backend) => {
     await byQuery.reader.cancel();
   });
 
+  it('tells a client whose Last-Event-ID fell out of the window, then replays from the oldest kept event', async () => {
+    const { engine, url } = await serve();
+    const q = queueName();
+    for (let i = 0; i < 3; i++) await engine.enqueue({ type: 'sse.job', args: [i], options: { queue: q } });
+    const { events: logged } = await engine.pollEvents({ queues: [q] });
+    const unknown = 'evt_0190c8a4-6a2b-7c3d-8e4f-5a6b7c8d9e0f';
+    const resumed = await open(`${url}/ojs/v1/events/stream?queues=${q}`, { 'Last-Event-ID': unknown });
+    const jobEvents = (f: Parameters<typeof events>[0]) => events(f).filter((e) => e.event !== 'ojs.cursor_expired');
+    const frames = await resumed.reader.until((f) => jobEvents(f).length >= 3);
+    const notice = frames.find((f) => f.event === 'ojs.cursor_expired');
+    expect(notice, JSON.stringify(frames)).toBeDefined();
+    expect(notice!.id).toBeUndefined();
+    expect(JSON.parse(notice!.data!)).toMatchObject({ last_event_id: unknown });
+    expect(frames.indexOf(notice!)).toBeLessThan(frames.findIndex((f) => f.event === 'job.enqueued'));
+    expect(jobEvents(frames).map((e) => e.id)).toEqual(logged.map((e) => e.id));
+    await resumed.reader.cancel();
+    const polled = await engine.pollEvents({ queues: [q], after: unknown });
+    expect(polled.cursor_expired).toBe(true);
+    expect((await engine.pollEvents({ queues: [q], after: logged[0]!.id })).cursor_expired).toBeUndefined();
+  });
+
   it('drops a client that stops reading once its buffer is full, without slowing the engine', async () => {
     const { engine, gateway } = await testHarness(backend, { events: { bufferSize: 5 } });
     const q = queueName();

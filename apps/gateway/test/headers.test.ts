@@ -6,7 +6,8 @@ import { OJS, testHarness, useHarness } from './support/harness.js';
 import { push, queueName } from './support/flows.js';
 
 describeEachBackend('headers', (backend) => {
-  const h = useHarness(backend);
+  // CORS is off by default (safe-defaults.test.ts pins that); these cases check its headers when asked for.
+  const h = useHarness(backend, { corsOrigin: '*' });
 
   const samples: Array<[string, string, unknown?]> = [
     ['POST', '/ojs/v1/jobs', { type: 'hdr.job', args: [] }],

@@ -138,7 +138,8 @@ describeEachBackend('admin', (backend) => {
 
 describeEachBackend('auth', (backend) => {
   it('requires the bearer token on /ojs/* except manifest, health and docs', async () => {
-    const h = await testHarness(backend, { apiKey: ['s3cret', 'other'] });
+    // CORS on, so the preflight below reaches the gateway's CORS answer (auth must not block it).
+    const h = await testHarness(backend, { apiKey: ['s3cret', 'other'], corsOrigin: '*' });
     const missing = await h.json('GET', '/ojs/v1/queues');
     expect(missing.res.status).toBe(401);
     expect(missing.body.error.code).toBe('unauthenticated');

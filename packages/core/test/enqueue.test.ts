@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, UUIDV7_PATTERN, parseEnqueue, toTimestamp } from '../src/index.js';
+import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, OjsError, UUIDV7_PATTERN, parseEnqueue, toTimestamp } from '../src/index.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 30, 0, 0);
@@ -444,5 +444,38 @@ describe('retry and unique on the job', () => {
     expect(key({})).not.toBe(key({ args: ['other@b.c'] }));
     expect(key({})).not.toBe(key({ type: 'email.other' }));
     expect(parse({ options: { unique: {} } }).unique?.until).toBeUndefined();
+  });
+});
+
+describe('values every store can keep (issue 25)', () => {
+  it('refuses, in-process too, values JSON cannot carry, deep nesting, NUL and lone surrogates, naming the field', () => {
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ args: [10n] }, 'args', 'json'],
+      [{ args: [Number.NaN] }, 'args', 'json'],
+      [{ args: [() => 1] }, 'args', 'json'],
+      [{ args: [], meta: { a: Number.POSITIVE_INFINITY } }, 'meta', 'json'],
+      [{ args: [JSON.parse('['.repeat(70) + ']'.repeat(70))] }, 'args', 'depth'],
+      [{ args: ['\u0000'] }, 'args', 'string'],
+      [{ args: [], meta: { '\udfff': 1 } }, 'meta', 'string'],
+    ];
+    for (const [extra, field, validation] of cases) {
+      let caught: unknown;
+      try {
+        parseEnqueue({ type: 'a.b', ...extra }, 0);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, field).toBeInstanceOf(OjsError);
+      expect((caught as OjsError).details).toMatchObject({ field, validation });
+    }
+  });
+
+  it('bounds timeouts at 2^31-1 ms and relative times at year 9999', () => {
+    expect(() => parseEnqueue({ type: 'a.b', args: [], timeout_ms: 2 ** 31 }, 0)).toThrow(OjsError);
+    expect(() => parseEnqueue({ type: 'a.b', args: [], options: { visibility_timeout_ms: 1e308 } }, 0)).toThrow(OjsError);
+    expect(() => parseEnqueue({ type: 'a.b', args: [], timeout: 1e308 }, 0)).toThrow(OjsError);
+    expect(parseEnqueue({ type: 'a.b', args: [], timeout_ms: 2 ** 31 - 1 }, 0).timeoutMs).toBe(2 ** 31 - 1);
+    expect(() => parseEnqueue({ type: 'a.b', args: [], scheduled_at: '+P8100Y' }, 0)).toThrow(OjsError);
+    expect(() => parseEnqueue({ type: 'a.b', args: [], retry: { max_interval: 'P400D' } }, 0)).toThrow(OjsError);
   });
 });

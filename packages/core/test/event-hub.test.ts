@@ -232,3 +232,18 @@ describe('with a transport', () => {
     expect(watched).toEqual(['emit']);
   });
 });
+
+describe('EventHub cursor outside the window (issue 25 item 11)', () => {
+  it('says so explicitly instead of silently restarting from the oldest event', () => {
+    const { hub, events } = filled(5, 12);
+    const evicted = hub.poll({ after: events[2]!.id, limit: 100 });
+    expect(evicted.cursorLost).toBe(true);
+    expect(ids(evicted.events)).toEqual(ids(events.slice(-5)));
+    const unknown = hub.poll({ after: 'evt_0190c8a4-6a2b-7c3d-8e4f-5a6b7c8d9e0f', limit: 100 });
+    expect(unknown.cursorLost).toBe(true);
+    const kept = hub.poll({ after: events[9]!.id, limit: 100 });
+    expect(kept.cursorLost).toBeUndefined();
+    expect(ids(kept.events)).toEqual(ids(events.slice(10)));
+    expect(hub.poll({ limit: 100 }).cursorLost).toBeUndefined();
+  });
+});

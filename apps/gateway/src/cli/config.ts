@@ -20,10 +20,10 @@ export interface CliConfig {
 /** Every option: flag, environment variable, default, description (the README table mirrors this). */
 export const CLI_OPTIONS = [
   { flag: '--port', short: '-p', env: 'OJSKIT_PORT (or PORT)', default: '8080', description: 'Port to listen on (0 = any free port).' },
-  { flag: '--host', env: 'OJSKIT_HOST', default: '0.0.0.0', description: 'Interface to bind.' },
+  { flag: '--host', env: 'OJSKIT_HOST', default: '127.0.0.1', description: 'Interface to bind (0.0.0.0 for every interface: set an API key).' },
   { flag: '--backend', short: '-b', env: 'OJSKIT_BACKEND', default: 'memory', description: 'memory, redis://…, postgres://…, kafka://…' },
   { flag: '--api-key', env: 'OJSKIT_API_KEY', default: '(none: no auth)', description: 'Bearer token required on /ojs/* (comma-separated for several).' },
-  { flag: '--cors-origin', env: 'OJSKIT_CORS_ORIGIN', default: '*', description: "Allowed origins, comma-separated; 'off' disables CORS." },
+  { flag: '--cors-origin', env: 'OJSKIT_CORS_ORIGIN', default: 'off', description: "Allowed browser origins, comma-separated, or '*'; 'off' sends no CORS headers." },
   { flag: '--body-limit', env: 'OJSKIT_BODY_LIMIT', default: '8mb', description: 'Largest request body: bytes, or with kb/mb.' },
   { flag: '--enable-reset', env: 'OJSKIT_ENABLE_RESET', default: 'false', description: 'Serve POST /ojs/v1/admin/reset (wipes all state).' },
   { flag: '--static-dir', env: 'OJSKIT_STATIC_DIR', default: '(none)', description: 'Serve a built single-page app (the playground) at /.' },
@@ -106,12 +106,12 @@ export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
   const { values } = parsed;
   if (values.help) return { help: true };
   if (values.version) return { version: true };
-  const cors = values['cors-origin'] ?? env['OJSKIT_CORS_ORIGIN'] ?? '*';
+  const cors = values['cors-origin'] ?? env['OJSKIT_CORS_ORIGIN'] ?? 'off';
   const apiKey = values['api-key'] ?? env['OJSKIT_API_KEY'];
   return {
     config: {
       port: parseInteger(values.port ?? env['OJSKIT_PORT'] ?? env['PORT'] ?? '8080', 'port', 0, 65_535),
-      host: values.host ?? env['OJSKIT_HOST'] ?? '0.0.0.0',
+      host: values.host ?? env['OJSKIT_HOST'] ?? '127.0.0.1',
       backend: values.backend ?? env['OJSKIT_BACKEND'] ?? 'memory',
       apiKeys: apiKey ? list(apiKey) : [],
       corsOrigin: /^(off|false|none)$/i.test(cors) ? false : cors.trim() === '*' ? '*' : list(cors),

@@ -15,9 +15,13 @@ function mediaTypeOf(header: string): string {
 
 /**
  * The body as a JSON object. An empty body is `{}` when optional and `400 invalid_request` when required;
- * a non-JSON content type is `400 invalid_request`; unparseable JSON is `400 invalid_payload`; a JSON value
- * that is not an object is `400 invalid_request`; more than `limit` bytes is `413 payload_too_large`. A missing
- * content type is read as JSON (curl-friendly).
+ * a body without a JSON content type (missing included) is `415` (code `invalid_request`); unparseable JSON
+ * is `400 invalid_payload`; a JSON value that is not an object is `400 invalid_request`; more than `limit`
+ * bytes is `413 payload_too_large`.
+ *
+ * Why a missing content type is refused: a browser sends a cross-origin POST without a preflight when its
+ * type is absent or `text/plain`, so reading such a body as JSON let any web page enqueue jobs or pause
+ * queues through a visitor's browser, whatever the CORS origins.
  */
 export async function readJsonObject(c: GatewayContext, required: boolean, limit: number): Promise<Record<string, unknown>> {
   let text: string;
@@ -35,15 +39,7 @@ export async function readJsonObject(c: GatewayContext, required: boolean, limit
     }
     return {};
   }
-  const contentType = requestHeader(c, 'content-type');
-  if (contentType !== undefined && !ACCEPTED_REQUEST_MEDIA_TYPES.includes(mediaTypeOf(contentType))) {
-    throw OjsError.invalidRequest(`Unsupported Content-Type '${contentType}': send application/openjobspec+json or application/json.`, {
-      field: 'Content-Type',
-      expected: ACCEPTED_REQUEST_MEDIA_TYPES.join(' or '),
-      received: contentType,
-      validation: 'content_type',
-    });
-  }
+  requireJsonMediaType(c);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -51,4 +47,33 @@ export async function readJsonObject(c: GatewayContext, required: boolean, limit
     throw new OjsError('invalid_payload', `Request body is not valid JSON: ${(error as Error).message}`);
   }
   return parseInput(JsonObjectSchema, parsed, 'body');
+}
+
+/**
+ * `415` (code `invalid_request`) unless the request says its body is JSON. Routes that read no body call it
+ * when a body came anyway: a cross-origin `text/plain` POST must not act, whatever it carries.
+ */
+export function requireJsonMediaType(c: GatewayContext): void {
+  const contentType = requestHeader(c, 'content-type');
+  if (contentType !== undefined && ACCEPTED_REQUEST_MEDIA_TYPES.includes(mediaTypeOf(contentType))) return;
+  const what = contentType === undefined ? 'A body without Content-Type' : `Unsupported Content-Type '${contentType}'`;
+  throw new OjsError('invalid_request', `${what}: send Content-Type: application/json (or application/openjobspec+json).`, {
+    status: 415,
+    details: {
+      field: 'Content-Type',
+      expected: ACCEPTED_REQUEST_MEDIA_TYPES.join(' or '),
+      ...(contentType === undefined ? {} : { received: contentType }),
+      validation: 'content_type',
+    },
+    hint: 'Send the body with Content-Type: application/json.',
+  });
+}
+
+/** True when the request carries a body (a non-zero `Content-Length`, or a chunked one). */
+export function hasRequestBody(c: GatewayContext): boolean {
+  const length = requestHeader(c, 'content-length');
+  if (length !== undefined) return Number(length) > 0;
+  if (requestHeader(c, 'transfer-encoding') !== undefined) return true;
+  // `app.request()` and other runtimes: a WHATWG request knows whether it has a body.
+  return (c.env as { incoming?: unknown } | undefined)?.incoming === undefined && c.req.raw.body !== null;
 }

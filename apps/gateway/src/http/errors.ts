@@ -4,6 +4,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { OjsError, isOjsError } from '@ojskit/core';
 import { ojsJson } from './media.js';
+import { BodyTooLargeError } from './native.js';
 
 /** The request id of the current request (set by the request-context middleware). */
 export function requestIdOf(c: Context): string | undefined {
@@ -17,6 +18,7 @@ export function requestIdOf(c: Context): string | undefined {
  */
 export function toOjsError(error: unknown): OjsError {
   if (isOjsError(error)) return error;
+  if (error instanceof BodyTooLargeError) return new OjsError('payload_too_large', error.message, { details: { limit_bytes: error.limit } });
   if (error instanceof HTTPException) {
     if (error.status === 413) return new OjsError('payload_too_large', 'Request body exceeds the size limit.');
     if (error.status === 401) return new OjsError('unauthenticated', error.message || 'Authentication required.');

@@ -29,14 +29,18 @@ export class MethodTable {
   }
 
   /**
-   * Methods served on `path`, for the `Allow` header. With `literalOnly`, only paths without parameters
-   * count: `GET /jobs/batch` hits the `/jobs/:id` pattern, but the literal `/jobs/batch` (POST) wins.
+   * Methods served on `path`, for the `Allow` header. A literal path wins over patterns (`/jobs/batch` is
+   * POST only, although `/jobs/:id` would match it); with `literalOnly`, only literal paths count.
    */
   allowed(path: string, literalOnly = false): string[] {
     const methods = new Set<string>();
     for (const entry of this.entries.values()) {
-      if (literalOnly && !entry.literal) continue;
-      if (entry.pattern.test(path)) for (const method of entry.methods) methods.add(method);
+      if (entry.literal && entry.pattern.test(path)) for (const method of entry.methods) methods.add(method);
+    }
+    if (methods.size === 0 && !literalOnly) {
+      for (const entry of this.entries.values()) {
+        if (!entry.literal && entry.pattern.test(path)) for (const method of entry.methods) methods.add(method);
+      }
     }
     if (methods.size === 0) return [];
     if (methods.has('GET')) methods.add('HEAD');

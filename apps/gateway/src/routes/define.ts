@@ -4,7 +4,8 @@
  */
 import { createRoute, type OpenAPIHono, type RouteConfig, type z } from '@hono/zod-openapi';
 import type { GatewayContext, GatewayEnv } from '../http/env.js';
-import { readJsonObject } from '../http/body.js';
+import { hasRequestBody, readJsonObject, requireJsonMediaType } from '../http/body.js';
+import { readBodyText } from '../http/native.js';
 import { errorResponse } from '../http/errors.js';
 import { OJS_MEDIA_TYPE } from '../http/media.js';
 import type { MethodTable } from '../http/method-table.js';
@@ -113,6 +114,8 @@ export function defineRoute<P extends z.ZodType = Empty, Q extends z.ZodType = E
       params = parseInput(spec.params, c.req.param(), 'path');
     }
     const query = (spec.query ? parseInput(spec.query, queryRecord(c), 'query') : {}) as z.output<Q>;
+    // A route that reads no body still refuses a non-JSON one: a cross-origin text/plain POST must not act.
+    if (!spec.body && spec.method !== 'get' && hasRequestBody(c) && (await readBodyText(c, sink.bodyLimit)).trim().length > 0) requireJsonMediaType(c);
     const body = spec.body ? await readJsonObject(c, spec.body.required, sink.bodyLimit) : {};
     return handler(c, { params, query, body });
   });
@@ -125,6 +128,7 @@ export function methodNotAllowed(c: GatewayContext, allowed: string[]): Response
     new OjsError('invalid_request', `Method ${c.req.method} is not allowed on ${c.req.path}; allowed: ${allowed.join(', ')}.`, {
       status: 405,
       details: { method: c.req.method, allowed },
+      hint: 'Use one of the methods in the Allow header.',
     }),
     { Allow: allowed.join(', ') },
   );

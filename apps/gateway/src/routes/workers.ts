@@ -1,5 +1,6 @@
 /** Worker routes: FETCH, ACK (single and batched), FAIL, BEAT, and the SDK's progress alias. */
 import { ojsJson } from '../http/media.js';
+import { servableJobs } from '../http/servable-jobs.js';
 import { AckBatchBody, AckBody, FetchBody, HeartbeatBody, NackBody, WorkerProgressBody } from '../schemas/bodies.js';
 import { AckBatchResponse, AckResponse, FetchResponse, HeartbeatResponse, NackResponse, ProgressResponse } from '../schemas/responses.js';
 import { parseInput } from '../http/validate.js';
@@ -29,7 +30,10 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       if (deps.isDraining()) return ojsJson(c, { jobs: [] });
       // A client that hangs up during a long-poll ends the wait: jobs claimed for it would stay reserved until
       // their visibility deadline with nobody to work them.
-      return ojsJson(c, await engine.fetch(body, { signal: c.req.raw.signal }));
+      const result = await engine.fetch(body, { signal: c.req.raw.signal });
+      if (result.jobs.length === 0) return ojsJson(c, result);
+      const jobs = await servableJobs(engine, result.jobs);
+      return ojsJson(c, jobs === result.jobs ? result : jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs });
     },
   );
 

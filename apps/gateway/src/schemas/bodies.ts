@@ -101,6 +101,5 @@ export const BulkActionBody = z
   })
   .openapi('BulkActionRequest');
 
-export const DeadLetterRetryBody = z
-  .looseObject({ override: z.looseObject({ queue: z.string().optional(), meta: jsonObject.optional(), retry: jsonObject.optional() }).optional() })
-  .openapi('DeadLetterRetryRequest');
+/** No field is read: `override` (which the protocol allows) is refused with `422 unsupported`. */
+export const DeadLetterRetryBody = z.looseObject({}).openapi('DeadLetterRetryRequest');

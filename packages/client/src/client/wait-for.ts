@@ -1,4 +1,5 @@
 /** Waiting for a job to reach a state: live events when the transport has them, polling as the fallback. */
+import { startTimer } from '../timing/long-timer.js';
 import { TERMINAL_STATES, type Job as WireJob, type JobState } from '@ojskit/core';
 import { WaitTimeoutError } from '../errors.js';
 import type { Transport } from '../transport/transport.js';
@@ -59,8 +60,8 @@ export function waitForJob(api: Transport, id: string, options: WaitForOptions =
       options.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => options.signal!.removeEventListener('abort', onAbort));
     }
-    const timer = setTimeout(() => finish(new WaitTimeoutError(id, timeoutMs, lastState)), timeoutMs);
-    cleanups.push(() => clearTimeout(timer));
+    const timer = startTimer(() => finish(new WaitTimeoutError(id, timeoutMs, lastState)), timeoutMs);
+    cleanups.push(() => timer.cancel());
     // Subscribe before the first read, so a transition between the two is seen by one or the other.
     try {
       const unsubscribe = api.subscribe({ jobId: id }, (event) => {

@@ -298,7 +298,8 @@ export class HttpTransport implements OjsApi, BatchAck {
             },
             onMessage: (message) => {
               if (message.id !== undefined) lastEventId = message.id;
-              if (controller.signal.aborted) return;
+              // The server's notice that the resume cursor fell out of its window is not an event.
+              if (controller.signal.aborted || message.event === 'ojs.cursor_expired') return;
               let event: OjsEvent;
               try {
                 event = JSON.parse(message.data) as OjsEvent;

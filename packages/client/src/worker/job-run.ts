@@ -2,6 +2,7 @@
  * One attempt of one job inside the worker: the wire job, its camelCase view and `AbortController` built only
  * when first used (both cost more than the rest of the worker's per-job work), its abort reason and its phase.
  */
+import type { LongTimer } from '../timing/long-timer.js';
 import type { Job as WireJob } from '@ojskit/core';
 import { jobFromWire, type Job } from '../mapping/job.js';
 import type { PendingAck } from './ack-batcher.js';
@@ -22,7 +23,7 @@ export class JobRun implements PendingAck {
 
   /** When the handler started (`performance.now()`), its timeout timer, and its result once it returned. */
   startedAt = 0;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  timer: LongTimer | undefined;
   result: unknown;
 
   constructor(

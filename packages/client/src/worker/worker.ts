@@ -3,6 +3,7 @@
  * chain, acknowledges completions in batches, keeps reservations alive with heartbeats, and shuts down
  * gracefully. Works over any transport (an in-process `Engine` or HTTP).
  */
+import { startTimer, type LongTimer } from '../timing/long-timer.js';
 import { isOjsError, type Job as WireJob, type JobState, type OjsEvent } from '@ojskit/core';
 import { HandlerNotFoundError, JobCancelledError, JobLostError, JobTimeoutError, WorkerClosingError } from '../errors.js';
 import { jobFromWire, type Job } from '../mapping/job.js';
@@ -202,11 +203,11 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     this.fetchWaits.abort();
     this.wake.notify();
     if (wasRunning) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<'deadline'>((resolve) => (timer = setTimeout(() => resolve('deadline'), timeoutMs)));
+      let timer: LongTimer | undefined;
+      const deadline = new Promise<'deadline'>((resolve) => (timer = startTimer(() => resolve('deadline'), timeoutMs)));
       const drained = Promise.all([this.loop, this.allSettled()]).then(() => 'drained' as const);
       const first = await Promise.race([drained, deadline]);
-      clearTimeout(timer);
+      timer?.cancel();
       if (first === 'deadline') {
         for (const run of this.runs.values()) run.abort(new WorkerClosingError(run.id));
       }
@@ -458,7 +459,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       return;
     }
     const timeoutMs = wire.timeout_ms;
-    if (timeoutMs !== undefined && timeoutMs > 0) run.timer = setTimeout(() => run.abort(new JobTimeoutError(run.id, timeoutMs)), timeoutMs);
+    if (timeoutMs !== undefined && timeoutMs > 0) run.timer = startTimer(() => run.abort(new JobTimeoutError(run.id, timeoutMs)), timeoutMs);
     // First of: the handler settles, or the run is aborted (the handler may ignore its signal; it is not awaited).
     run.whenAborted((reason) => this.finish(run, 'aborted', reason));
     this.runChain(wire.type, new Context(run, this.contextHost)).then(
@@ -475,7 +476,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       kind = 'aborted';
       value = run.abortReason;
     }
-    if (run.timer !== undefined) clearTimeout(run.timer);
+    run.timer?.cancel();
     const elapsedMs = performance.now() - run.startedAt;
     this.depth.handled(elapsedMs);
     run.phase = 'settling';

@@ -221,6 +221,11 @@ export interface EventPollResponse {
   events: OjsEvent[];
   cursor: string | null;
   has_more: boolean;
+  /**
+   * Present (true) when `after` named an event this server no longer keeps (or never saw): `events` then
+   * start from the oldest kept, and events in between may be missing.
+   */
+  cursor_expired?: true;
 }
 
 export interface Manifest {

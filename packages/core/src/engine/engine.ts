@@ -144,8 +144,10 @@ export class Engine implements OjsApi {
   pollEvents = async (query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> => {
     const limit = query?.limit ?? DEFAULT_EVENT_POLL_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw OjsError.invalidRequest('limit must be a positive integer.', { field: 'limit', received: limit });
-    const { events, hasMore } = this.ctx.hub.poll({ ...query, limit: Math.min(limit, MAX_EVENT_POLL_LIMIT) });
-    return { events, cursor: events.at(-1)?.id ?? query?.after ?? null, has_more: hasMore };
+    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: Math.min(limit, MAX_EVENT_POLL_LIMIT) });
+    const response: R.EventPollResponse = { events, cursor: events.at(-1)?.id ?? query?.after ?? null, has_more: hasMore };
+    if (cursorLost) response.cursor_expired = true;
+    return response;
   };
 
   subscribe = (filter: EventFilter, listener: (event: OjsEvent) => void): (() => void) => this.ctx.hub.subscribe(filter, listener);

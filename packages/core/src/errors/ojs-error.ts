@@ -1,6 +1,30 @@
 /** `OjsError`: the one error type the engine throws, convertible to and from the OJS error envelope. */
 import { docsUrl, errorInfo, type OjsErrorCode } from './catalog.js';
 
+/** Longest message an error carries; the rest is cut (a message may quote what the client sent). */
+const MAX_MESSAGE_LENGTH = 1_000;
+/** Longest string a `details` value keeps. */
+const MAX_DETAIL_LENGTH = 200;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * `details` with long strings cut, one level deep, and a received object or array named rather than echoed:
+ * an error must never send a huge invalid value back.
+ */
+function clipDetails(details: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key in details) {
+    const value = details[key];
+    if (typeof value === 'string' && value.length > MAX_DETAIL_LENGTH) (out ??= { ...details })[key] = clip(value, MAX_DETAIL_LENGTH);
+    // `received` echoes client input: a container is named, never copied back.
+    else if (key === 'received' && typeof value === 'object' && value !== null) (out ??= { ...details })[key] = Array.isArray(value) ? 'array' : 'object';
+  }
+  return out ?? details;
+}
+
 /** The `error` object of the OJS error envelope. */
 export interface OjsErrorBody {
   code: string;
@@ -30,20 +54,24 @@ export class OjsError extends Error {
   constructor(
     code: OjsErrorCode | (string & {}),
     message: string,
-    options: { details?: Record<string, unknown>; status?: number; retryable?: boolean; type?: string; cause?: unknown } = {},
+    options: { details?: Record<string, unknown>; status?: number; retryable?: boolean; type?: string; cause?: unknown; hint?: string } = {},
   ) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(clip(message, MAX_MESSAGE_LENGTH), options.cause === undefined ? undefined : { cause: options.cause });
     const info = errorInfo(code);
     this.code = code;
     this.status = options.status ?? info.status;
     this.retryable = options.retryable ?? info.retryable;
-    this.details = options.details;
+    this.details = options.details === undefined ? undefined : clipDetails(options.details);
     this.type = options.type;
+    if (options.hint !== undefined) this.hint = options.hint;
   }
+
+  /** A remedy for this error when the catalog's one-line hint for its code does not fit (a 405 has no field to fix). */
+  readonly hint?: string;
 
   /** The envelope's `error` object. */
   toBody(requestId?: string): OjsErrorBody {
-    const hint = errorInfo(this.code).hint;
+    const hint = this.hint ?? errorInfo(this.code).hint;
     return {
       code: this.code,
       message: this.message,

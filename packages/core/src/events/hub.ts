@@ -210,8 +210,12 @@ export class EventHub {
     }
   }
 
-  /** Sequence number just after the event `after`, or the oldest kept when absent or no longer kept. */
+  /**
+   * Sequence number just after the event `after`, or the oldest kept when absent or no longer kept;
+   * `lost` when `after` was given but is not (or no longer) in the window.
+   */
   private startAfter(after: string | undefined): number {
+    this.lost = false;
     if (!after) return this.first;
     const end = this.first + this.size;
     const low = eventSeqOf(after);
@@ -222,14 +226,25 @@ export class EventHub {
       if (seq >= this.first && !this.built[seq % this.capacity]) return seq + 1;
     }
     for (let seq = end - 1; seq >= this.first; seq--) if (this.built[seq % this.capacity]?.id === after) return seq + 1;
+    this.lost = true;
     return this.first;
   }
 
-  /** Events after `after` (exclusive; from the oldest kept when absent or no longer kept), oldest first. */
-  poll(filter: EventFilter & { after?: string; limit: number }): { events: OjsEvent[]; hasMore: boolean } {
+  /** Set by `startAfter`: whether the last cursor looked up was not in the window. */
+  private lost = false;
+
+  /**
+   * Events after `after` (exclusive), oldest first. When `after` is not in the window (evicted, or never
+   * seen by this process) the events start from the oldest kept and `cursorLost` is true: the caller may have
+   * missed events and must be told so, never silently restarted.
+   */
+  poll(filter: EventFilter & { after?: string; limit: number }): { events: OjsEvent[]; hasMore: boolean; cursorLost?: true } {
     const events: OjsEvent[] = [];
     const end = this.first + this.size;
-    for (let seq = this.startAfter(filter.after); seq < end; seq++) {
+    const start = this.startAfter(filter.after);
+    const lost = this.lost;
+    const answer = (hasMore: boolean): { events: OjsEvent[]; hasMore: boolean; cursorLost?: true } => (lost ? { events, hasMore, cursorLost: true } : { events, hasMore });
+    for (let seq = start; seq < end; seq++) {
       const i = seq % this.capacity;
       const built = this.built[i];
       const matches = built
@@ -239,10 +254,10 @@ export class EventHub {
             filter,
           );
       if (!matches) continue;
-      if (events.length === filter.limit) return { events, hasMore: true };
+      if (events.length === filter.limit) return answer(true);
       events.push(built ?? this.read(seq));
     }
-    return { events, hasMore: false };
+    return answer(false);
   }
 
   close(): void {

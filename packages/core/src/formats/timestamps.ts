@@ -51,14 +51,19 @@ export function parseTimestamp(text: string): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
+/** The last instant RFC 3339 can write (its years have four digits): 9999-12-31T23:59:59.999Z. */
+export const MAX_TIMESTAMP_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /**
  * Resolves a timestamp field that may be relative (`+PT5S`): returns the text to store and its epoch ms.
  * Relative values become absolute UTC timestamps, as the protocol requires; absolute ones are kept verbatim.
+ * A relative value landing after year 9999 is `undefined`: no RFC 3339 text can say it (a Date would print
+ * `+201894-…`, or throw beyond ±8.64e15 ms).
  */
 export function resolveTimestamp(text: string, now: number): { text: string; ms: number } | undefined {
   if (text.startsWith('+')) {
     const ms = durationToMs(text.slice(1));
-    if (ms === undefined) return undefined;
+    if (ms === undefined || !(now + ms <= MAX_TIMESTAMP_MS)) return undefined;
     return { text: toTimestamp(now + ms), ms: now + ms };
   }
   const ms = parseTimestamp(text);

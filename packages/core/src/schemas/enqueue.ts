@@ -7,9 +7,10 @@ import { toTimestamp } from '../formats/timestamps.js';
 import type { JobState } from '../lifecycle/states.js';
 import {
   checkJobId,
+  checkEnvelopeSize,
   checkJobType,
-  checkNonNegativeInt,
-  checkPositiveInt,
+  checkJsonValues,
+  checkTimeoutMs,
   checkPriority,
   checkQueue,
   checkStringArray,
@@ -20,7 +21,7 @@ import {
 } from './fields.js';
 import { SYSTEM_MANAGED_KEYS, type Job } from './job.js';
 import { checkOptionKeys, checkPolicyKeys } from './known-keys.js';
-import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, JOB_TYPE_PATTERN, MAX_META_BYTES, MAX_QUEUE_LENGTH, MAX_TYPE_LENGTH, QUEUE_NAME_PATTERN } from './patterns.js';
+import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, JOB_TYPE_PATTERN, MAX_META_BYTES, MAX_QUEUE_LENGTH, MAX_TIMEOUT_MS, MAX_TYPE_LENGTH, QUEUE_NAME_PATTERN } from './patterns.js';
 import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
 import { resolveUniquePolicy, type UniquePolicy } from './unique-policy.js';
@@ -160,7 +161,8 @@ function jsonBytesOver(text: string, limit: number): boolean {
  * @example parseEnqueue({ type: 'email.send', args: ['a@b.c'] }, Date.now()).job.state // 'available'
  */
 export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefaults = {}): ParsedEnqueue {
-  const body = requireObject(input);
+  const body = requireObject(input, 'body', true);
+  checkEnvelopeSize(body, checkJsonValues(body));
   const type = checkJobType(body.type);
   if (!Array.isArray(body.args)) invalidField('args', 'a JSON array', body.args);
   const args = body.args as unknown[];
@@ -198,21 +200,23 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   let timeoutSeconds: number | undefined;
   let visibilityMs: number | undefined;
   if (more) {
-    if (options.timeout_ms !== undefined) timeoutMs = checkNonNegativeInt(options.timeout_ms, 'options.timeout_ms');
-    else if (body.timeout_ms !== undefined) timeoutMs = checkNonNegativeInt(body.timeout_ms, 'timeout_ms');
+    if (options.timeout_ms !== undefined) timeoutMs = checkTimeoutMs(options.timeout_ms, 'options.timeout_ms', true);
+    else if (body.timeout_ms !== undefined) timeoutMs = checkTimeoutMs(body.timeout_ms, 'timeout_ms', true);
     if (body.timeout !== undefined) {
-      if (typeof body.timeout !== 'number' || !(body.timeout >= 0)) invalidField('timeout', 'a non-negative number of seconds', body.timeout);
+      if (typeof body.timeout !== 'number' || !(body.timeout >= 0) || body.timeout * 1000 > MAX_TIMEOUT_MS) {
+        invalidField('timeout', `a number of seconds from 0 to ${MAX_TIMEOUT_MS / 1000}`, body.timeout);
+      }
       timeoutSeconds = body.timeout;
       timeoutMs ??= Math.round(body.timeout * 1000);
     }
 
-    if (options.visibility_timeout_ms !== undefined) visibilityMs = checkPositiveInt(options.visibility_timeout_ms, 'options.visibility_timeout_ms');
-    else if (body.visibility_timeout_ms !== undefined) visibilityMs = checkPositiveInt(body.visibility_timeout_ms, 'visibility_timeout_ms');
+    if (options.visibility_timeout_ms !== undefined) visibilityMs = checkTimeoutMs(options.visibility_timeout_ms, 'options.visibility_timeout_ms');
+    else if (body.visibility_timeout_ms !== undefined) visibilityMs = checkTimeoutMs(body.visibility_timeout_ms, 'visibility_timeout_ms');
     else {
       const vt = pick(body, options, 'visibility_timeout', 'options.visibility_timeout');
       if (vt) {
         const ms = typeof vt.value === 'string' ? durationToMs(vt.value) : typeof vt.value === 'number' && vt.value > 0 ? vt.value * 1000 : undefined;
-        if (ms === undefined || ms <= 0) invalidField(vt.key, 'a positive ISO 8601 duration or number of seconds', vt.value);
+        if (ms === undefined || ms <= 0 || ms > MAX_TIMEOUT_MS) invalidField(vt.key, `a positive ISO 8601 duration or number of seconds, at most ${MAX_TIMEOUT_MS} ms`, vt.value);
         visibilityMs = Math.round(ms);
       }
     }
@@ -227,7 +231,7 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
 
   const retryField = more ? pickAliased(body, options, ['retry', 'retry_policy', 'options.retry', 'options.retry_policy']) : undefined;
   if (retryField) checkPolicyKeys(retryField.value, retryField.key, 'retry');
-  const retryPolicy = resolveRetryPolicy(retryField?.value);
+  const retryPolicy = resolveRetryPolicy(retryField?.value, retryField?.key);
   const uniqueField = more ? pick(body, options, 'unique', 'options.unique') : undefined;
   if (uniqueField) checkPolicyKeys(uniqueField.value, uniqueField.key, 'unique');
   const uniquePolicy = uniqueField ? resolveUniquePolicy(uniqueField.value) : undefined;

@@ -14,9 +14,22 @@ export const NAMED_PRIORITIES: Readonly<Record<string, number>> = { HIGH: 10, NO
 /** Server defaults, in milliseconds. */
 export const DEFAULT_VISIBILITY_TIMEOUT_MS = 1_800_000;
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 1_800_000;
+/**
+ * Longest execution or visibility timeout, in ms: 2³¹−1 (about 24.8 days), the longest delay a JavaScript
+ * timer can wait (a longer `setTimeout` fires after 1 ms), so no SDK worker timer overflows.
+ */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+/** Longest retry interval (`initial_interval`, `max_interval`): one year, so a retry is never scheduled past year 9999. */
+export const MAX_RETRY_INTERVAL_MS = 366 * 86_400_000;
 /** The envelope size every server must accept. */
 export const MAX_ENVELOPE_BYTES = 1_048_576;
 export const MAX_META_BYTES = 65_536;
+/**
+ * How deeply a request's JSON may nest (the body object is level 1). Deeper values overflow the recursive
+ * encoders and decoders of the stores (Redis's cjson, PostgreSQL's jsonb, V8's JSON) at a few thousand
+ * levels, and no job needs more: refused with `400 invalid_request` before anything is stored.
+ */
+export const MAX_JSON_DEPTH = 64;
 /** How many errors a job keeps in `errors` (the protocol asks for at least 10). */
 export const ERROR_HISTORY_LIMIT = 20;
 

@@ -1,7 +1,7 @@
 /** Request bodies of the worker operations (FETCH, ACK, FAIL, BEAT, progress): schemas and parsers. */
 import { z } from 'zod';
 import { OjsError } from '../errors/ojs-error.js';
-import { checkPositiveInt, checkQueue, checkStringArray, invalidField, isPlainObject, requireObject } from './fields.js';
+import { checkPositiveInt, checkQueue, checkTimeoutMs, checkStringArray, invalidField, isPlainObject, requireObject } from './fields.js';
 import { isQueueName } from './patterns.js';
 
 /** Longest long-poll a FETCH may ask for. */
@@ -81,7 +81,7 @@ export function parseFetchRequest(input: unknown, maxCount: number): FetchReques
   const queues = names.length === 1 ? [names[0] as string] : [...new Set(names as string[])];
   const count = body.count === undefined ? 1 : checkPositiveInt(body.count, 'count');
   if (body.worker_id !== undefined && (typeof body.worker_id !== 'string' || body.worker_id === '')) invalidField('worker_id', 'a non-empty string', body.worker_id);
-  const visibilityMs = body.visibility_timeout_ms === undefined ? undefined : checkPositiveInt(body.visibility_timeout_ms, 'visibility_timeout_ms');
+  const visibilityMs = body.visibility_timeout_ms === undefined ? undefined : checkTimeoutMs(body.visibility_timeout_ms, 'visibility_timeout_ms');
   let waitMs = 0;
   if (body.wait_ms !== undefined) {
     if (typeof body.wait_ms !== 'number' || !Number.isInteger(body.wait_ms) || body.wait_ms < 0) invalidField('wait_ms', 'a non-negative integer', body.wait_ms);
@@ -136,7 +136,7 @@ export function parseAckRequest(input: unknown): AckRequest {
 }
 
 export function parseAckBatchRequest(input: unknown): AckRequest[] {
-  const body = requireObject(input);
+  const body = requireObject(input, 'body', true);
   if (!Array.isArray(body.acks) || body.acks.length === 0) invalidField('acks', 'a non-empty array of ack requests', body.acks);
   return (body.acks as unknown[]).map((a, i) => {
     try {
@@ -211,7 +211,7 @@ export function parseHeartbeatRequest(input: unknown): HeartbeatRequest {
     if (typeof body.job_id !== 'string') invalidField('job_id', 'a string', body.job_id);
     ids.add(body.job_id);
   }
-  const visibilityMs = body.visibility_timeout_ms === undefined ? undefined : checkPositiveInt(body.visibility_timeout_ms, 'visibility_timeout_ms');
+  const visibilityMs = body.visibility_timeout_ms === undefined ? undefined : checkTimeoutMs(body.visibility_timeout_ms, 'visibility_timeout_ms');
   const out: HeartbeatRequest = { workerId: body.worker_id, jobIds: [...ids] };
   if (visibilityMs !== undefined) out.visibilityMs = visibilityMs;
   if (typeof body.state === 'string') out.state = body.state;

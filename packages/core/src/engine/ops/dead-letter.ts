@@ -43,8 +43,15 @@ export async function getDeadLetter(ctx: EngineContext, id: string): Promise<Job
 }
 
 /** Lifecycle #19 from the DLQ: attempt reset, failure fields cleared, error history kept. */
-export async function retryDeadLetter(ctx: EngineContext, id: string, _body?: unknown): Promise<JobResponse> {
+export async function retryDeadLetter(ctx: EngineContext, id: string, body?: unknown): Promise<JobResponse> {
   assertIdFormat(id, 'dead_letter_job');
+  if (body !== undefined && body !== null) {
+    const request = requireObject(body);
+    // The protocol's optional override (queue, meta, retry) is not implemented: refused rather than ignored.
+    if (request.override !== undefined) {
+      throw new OjsError('unsupported', 'Dead-letter retry does not support "override": retry the job as it is.', { details: { field: 'override' } });
+    }
+  }
   const { now, nowIso } = instant(ctx);
   const { from, to } = EFFECTS.deadLetterRetry;
   const changes = effectChanges(EFFECTS.deadLetterRetry, now, nowIso);

@@ -115,7 +115,8 @@ export async function enqueue(ctx: EngineContext, body: unknown, tx?: unknown): 
 
 /** PUSH a batch, all-or-nothing: every element is validated before anything is stored. */
 export async function enqueueBatch(ctx: EngineContext, body: unknown, tx?: unknown): Promise<BatchEnqueueResponse> {
-  const request = requireObject(body);
+  // Each element's values are checked by its own parse, so an error names its index.
+  const request = requireObject(body, 'body', true);
   if (!Array.isArray(request.jobs) || request.jobs.length === 0) invalidField('jobs', 'a non-empty array of enqueue requests', request.jobs);
   const list = request.jobs as unknown[];
   if (list.length > ctx.settings.maxBatchSize) {
