@@ -81,6 +81,12 @@ describe('CLI configuration', () => {
     expect(config(['-p', '9001', '-b', 'redis://h:1', '-q'])).toMatchObject({ port: 9001, backend: 'redis://h:1', quiet: true });
   });
 
+  it("reads the flags after a leading '--' (what `pnpm start -- --backend …` passes on)", () => {
+    const resolved = resolveConfig(['--', '--backend', 'redis://127.0.0.1:6379', '-p', '9001'], {});
+    expect(resolved).toMatchObject({ config: { backend: 'redis://127.0.0.1:6379', port: 9001 } });
+    expect(() => resolveConfig(['--', 'stray'], {})).toThrow();
+  });
+
   it('names the nearest flag for an unknown one', () => {
     expect(() => resolveConfig(['--prot', '1'], {})).toThrow("Unknown option '--prot'. Did you mean '--port'?");
     expect(() => resolveConfig(['--backnd=memory'], {})).toThrow("Did you mean '--backend'?");

@@ -99,7 +99,8 @@ function unknownFlag(error: unknown): Error {
 export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { version: true } | { config: CliConfig } {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    // `pnpm start -- --backend …` hands the separator on to the script (pnpm 10): flags after it are still ours.
+    parsed = parse(argv[0] === '--' ? argv.slice(1) : argv);
   } catch (error) {
     throw unknownFlag(error);
   }
