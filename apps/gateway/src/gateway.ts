@@ -142,6 +142,8 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   app.notFound((c) => {
     const allowed = methods.allowed(c.req.path);
+    // OPTIONS (without CORS, which answers preflights itself) lists the methods, as Allow promises it can.
+    if (allowed.length > 0 && c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: allowed.join(', ') });
     if (allowed.length > 0) return methodNotAllowed(c, allowed);
     return errorResponse(c, new OjsError('not_found', `Route ${c.req.method} ${c.req.path} not found.`, { details: { resource_type: 'route', resource_id: c.req.path } }));
   });

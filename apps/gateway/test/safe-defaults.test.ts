@@ -152,6 +152,13 @@ describeEachBackend(
       }
     });
 
+    it('OPTIONS without CORS answers 204 with the Allow header it advertises', async () => {
+      const res = await h.call('OPTIONS', '/ojs/v1/jobs/batch');
+      expect(res.status).toBe(204);
+      expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+      expect(res.headers.get('ojs-version')).toBe('1.0');
+    });
+
     it('HEAD on /metrics, /, openapi.json and docs carries OJS-Version and X-Request-Id', async () => {
       for (const path of ['/metrics', '/', '/ojs/v1/openapi.json', '/ojs/v1/docs', '/ojs/manifest', '/health']) {
         const res = await h.call('HEAD', path, undefined, { 'X-Request-Id': 'head-1' });
