@@ -20,7 +20,7 @@ export default tseslint.config(
   {
     // Tests, the shared suites and benchmarks read untyped wire JSON and deliberately odd values (e.g. numbers
     // beyond 2^53).
-    files: ['**/test/**', '**/bench/**', '**/*.test.ts', 'packages/contract/src/**'],
+    files: ['**/test/**', '**/bench/**', '**/*.test.ts', 'packages/contract/src/**', 'apps/gateway/scripts/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', 'no-loss-of-precision': 'off' },
   },
   {

@@ -64,7 +64,7 @@ async function fuzzBackend(name: string): Promise<FuzzCounts & { seconds: number
   const gateway = createGateway({ engine, driver: store.driver, logger: false });
   const counts = newCounts();
   const started = performance.now();
-  let alive = false;
+  let alive: boolean;
   try {
     const queue = `fuzz-${unique()}`;
     const sentinels = await seedSentinels(engine, queue);
