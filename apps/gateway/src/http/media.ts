@@ -24,7 +24,12 @@ export function hasProtocolHeaders(response: Response): boolean {
  * @example return ojsJson(c, { job }, 201, { Location: `/ojs/v1/jobs/${job.id}` });
  */
 export function ojsJson(c: Context, body: unknown, status: ContentfulStatusCode = 200, headers?: Record<string, string>): Response {
-  const response = new Response(JSON.stringify(body), {
+  return ojsJsonText(c, JSON.stringify(body), status, headers);
+}
+
+/** As `ojsJson`, for a body already encoded as JSON text (a route that had to encode it itself). */
+export function ojsJsonText(c: Context, text: string, status: ContentfulStatusCode = 200, headers?: Record<string, string>): Response {
+  const response = new Response(text, {
     status,
     headers: {
       'Content-Type': OJS_MEDIA_TYPE,

@@ -1,23 +1,23 @@
 /** Keeping one job that cannot be written as JSON from failing the FETCH that claimed it with others. */
-import type { Job } from '@ojskit/core';
+import type { FetchResponse, Job } from '@ojskit/core';
 import type { GatewayEngine } from '../engine-port.js';
 
 /**
- * The jobs of a FETCH that JSON can carry. A job that cannot be encoded (a value only an in-process caller
- * could store, such as a BigInt) would fail the whole response after the claim made every job of the batch
- * `active`, so none would reach the worker and all would burn attempts until discarded. Such a job is failed
- * instead, non-retryable with code `unserializable` (so it lands in the dead-letter queue when its policy
- * says so), and the others are served. The common case costs one `JSON.stringify` of the batch.
+ * The FETCH response as JSON text, with the jobs JSON can carry. A job that cannot be encoded (a value only an
+ * in-process caller could store, such as a BigInt) would fail the whole response after the claim made every
+ * job of the batch `active`, so none would reach the worker and all would burn attempts until discarded. Such
+ * a job is failed instead, non-retryable with code `unserializable` (so it lands in the dead-letter queue when
+ * its policy says so), and the others are served. The common case is the one encoding the response needs
+ * anyway.
  */
-export async function servableJobs(engine: GatewayEngine, jobs: readonly Job[]): Promise<Job[]> {
+export async function servableFetchText(engine: GatewayEngine, response: FetchResponse): Promise<string> {
   try {
-    JSON.stringify(jobs);
-    return jobs as Job[];
+    return JSON.stringify(response);
   } catch {
-    // One of them: find which, below.
+    // One of the jobs: find which, below.
   }
   const served: Job[] = [];
-  for (const job of jobs) {
+  for (const job of response.jobs) {
     try {
       JSON.stringify(job);
       served.push(job);
@@ -32,5 +32,5 @@ export async function servableJobs(engine: GatewayEngine, jobs: readonly Job[]):
         .catch(() => undefined);
     }
   }
-  return served;
+  return JSON.stringify(served.length > 0 ? { jobs: served, job: served[0] } : { jobs: served });
 }

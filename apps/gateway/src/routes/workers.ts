@@ -1,6 +1,6 @@
 /** Worker routes: FETCH, ACK (single and batched), FAIL, BEAT, and the SDK's progress alias. */
-import { ojsJson } from '../http/media.js';
-import { servableJobs } from '../http/servable-jobs.js';
+import { ojsJson, ojsJsonText } from '../http/media.js';
+import { servableFetchText } from '../http/servable-jobs.js';
 import { AckBatchBody, AckBody, FetchBody, HeartbeatBody, NackBody, WorkerProgressBody } from '../schemas/bodies.js';
 import { AckBatchResponse, AckResponse, FetchResponse, HeartbeatResponse, NackResponse, ProgressResponse } from '../schemas/responses.js';
 import { parseInput } from '../http/validate.js';
@@ -32,8 +32,7 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       // their visibility deadline with nobody to work them.
       const result = await engine.fetch(body, { signal: c.req.raw.signal });
       if (result.jobs.length === 0) return ojsJson(c, result);
-      const jobs = await servableJobs(engine, result.jobs);
-      return ojsJson(c, jobs === result.jobs ? result : jobs.length > 0 ? { jobs, job: jobs[0] } : { jobs });
+      return ojsJsonText(c, await servableFetchText(engine, result));
     },
   );
 
