@@ -3,22 +3,23 @@
  * every transition from core's table and policies, runs the driver's atomic primitives, emits one event per
  * transition and runs the background services.
  */
-import type { EventFilter, ListQuery, OjsApi } from '../api/ojs-api.js';
+import type { ListQuery, OjsApi } from '../api/ojs-api.js';
 import type * as R from '../api/responses.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Driver } from '../driver/driver.js';
 import { OjsError } from '../errors/ojs-error.js';
 import type { OjsEvent } from '../events/event.js';
+import type { EventFilter } from '../events/filter.js';
 import { EventHub } from '../events/hub.js';
 import { WorkSignal } from './work-signal.js';
 import { newId } from '../formats/ids.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS } from '../schemas/patterns.js';
-import { cronFirer } from '../services/cron-firer.js';
-import { expirer } from '../services/expirer.js';
-import { promoter } from '../services/promoter.js';
-import { pruner } from '../services/pruner.js';
-import { rescuer } from '../services/rescuer.js';
-import { ServiceRunner } from '../services/runner.js';
+import { cronFirer } from './services/cron-firer.js';
+import { expirer } from './services/expirer.js';
+import { promoter } from './services/promoter.js';
+import { pruner } from './services/pruner.js';
+import { rescuer } from './services/rescuer.js';
+import { ServiceRunner } from './services/runner.js';
 import type { EngineContext, EngineSettings } from './context.js';
 import { DEFAULT_RETENTION, DEFAULT_SERVICE_INTERVALS, type EngineOptions } from './options.js';
 import * as cron from './ops/cron.js';

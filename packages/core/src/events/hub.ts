@@ -1,6 +1,6 @@
 /** The event hub: fans events out to subscribers and keeps a bounded window of recent events for polling and resume. */
-import type { EventTransport } from '../driver/driver.js';
-import type { EventFilter } from '../api/ojs-api.js';
+import type { EventFilter } from './filter.js';
+import type { EventTransport } from './transport.js';
 import { eventIdFor, eventSeqOf } from '../formats/ids.js';
 import { timestampMs } from '../formats/timestamps.js';
 import { DEFAULT_EVENT_ORDER_WINDOW_MS, JobEventOrder } from './job-order.js';

@@ -3,12 +3,12 @@
  * or held by a worker that stopped heartbeating, go back to available with the attempt consumed. Every move is
  * a compare-and-set on the attempt (and deadline), so a job that just completed or was extended is never touched.
  */
-import type { StoredJob } from '../driver/records.js';
-import type { EngineContext } from '../engine/context.js';
-import { instant } from '../engine/context.js';
-import { buildJobError, decideFailure, decideReclaim, type FailureDecision } from '../engine/failure.js';
-import { failureEvents } from '../engine/job-events.js';
-import type { Job } from '../schemas/job.js';
+import type { StoredJob } from '../../driver/records.js';
+import type { EngineContext } from '../context.js';
+import { instant } from '../context.js';
+import { buildJobError, decideFailure, decideReclaim, type FailureDecision } from '../failure.js';
+import { failureEvents } from '../job-events.js';
+import type { Job } from '../../schemas/job.js';
 import type { BackgroundService } from './service.js';
 
 const BATCH = 500;
