@@ -145,7 +145,18 @@ export class Engine implements OjsApi {
   pollEvents = async (query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> => {
     const limit = query?.limit ?? DEFAULT_EVENT_POLL_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw OjsError.invalidRequest('limit must be a positive integer.', { field: 'limit', received: limit });
-    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: Math.min(limit, MAX_EVENT_POLL_LIMIT) });
+    const capped = Math.min(limit, MAX_EVENT_POLL_LIMIT);
+    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: capped });
+    // Not in this process's window: the store's may still hold it (another gateway's event, or one from before
+    // this process started). Only a cursor neither holds is expired.
+    if (cursorLost && query?.after) {
+      // A store that cannot be read now (down) leaves the answer to the window: expired, which is true here.
+      const stored = await this.ctx.hub.replay({ ...query, after: query.after, limit: capped }).catch((error: unknown) => {
+        this.onError(error, 'event replay');
+        return undefined;
+      });
+      if (stored !== undefined) return { events: stored.events, cursor: stored.cursor, has_more: stored.hasMore };
+    }
     const response: R.EventPollResponse = { events, cursor: events.at(-1)?.id ?? query?.after ?? null, has_more: hasMore };
     if (cursorLost) response.cursor_expired = true;
     return response;
