@@ -38,3 +38,4 @@ export * from './cron/expression.js';
 export * from './engine/engine.js';
 export type { AckManyResult } from './engine/ops/worker.js';
 export { ANONYMOUS_WORKER } from './engine/ops/worker.js';
+export type { OverdueJob, OverdueJobsResponse, OverdueReason } from './engine/ops/overdue.js';

@@ -26,6 +26,7 @@ import * as cron from './ops/cron.js';
 import * as deadLetter from './ops/dead-letter.js';
 import * as enqueueOps from './ops/enqueue.js';
 import * as jobs from './ops/jobs.js';
+import * as overdue from './ops/overdue.js';
 import * as queues from './ops/queues.js';
 import * as system from './ops/system.js';
 import * as worker from './ops/worker.js';
@@ -161,6 +162,9 @@ export class Engine implements OjsApi {
     if (cursorLost) response.cursor_expired = true;
     return response;
   };
+
+  /** Stuck jobs: active past a deadline, or held by a silent worker (ojskit extension, admin API). */
+  listOverdue = (query?: { limit?: number }): Promise<overdue.OverdueJobsResponse> => overdue.listOverdue(this.ctx, query);
 
   subscribe = (filter: EventFilter, listener: (event: OjsEvent) => void): (() => void) => this.ctx.hub.subscribe(filter, listener);
 }
