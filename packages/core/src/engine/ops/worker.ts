@@ -97,7 +97,9 @@ async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void>
   const items = jobs.map((job): FailItem => ({ id: job.id, outcome: 'requeue', attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) }));
   const results = await ctx.driver.jobFailMany({ jobs: items, now, nowIso });
   const events: EventInput[] = [];
-  for (const result of results) if (result.ok && 'job' in result) events.push(jobEvent('job.requeued', result.job, STATE_ROLES.claimed, nowIso));
+  results.forEach((result, i) => {
+    if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, STATE_ROLES.claimed, nowIso, undefined, jobs[i]!.started_at));
+  });
   await ctx.hub.emit(events);
 }
 
@@ -319,7 +321,7 @@ export async function nack(ctx: EngineContext, body: unknown): Promise<NackRespo
     const [result] = await ctx.driver.jobFailMany({ jobs: [{ id: job.id, outcome: 'requeue', attempt: job.attempt }], now, nowIso });
     if (!result!.ok) throw await explainRejection(ctx, result!, job.id, request.workerId, 'fail');
     const requeued = (result as { job: Job }).job;
-    await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso)]);
+    await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso, undefined, job.started_at)]);
     return { id: job.id, job_id: job.id, state: 'available', attempt: requeued.attempt, max_attempts: requeued.max_attempts, job: requeued };
   }
 

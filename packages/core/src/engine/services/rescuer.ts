@@ -4,22 +4,28 @@
  * `jobFailMany`, every job its own compare-and-set on the attempt (and deadline, and worker), so a job that just
  * completed or was extended is never touched.
  */
-import type { StoredJob } from '../driver/records.js';
-import type { EngineContext } from '../engine/context.js';
-import { instant } from '../engine/context.js';
-import { buildJobError, decideFailure, decideReclaim, type FailureDecision } from '../engine/failure.js';
-import { failureEvents } from '../engine/job-events.js';
-import type { EventInput } from '../events/event.js';
-import { STATE_ROLES, STATE_SETS } from '../lifecycle/sets.js';
-import type { Job } from '../schemas/job.js';
+import type { StoredJob } from '../../driver/records.js';
+import type { EngineContext } from '../context.js';
+import { instant } from '../context.js';
+import { buildJobError, decideFailure, decideReclaim, type FailureDecision } from '../failure.js';
+import { failureEvents } from '../job-events.js';
+import type { EventInput } from '../../events/event.js';
+import { STATE_ROLES, STATE_SETS } from '../../lifecycle/sets.js';
+import type { Job } from '../../schemas/job.js';
 import type { BackgroundService } from './service.js';
 
 const BATCH = 500;
 
+/** A rescue decision and the job as the rescuer read it. */
+interface Rescue {
+  stored: StoredJob;
+  decision: FailureDecision;
+}
+
 /** Applies the decisions in one `jobFailMany`; returns how many moved (the others lost their guard to a later change). */
-async function apply(ctx: EngineContext, decisions: readonly FailureDecision[], now: number, nowIso: string): Promise<number> {
-  if (decisions.length === 0) return 0;
-  const results = await ctx.driver.jobFailMany({ jobs: decisions.map((d) => d.item), now, nowIso });
+async function apply(ctx: EngineContext, rescues: readonly Rescue[], now: number, nowIso: string): Promise<number> {
+  if (rescues.length === 0) return 0;
+  const results = await ctx.driver.jobFailMany({ jobs: rescues.map((r) => r.decision.item), now, nowIso });
   let moved = 0;
   const events: EventInput[] = [];
   const terminal: Job[] = [];
@@ -27,7 +33,9 @@ async function apply(ctx: EngineContext, decisions: readonly FailureDecision[], 
     const result = results[i]!;
     if (!result.ok || !('job' in result)) continue;
     moved++;
-    events.push(...failureEvents(result.job, nowIso, decisions[i]!.deadLettered));
+    const { stored, decision } = rescues[i]!;
+    // A reclaim clears `started_at`; the events still say when the lost attempt began.
+    events.push(...failureEvents(result.job, nowIso, decision.deadLettered, stored.job.started_at));
     if (result.job.workflow_id && STATE_SETS.terminal.includes(result.job.state)) terminal.push(result.job);
   }
   await ctx.hub.emit(events);
@@ -35,7 +43,7 @@ async function apply(ctx: EngineContext, decisions: readonly FailureDecision[], 
   return moved;
 }
 
-function decideRescue(ctx: EngineContext, stored: StoredJob, now: number, nowIso: string): FailureDecision {
+function decideRescue(ctx: EngineContext, stored: StoredJob, now: number, nowIso: string): Rescue {
   const { job, x } = stored;
   if (x.timeoutAt !== undefined && x.timeoutAt <= now) {
     const started = job.started_at ? Date.parse(job.started_at) : now - x.timeoutMs;
@@ -51,10 +59,10 @@ function decideRescue(ctx: EngineContext, stored: StoredJob, now: number, nowIso
       job.attempt,
       nowIso,
     );
-    return decideFailure(stored, error, ctx.random);
+    return { stored, decision: decideFailure(stored, error, ctx.random) };
   }
   const error = buildJobError({ code: 'visibility_timeout', type: 'visibility_timeout', message: 'The visibility deadline passed without an ACK or FAIL.' }, job.attempt, nowIso);
-  return decideReclaim(stored, error);
+  return { stored, decision: decideReclaim(stored, error) };
 }
 
 /** Reclaims the jobs of workers silent for longer than `workerDeathMs` after at least one heartbeat. */
@@ -62,14 +70,14 @@ async function reclaimDeadWorkers(ctx: EngineContext, now: number, nowIso: strin
   let total = 0;
   for (const worker of await ctx.driver.workerList()) {
     if (worker.state === 'dead' || now - worker.lastHeartbeatMs <= ctx.settings.workerDeathMs) continue;
-    const decisions: FailureDecision[] = [];
+    const decisions: Rescue[] = [];
     for (const id of worker.active_job_ids) {
       const stored = await ctx.driver.jobGet(id);
       if (!stored || stored.job.state !== STATE_ROLES.claimed || stored.job.worker_id !== worker.id) continue;
       const error = buildJobError({ code: 'worker_death', type: 'worker_death', message: `Worker '${worker.id}' stopped heartbeating.` }, stored.job.attempt, nowIso);
       const decision = decideReclaim(stored, error);
       decision.item.workerId = worker.id;
-      decisions.push(decision);
+      decisions.push({ stored, decision });
     }
     total += await apply(ctx, decisions, now, nowIso);
     const { directive: _directive, ...info } = worker;
