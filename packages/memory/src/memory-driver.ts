@@ -1,4 +1,5 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
+import type { Job } from '@ojskit/core';
 import {
   EFFECTS,
   STATE_ROLES,
@@ -16,7 +17,6 @@ import {
   type InsertOutcome,
   type InsertParams,
   type InsertResult,
-  type Job,
   type JobInternals,
   type JobListParams,
   type JobState,
@@ -27,7 +27,7 @@ import {
   type TransitionResult,
   type WorkerRecord,
   type WorkflowRecord,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 import { applyEffect } from './apply-effect.js';
 import { cloneValue, copyStoredJob } from './clone.js';
 import { MemoryInsertPort } from './insert-plan.js';

@@ -1,5 +1,5 @@
 /** Runs guarded transitions: one statement per op shape and round, then one read for the ops that lost. */
-import type { TransitionOp, TransitionResult } from '@ojskit/core';
+import type { TransitionOp, TransitionResult } from '@ojskit/core/driver';
 import { RowReader, type JobRow } from './job-row.js';
 import type { Queryable, Statements } from './statements.js';
 import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResults, type OpShape } from './transition-ops.js';

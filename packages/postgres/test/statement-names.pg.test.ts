@@ -1,6 +1,6 @@
 /** Prepared statement names stay distinct whatever the schema's name (PostgreSQL keeps only 63 bytes of one). */
 import { randomBytes } from 'node:crypto';
-import { allowedFrom } from '@ojskit/core';
+import { allowedFrom } from '@ojskit/core/driver';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/migrate.js';

@@ -1,5 +1,5 @@
 /** The batched ACK's transition op as the engine sends it (core's ackOp, which is internal), for the script-level probes. */
-import { allowedFrom, type TransitionOp } from '@ojskit/core';
+import { allowedFrom, type TransitionOp } from '@ojskit/core/driver';
 
 export function benchAckOp(job: { id: string; attempt: number }, workerId: string, now: number, nowIso: string): TransitionOp {
   return {

@@ -3,7 +3,7 @@
  * says that a batch is not one: any op that is not a plain `active -> completed` with a summary reply sends
  * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
  */
-import { STATE_ROLES, TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { STATE_ROLES, TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotAt, hotRank, hotStart, locateHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 

@@ -16,6 +16,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import type { OjsEvent } from '@ojskit/core';
 import {
   DEFAULT_EVENT_PUBLISH_DELAY_MS,
   ListenerPresence,
@@ -24,9 +25,8 @@ import {
   unpackItem,
   type EventGroup,
   type EventTransport,
-  type OjsEvent,
   type PackedEvent,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;

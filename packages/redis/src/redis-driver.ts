@@ -1,5 +1,6 @@
 /** RedisDriver: the ojskit Driver over ioredis, every primitive one Lua script. */
 import { Redis } from 'ioredis';
+import type { Job } from '@ojskit/core';
 import {
   JOB_STATES,
   STATE_ROLES,
@@ -13,7 +14,6 @@ import {
   type InsertOutcome,
   type InsertParams,
   type InsertResult,
-  type Job,
   type JobListParams,
   type JobState,
   type JobSummary,
@@ -23,7 +23,7 @@ import {
   type TransitionResult,
   type WorkerRecord,
   type WorkflowRecord,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 import { decodeClaimedJobs, decodeJob, decodeStoredJob, decodeSummary, encodeEnvelopeValue, encodeStoredJob } from './codec.js';
 import { toDriverError } from './errors.js';
 import { RedisEventTransport } from './event-transport.js';

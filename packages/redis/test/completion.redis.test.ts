@@ -4,7 +4,7 @@
  * index and count right.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowedFrom, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { allowedFrom, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { RedisDriver } from '../src/index.js';
 import { ScriptRunner } from '../src/script-runner.js';
 import { decodeTransitionReply, pushTransitionBatch } from '../src/transition-args.js';

@@ -1,8 +1,9 @@
 /** Events over Redis pub/sub: they cross processes (here: connections), arrive in publish order, and are coalesced. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Engine, makeEvent, type OjsEvent } from '@ojskit/core';
+import { Engine, type OjsEvent } from '@ojskit/core';
+import { makeEvent } from '@ojskit/core/testing';
 import type { RedisDriver } from '../src/index.js';
-import { PRESENCE_PROBE_MS as PROBE_MS } from '@ojskit/core';
+import { PRESENCE_PROBE_MS as PROBE_MS } from '@ojskit/core/driver';
 import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
 
 const drivers: RedisDriver[] = [];

@@ -4,7 +4,8 @@
  * after every step. Runs `OJSKIT_CONTRACT_MODEL_RUNS` sequences (default 1000).
  */
 import fc from 'fast-check';
-import { newId, type Trigger } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
+import type { Trigger } from '@ojskit/core/lifecycle';
 import { CaseContext, token } from '../context.js';
 import type { Suite } from '../harness.js';
 import { outcomeOf } from '../support/errors.js';

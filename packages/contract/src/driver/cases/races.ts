@@ -4,7 +4,8 @@
  * must have exactly one winner, whatever the interleaving.
  */
 import { expect } from 'vitest';
-import { allowedFrom, type Driver, type TransitionOp } from '@ojskit/core';
+import type { Driver, TransitionOp } from '@ojskit/core/driver';
+import { allowedFrom } from '@ojskit/core/lifecycle';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { cronRecord } from './records.js';
