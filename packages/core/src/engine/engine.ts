@@ -26,6 +26,7 @@ import * as cron from './ops/cron.js';
 import * as deadLetter from './ops/dead-letter.js';
 import * as enqueueOps from './ops/enqueue.js';
 import * as jobs from './ops/jobs.js';
+import * as overdue from './ops/overdue.js';
 import * as queues from './ops/queues.js';
 import * as system from './ops/system.js';
 import * as worker from './ops/worker.js';
@@ -145,11 +146,25 @@ export class Engine implements OjsApi {
   pollEvents = async (query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> => {
     const limit = query?.limit ?? DEFAULT_EVENT_POLL_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw OjsError.invalidRequest('limit must be a positive integer.', { field: 'limit', received: limit });
-    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: Math.min(limit, MAX_EVENT_POLL_LIMIT) });
+    const capped = Math.min(limit, MAX_EVENT_POLL_LIMIT);
+    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: capped });
+    // Not in this process's window: the store's may still hold it (another gateway's event, or one from before
+    // this process started). Only a cursor neither holds is expired.
+    if (cursorLost && query?.after) {
+      // A store that cannot be read now (down) leaves the answer to the window: expired, which is true here.
+      const stored = await this.ctx.hub.replay({ ...query, after: query.after, limit: capped }).catch((error: unknown) => {
+        this.onError(error, 'event replay');
+        return undefined;
+      });
+      if (stored !== undefined) return { events: stored.events, cursor: stored.cursor, has_more: stored.hasMore };
+    }
     const response: R.EventPollResponse = { events, cursor: events.at(-1)?.id ?? query?.after ?? null, has_more: hasMore };
     if (cursorLost) response.cursor_expired = true;
     return response;
   };
+
+  /** Stuck jobs: active past a deadline, or held by a silent worker (ojskit extension, admin API). */
+  listOverdue = (query?: { limit?: number }): Promise<overdue.OverdueJobsResponse> => overdue.listOverdue(this.ctx, query);
 
   subscribe = (filter: EventFilter, listener: (event: OjsEvent) => void): (() => void) => this.ctx.hub.subscribe(filter, listener);
 }

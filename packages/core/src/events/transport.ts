@@ -13,4 +13,11 @@ export interface EventTransport {
    * transaction still go to `publish`. Absent: always false.
    */
   readonly quiet?: boolean;
+  /**
+   * Up to `limit` events published after the event `after` (by any process), oldest first, read from the
+   * transport's durable store; undefined when the store does not hold `after` (trimmed by retention, or never
+   * stored). `more`: events beyond `limit` follow. Absent: the transport keeps no store, and a cursor outside
+   * the hub's window is expired.
+   */
+  replay?(after: string, limit: number): Promise<{ events: OjsEvent[]; more: boolean } | undefined>;
 }
