@@ -4,8 +4,8 @@
  * starts, like worker.ts. Killed with SIGKILL, its claimed jobs come back only through the store's rescue.
  * Usage: worker-in-process.ts <backend url> <ledger file> <queue>
  */
-import { appendFileSync } from 'node:fs';
 import { Worker, inProcess } from '@ojskit/client';
+import { registerLedgerJob } from './ledger-job.js';
 import { createBackend } from '../../src/backends/registry.js';
 
 const [backend, ledger, queue] = process.argv.slice(2) as [string, string, string];
@@ -21,11 +21,6 @@ const driver = await (async () => {
 })();
 // Its own background services too (promoter, rescuer…): they run under leases shared with the gateways.
 const worker = new Worker(inProcess(driver), { queues: [queue], concurrency: 8 });
-worker.register('chaos.job', async (ctx) => {
-  // Written before the work: a run killed midway still counts as a run.
-  appendFileSync(ledger, `${ctx.job.id} ${ctx.attempt}\n`);
-  await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 40));
-  return { ok: true };
-});
+registerLedgerJob(worker, ledger);
 worker.start();
 process.on('SIGTERM', () => void worker.close({ timeoutMs: 2_000 }).then(() => process.exit(0)));
