@@ -3,28 +3,30 @@
  * every transition from core's table and policies, runs the driver's atomic primitives, emits one event per
  * transition and runs the background services.
  */
-import type { EventFilter, ListQuery, OjsApi } from '../api/ojs-api.js';
+import type { ListQuery, OjsApi } from '../api/ojs-api.js';
 import type * as R from '../api/responses.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Driver } from '../driver/driver.js';
 import { OjsError } from '../errors/ojs-error.js';
 import type { OjsEvent } from '../events/event.js';
+import type { EventFilter } from '../events/filter.js';
 import { EventHub } from '../events/hub.js';
 import { WorkSignal } from './work-signal.js';
 import { newId } from '../formats/ids.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS } from '../schemas/patterns.js';
-import { cronFirer } from '../services/cron-firer.js';
-import { expirer } from '../services/expirer.js';
-import { promoter } from '../services/promoter.js';
-import { pruner } from '../services/pruner.js';
-import { rescuer } from '../services/rescuer.js';
-import { ServiceRunner } from '../services/runner.js';
+import { cronFirer } from './services/cron-firer.js';
+import { expirer } from './services/expirer.js';
+import { promoter } from './services/promoter.js';
+import { pruner } from './services/pruner.js';
+import { rescuer } from './services/rescuer.js';
+import { ServiceRunner } from './services/runner.js';
 import type { EngineContext, EngineSettings } from './context.js';
 import { DEFAULT_RETENTION, DEFAULT_SERVICE_INTERVALS, type EngineOptions } from './options.js';
 import * as cron from './ops/cron.js';
 import * as deadLetter from './ops/dead-letter.js';
 import * as enqueueOps from './ops/enqueue.js';
 import * as jobs from './ops/jobs.js';
+import * as overdue from './ops/overdue.js';
 import * as queues from './ops/queues.js';
 import * as system from './ops/system.js';
 import * as worker from './ops/worker.js';
@@ -160,6 +162,9 @@ export class Engine implements OjsApi {
     if (cursorLost) response.cursor_expired = true;
     return response;
   };
+
+  /** Stuck jobs: active past a deadline, or held by a silent worker (ojskit extension, admin API). */
+  listOverdue = (query?: { limit?: number }): Promise<overdue.OverdueJobsResponse> => overdue.listOverdue(this.ctx, query);
 
   subscribe = (filter: EventFilter, listener: (event: OjsEvent) => void): (() => void) => this.ctx.hub.subscribe(filter, listener);
 }

@@ -1,6 +1,6 @@
 /** The event hub: fans events out to subscribers and keeps a bounded window of recent events for polling and resume. */
-import type { EventTransport } from '../driver/driver.js';
-import type { EventFilter } from '../api/ojs-api.js';
+import type { EventFilter } from './filter.js';
+import type { EventTransport } from './transport.js';
 import { eventIdFor, eventSeqOf } from '../formats/ids.js';
 import { timestampMs } from '../formats/timestamps.js';
 import { DEFAULT_EVENT_ORDER_WINDOW_MS, JobEventOrder } from './job-order.js';
@@ -64,6 +64,7 @@ export class EventHub {
   private readonly from: Array<string | null>;
   private readonly attempt: number[];
   private readonly extra: Array<Record<string, unknown> | undefined>;
+  private readonly since: Array<string | undefined>;
   /** Sequence number of the oldest kept event; the newest is `first + size - 1`. */
   private first = 0;
   private size = 0;
@@ -90,6 +91,7 @@ export class EventHub {
     this.from = new Array(n);
     this.attempt = new Array(n);
     this.extra = new Array(n);
+    this.since = new Array(n);
     if (transport !== undefined) {
       const order = new JobEventOrder((event) => this.store(event), orderWindowMs);
       this.order = order;
@@ -138,6 +140,7 @@ export class EventHub {
       this.from[i] = event.from;
       this.attempt[i] = event.attempt;
       this.extra[i] = event.extra;
+      this.since[i] = event.since;
       if (this.listeners.size === 0) return;
       let built: OjsEvent | undefined;
       for (const sub of this.listeners) {
@@ -149,6 +152,7 @@ export class EventHub {
     }
     this.built[i] = event;
     this.extra[i] = undefined;
+    this.since[i] = undefined;
     for (const sub of this.listeners) if (matchesFilter(event, sub.filter)) this.deliver(sub.listener, event);
   }
 
@@ -176,6 +180,7 @@ export class EventHub {
         attempt: this.attempt[i]!,
         time: this.time[i]!,
         extra: this.extra[i],
+        since: this.since[i],
       },
       eventIdFor(timestampMs(this.time[i]!), seq),
     );
