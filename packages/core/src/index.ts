@@ -23,6 +23,7 @@ export * from './retry/non-retryable.js';
 export * from './unique/fingerprint.js';
 export * from './events/event.js';
 export * from './driver/records.js';
+export * from './history/job-history.js';
 export * from './driver/driver.js';
 export * from './driver/insert-plan.js';
 export * from './api/responses.js';

@@ -1,7 +1,7 @@
 /** The shared backend contract suite against Redis, one key prefix per case. */
 import { describe } from 'vitest';
 import { Engine, ManualClock } from '@ojskit/core';
-import { runBackendContract } from '@ojskit/contract';
+import { runBackendContract, skipHistoryCases } from '@ojskit/contract';
 import { dispose, redisAvailable, testDriver } from './support.js';
 
 if (redisAvailable) {
@@ -22,6 +22,7 @@ if (redisAvailable) {
         },
       };
     },
+    skip: skipHistoryCases('the Redis driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history append in each Lua script, is not done'),
   });
 } else {
   describe.skip('OJS backend contract: redis (Redis unreachable; fails under CI=true)', () => {});

@@ -1,4 +1,5 @@
 /** The FAIL decision, once: build the error, then retry with backoff, discard, or dead-letter. */
+import { noteOf } from '../history/job-history.js';
 import type { TransitionOp } from '../driver/driver.js';
 import type { StoredJob } from '../driver/records.js';
 import { EFFECTS, effectChanges, type TransitionEffect } from '../lifecycle/effects.js';
@@ -49,8 +50,10 @@ function failureOp(
   set: Partial<Job>,
   x: TransitionOp['x'] = {},
 ): TransitionOp {
-  const changes = effectChanges(effect, now, toTimestamp(now));
-  return { id: job.id, from: effect.from, to: effect.to, expect, set: { ...set, ...changes.set }, unset: changes.unset, x: { ...changes.x, ...x } };
+  const nowIso = toTimestamp(now);
+  const changes = effectChanges(effect, now, nowIso);
+  const note = noteOf(effect, nowIso, set.error?.type ?? set.error?.code);
+  return { id: job.id, from: effect.from, to: effect.to, expect, set: { ...set, ...changes.set }, unset: changes.unset, x: { ...changes.x, ...x }, note };
 }
 
 function history(job: Job, error: JobError): JobError[] {

@@ -3,6 +3,7 @@ import type { ClaimParams, ClaimResult, TransitionOp, TransitionResult } from '.
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { EFFECTS, effectChanges } from '../../lifecycle/effects.js';
+import { noteOf, type TransitionNote } from '../../history/job-history.js';
 import { isUuidV7 } from '../../formats/ids.js';
 import { timestampMs } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
@@ -106,7 +107,7 @@ async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void>
 function requeueOp(job: Job, now: number, nowIso: string): TransitionOp {
   const { from, to } = EFFECTS.requeue;
   const changes = effectChanges(EFFECTS.requeue, now, nowIso);
-  return { id: job.id, from, to, set: { ...changes.set, attempt: Math.max(0, job.attempt - 1) }, unset: changes.unset, x: changes.x };
+  return { id: job.id, from, to, set: { ...changes.set, attempt: Math.max(0, job.attempt - 1) }, unset: changes.unset, x: changes.x, note: noteOf(EFFECTS.requeue, nowIso) };
 }
 
 /** One claim for `request` at the current instant, its events emitted. */
@@ -223,6 +224,7 @@ interface AckParts {
   /** `set` of an ACK without a result. */
   set: Partial<Job>;
   x: TransitionOp['x'];
+  note: TransitionNote;
 }
 
 /** The parts of the last instant ACKs were made at: ACKs one at a time mostly share a millisecond. */
@@ -231,7 +233,7 @@ let lastAckParts: AckParts | undefined;
 function ackParts(now: number, nowIso: string): AckParts {
   if (lastAckParts !== undefined && lastAckParts.now === now && lastAckParts.nowIso === nowIso) return lastAckParts;
   const changes = effectChanges(EFFECTS.ack, now, nowIso);
-  return (lastAckParts = { now, nowIso, set: Object.freeze(changes.set), x: Object.freeze(changes.x) });
+  return (lastAckParts = { now, nowIso, set: Object.freeze(changes.set), x: Object.freeze(changes.x), note: Object.freeze(noteOf(EFFECTS.ack, nowIso)) });
 }
 
 const ACK_UNSET: readonly string[] = EFFECTS.ack.unset;
@@ -248,6 +250,7 @@ function ackOp(ack: AckRequest, parts: AckParts, returning: 'job' | 'summary'): 
     unset: ACK_UNSET,
     x: parts.x,
     returning,
+    note: parts.note,
   };
   if (ack.workerId || ack.attempt !== undefined) {
     op.expect = {};
