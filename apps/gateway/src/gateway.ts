@@ -17,6 +17,7 @@ import { jsonStdoutLogger, requestLog } from './middleware/request-log.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
 import { GatewayMetrics } from './metrics/prometheus.js';
 import { registerOverdueRoute } from './routes/admin-overdue.js';
+import { registerJobHistoryRoute } from './routes/job-history.js';
 import { openApiDocumentFactory } from './openapi/document.js';
 import { referencePage, rootPage } from './openapi/pages.js';
 import { REFERENCE_ASSETS_PATH, registerReferenceAssets } from './openapi/reference-assets.js';
@@ -119,6 +120,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   registerSystemRoutes(deps, metrics);
   registerJobRoutes(deps);
+  registerJobHistoryRoute(deps);
   registerWorkerRoutes(deps);
   registerQueueRoutes(deps);
   registerDeadLetterRoutes(deps);

@@ -19,6 +19,7 @@ export type { Workflow, WorkflowDefinition, WorkflowMember, WorkflowStep, BatchC
 export type { Cron, CronInput, OverlapPolicy } from './mapping/cron.js';
 export type { Queue, QueueStats, Pagination, DeadLetterStats } from './mapping/queue.js';
 export type { Progress } from './mapping/progress.js';
+export type { JobHistory, JobTransitionRecord } from './mapping/history.js';
 export type { DurationInput, TimeInput } from './mapping/time.js';
 export type { AnyJobs, ArgsOf, JobDefinition, JobRegistry, JobTypeOf, ResultOf } from './registry.js';
 export { inProcess } from './transport/in-process.js';

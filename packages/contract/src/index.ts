@@ -23,6 +23,7 @@ import { registerEnqueueCases } from './cases/enqueue.js';
 import { registerEnvelopeCases } from './cases/envelope.js';
 import { registerEventCases } from './cases/events.js';
 import { registerFetchCases } from './cases/fetch.js';
+import { registerHistoryCases } from './cases/history.js';
 import { registerModelCases } from './cases/model.js';
 import { registerProgressCases } from './cases/progress.js';
 import { registerQueueCases } from './cases/queues.js';
@@ -35,6 +36,7 @@ import { registerVisibilityCases } from './cases/visibility.js';
 import { registerWorkflowCases } from './cases/workflows.js';
 
 export type { BackendContractOptions, ContractSubject } from './subject.js';
+export { HISTORY_CASE_IDS, skipHistoryCases } from './cases/history.js';
 export type { CaseContext } from './context.js';
 export { runDriverContract, DRIVER_CASE_REGISTRATIONS } from './driver/index.js';
 export type { DriverContractOptions, DriverSubject } from './driver/subject.js';
@@ -67,6 +69,7 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerCronCases,
   registerWorkflowCases,
   registerEventCases,
+  registerHistoryCases,
   registerConcurrencyCases,
   registerModelCases,
 ];

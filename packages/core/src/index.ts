@@ -14,6 +14,7 @@ export type * from './api/responses.js';
 export type { EventFilter } from './events/filter.js';
 export { EVENT_TYPES, SINCE_FIELDS, TRANSITION_EVENT_TYPES, type EventType, type JobEventData, type OjsEvent } from './events/event.js';
 export type { Job, JobError, RetryPolicyWire } from './schemas/job.js';
+export type { JobHistory, JobHistoryEntry, JobHistoryResponse } from './history/job-history.js';
 export * from './lifecycle/states.js';
 export * from './errors/catalog.js';
 export * from './errors/ojs-error.js';

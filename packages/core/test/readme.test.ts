@@ -81,7 +81,7 @@ describe('README, the driver primitives', () => {
     const source = readFileSync(new URL('../src/driver/driver.ts', import.meta.url), 'utf8');
     const body = source.slice(source.indexOf('export interface Driver {'));
     const block = body.slice(0, body.indexOf('\n}\n'));
-    const methods = [...block.matchAll(/^ {2}([a-zA-Z]+)\(/gm)].map((m) => m[1]!);
+    const methods = [...block.matchAll(/^ {2}([a-zA-Z]+)\??\(/gm)].map((m) => m[1]!);
     const properties = [...block.matchAll(/^ {2}readonly ([a-zA-Z]+)\??:/gm)].map((m) => m[1]!);
     for (const name of methods) {
       const family = /^(queue|worker|cron|workflow|lease)/.exec(name)?.[1];

@@ -4,6 +4,7 @@ import type { JobInternals } from '@ojskit/core/driver';
 import type { BinaryHeap, HeapNode } from './binary-heap.js';
 import type { QueueState } from './queue-state.js';
 import type { ReadyItem, ReadyLevel } from './ready-queue.js';
+import type { JobHistoryLog } from './job-history-log.js';
 
 /**
  * One job. `job` and `x` are private copies (see clone.ts). Fields are cleared by assigning `undefined`
@@ -25,6 +26,8 @@ export class JobEntry implements HeapNode, ReadyItem {
   expiry: ExpiryNode | null = null;
   /** The queue whose indexes and counters hold the job (kept by the store), so a change need not look it up. */
   q: QueueState | null = null;
+  /** Its history lines, made at its first transition (its insert). */
+  history: JobHistoryLog | null = null;
 
   constructor(
     public job: Job,

@@ -4,6 +4,8 @@ import {
   completionOp,
   EFFECTS,
   failureOp,
+  historyEntry,
+  noteOf,
   STATE_ROLES,
   STATE_SETS,
   summarize,
@@ -21,12 +23,14 @@ import {
   type InsertOutcome,
   type InsertParams,
   type InsertResult,
+  type JobHistory,
   type JobInternals,
   type JobListParams,
   type JobState,
   type JobSummary,
   type QueueRecord,
   type StoredJob,
+  type TransitionNote,
   type TransitionOp,
   type TransitionResult,
   type WorkerRecord,
@@ -37,6 +41,7 @@ import { cloneValue, copyStoredJob } from './clone.js';
 import { MemoryInsertPort } from './insert-plan.js';
 import type { JobEntry } from './job-entry.js';
 import { JobStore } from './job-store.js';
+import { JobHistoryLog } from './job-history-log.js';
 import type { QueueState } from './queue-state.js';
 import { zeroCounts } from './state-counts.js';
 
@@ -88,7 +93,14 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   durable: false,
   // Every method acts when called, before its promise settles.
   orderedCalls: true,
+  history: true,
 });
+
+/** The trigger of the table's row `from → to` when the engine sent no note (the first such row). */
+function inferredNote(from: JobState, to: JobState, job: Job): TransitionNote {
+  const row = TRANSITIONS.find((t) => t.from === from && t.to === to);
+  return { at: job.enqueued_at ?? job.created_at, trigger: row?.trigger ?? 'push' };
+}
 
 /**
  * The in-process driver. Every method runs to completion synchronously before its promise settles,
@@ -123,6 +135,7 @@ export class MemoryDriver implements Driver {
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
     const { limit, now, nowIso, workerId } = params;
+    const claimNote = noteOf(EFFECTS.claim, nowIso);
     const jobs: Job[] = [];
     const promoted: JobSummary[] = [];
     const expired: Job[] = [];
@@ -155,6 +168,7 @@ export class MemoryDriver implements Driver {
         x.visibleUntil = now + visibility;
         x.timeoutAt = now + x.timeoutMs;
         this.store.attach(entry, from, nowIso);
+        this.record(entry, claimNote, from);
         jobs.push(copyStoredJob(job));
       }
     }
@@ -184,6 +198,17 @@ export class MemoryDriver implements Driver {
     const results = new Array<TransitionResult>(jobs.length);
     for (let i = 0; i < jobs.length; i++) results[i] = this.transition(failureOp(jobs[i]!, now, nowIso));
     return results;
+  }
+
+  async jobHistory(params: { id: string }): Promise<JobHistory | null> {
+    const entry = this.store.jobs.get(params.id);
+    if (entry === undefined) return null;
+    return entry.history?.read() ?? { entries: [], dropped: 0 };
+  }
+
+  /** Appends the history line of a transition `entry` just made (in the same synchronous step). */
+  private record(entry: JobEntry, note: TransitionNote, from: JobState | null, heldBy?: string): void {
+    (entry.history ??= new JobHistoryLog()).append(historyEntry(note, from, entry.job, heldBy));
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {
@@ -458,10 +483,12 @@ export class MemoryDriver implements Driver {
         const from = match.job.state;
         applyEffect(match.job, match.x, EFFECTS.uniqueReplace, now, nowIso);
         this.store.attach(match, from, nowIso);
+        this.record(match, noteOf(EFFECTS.uniqueReplace, nowIso), from);
         replaced = copyStoredJob(match.job);
       }
       const entry = step.staged;
       this.store.index(entry, nowIso);
+      this.record(entry, { at: nowIso, trigger: 'push' }, null);
       // The caller's own input when the stored job equals it (handing a caller back its own object exposes
       // nothing stored and saves a copy); a copy of the stored job when it took a replaced job's schedule.
       const job = step.rescheduled ? copyStoredJob(entry.job) : jobs[i]!.job;
@@ -476,6 +503,7 @@ export class MemoryDriver implements Driver {
     if (entry === undefined) return { ok: false, state: null };
     const { job, x } = entry;
     const from = job.state;
+    const heldBy = job.worker_id;
     if (!op.from.includes(from) || (from !== op.to && LEGAL.get(from)?.has(op.to) !== true) || !expectHolds(entry, op.expect)) {
       return { ok: false, state: from, job: copyStoredJob(job) };
     }
@@ -507,6 +535,7 @@ export class MemoryDriver implements Driver {
     }
     // A transition carries no nowIso; a queue it creates (a job moved to a new queue) is dated by the job.
     this.store.attach(entry, from, job.enqueued_at ?? job.created_at);
+    if (from !== op.to) this.record(entry, op.note ?? inferredNote(from, op.to, job), from, heldBy);
     return op.returning === 'summary' ? { ok: true, from, summary: summarize(job) } : { ok: true, from, job: copyStoredJob(job) };
   }
 
@@ -528,6 +557,7 @@ export class MemoryDriver implements Driver {
       const from = entry.job.state;
       applyEffect(entry.job, entry.x, EFFECTS.promote, now, nowIso);
       this.store.attach(entry, from, nowIso);
+      this.record(entry, noteOf(EFFECTS.promote, nowIso), from);
       promoted.push({ ...summarize(entry.job), from });
     }
     return moved;
@@ -539,6 +569,7 @@ export class MemoryDriver implements Driver {
     const from = entry.job.state;
     applyEffect(entry.job, entry.x, EFFECTS.expire, now, nowIso);
     this.store.attach(entry, from, nowIso);
+    this.record(entry, noteOf(EFFECTS.expire, nowIso), from);
     return copyStoredJob(entry.job);
   }
 }

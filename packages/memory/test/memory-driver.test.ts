@@ -89,7 +89,7 @@ describe('capabilities (memory)', () => {
   it('declares what it can do', () => {
     const d = new MemoryDriver();
     expect(d.name).toBe('memory');
-    expect(d.capabilities).toEqual({ transactionalEnqueue: false, crossProcessEvents: false, uniqueStrength: 'strong', durable: false, orderedCalls: true });
+    expect(d.capabilities).toEqual({ transactionalEnqueue: false, crossProcessEvents: false, uniqueStrength: 'strong', durable: false, orderedCalls: true, history: true });
     expect((d as Driver).events).toBeUndefined();
   });
 });

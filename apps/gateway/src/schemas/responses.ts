@@ -208,6 +208,20 @@ export const AdminStatsResponse = z
     uptime_seconds: z.number(),
   })
   .openapi('AdminStatsResponse');
+export const JobHistoryEntry = z
+  .object({
+    at: z.string(),
+    from: z.enum(JOB_STATES).nullable(),
+    to: z.enum(JOB_STATES),
+    trigger: z.string().openapi({ description: 'What moved the job: push, timer, activate, fetch, expiry, ack, fail, requeue, visibility_timeout, cancel, dead_letter_retry, unique_replace.' }),
+    attempt: z.number().int(),
+    worker_id: z.string().optional(),
+    reason: z.string().optional().openapi({ description: 'Error type of a failure or reclaim; source of a cancel (client, workflow_cancelled, cron_overlap).' }),
+  })
+  .openapi('JobHistoryEntry');
+export const JobHistoryResponse = z
+  .object({ job_id: z.string(), history: z.array(JobHistoryEntry), dropped: z.number().int() })
+  .openapi('JobHistoryResponse');
 export const OverdueJob = z
   .object({
     job_id: z.string(),

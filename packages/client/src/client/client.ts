@@ -3,6 +3,7 @@ import type { JobState } from '@ojskit/core';
 import { enqueueRequestToWire, type EnqueueOptions } from '../mapping/enqueue.js';
 import { jobFromWire, type Job } from '../mapping/job.js';
 import { progressFromWire, type Progress } from '../mapping/progress.js';
+import { historyFromWire, type JobHistory } from '../mapping/history.js';
 import type { DurationInput, TimeInput } from '../mapping/time.js';
 import type { AnyJobs, ArgsOf, JobRegistry, JobTypeOf, ResultOf } from '../registry.js';
 import type { Transport } from '../transport/transport.js';
@@ -81,6 +82,15 @@ export class Client<R extends JobRegistry<R> = AnyJobs> {
   /** Releases a job enqueued with `pending: true`. */
   async activate(id: string): Promise<Job> {
     return jobFromWire((await this.api.activateJob(id)).job);
+  }
+
+  /**
+   * Every transition of the job, oldest first, as its store recorded it (ojskit extension `x-job-history`);
+   * rejects with `unsupported` on a backend that keeps no history.
+   * @example (await client.history(job.id)).transitions.map((t) => `${t.from ?? '∅'} → ${t.to} (${t.trigger})`)
+   */
+  async history(id: string): Promise<JobHistory> {
+    return historyFromWire(await this.api.getJobHistory(id));
   }
 
   /** The last progress the job's handler reported. */

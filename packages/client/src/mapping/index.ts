@@ -7,4 +7,5 @@ export * from './workflow.js';
 export * from './cron.js';
 export * from './queue.js';
 export * from './progress.js';
+export * from './history.js';
 export * from './worker-protocol.js';

@@ -3,7 +3,7 @@
  * another implementation). Error envelopes come back as the same `OjsError` the in-process engine throws,
  * so callers cannot tell the transports apart.
  */
-import { OjsError, type EventFilter, type ListQuery, type OjsApi, type OjsErrorBody, type OjsEvent } from '@ojskit/core';
+import { OjsError, type EventFilter, type JobHistoryResponse, type ListQuery, type OjsApi, type OjsErrorBody, type OjsEvent } from '@ojskit/core';
 import type * as R from '@ojskit/core';
 import { readSse } from './sse-reader.js';
 import type { AckManyItem, AckManyResponse, BatchAck } from './transport.js';
@@ -143,6 +143,10 @@ export class HttpTransport implements OjsApi, BatchAck {
 
   getJob(id: string): Promise<R.JobResponse> {
     return this.send('GET', `/ojs/v1/jobs/${seg(id)}`);
+  }
+
+  getJobHistory(id: string): Promise<JobHistoryResponse> {
+    return this.send('GET', `/ojs/v1/jobs/${seg(id)}/history`);
   }
 
   cancelJob(id: string): Promise<R.JobResponse> {

@@ -8,6 +8,7 @@
 import type { Job } from '../schemas/job.js';
 import type { OjsEvent } from '../events/event.js';
 import type { EventFilter } from '../events/filter.js';
+import type { JobHistoryResponse } from '../history/job-history.js';
 import type * as R from './responses.js';
 
 export interface ListQuery {
@@ -25,6 +26,8 @@ export interface OjsApi {
   /** PUSH batch, all-or-nothing. Body `{"jobs":[…]}`. */
   enqueueBatch(request: unknown, options?: { tx?: unknown }): Promise<R.BatchEnqueueResponse>;
   getJob(id: string): Promise<R.JobResponse>;
+  /** The job's transitions, oldest first (ojskit extension `x-job-history`; `422 unsupported` where not recorded). */
+  getJobHistory(id: string): Promise<JobHistoryResponse>;
   /** CANCEL; the job carries `previous_state`. */
   cancelJob(id: string): Promise<R.JobResponse>;
   /** ACTIVATE a `pending` job. */

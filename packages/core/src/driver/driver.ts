@@ -21,6 +21,7 @@ import type { JobState } from '../lifecycle/states.js';
 import type { Job, JobError } from '../schemas/job.js';
 import type { EventTransport } from '../events/transport.js';
 import type { JobInternals, JobSummary, StoredJob } from './records.js';
+import type { JobHistory, TransitionNote } from '../history/job-history.js';
 
 /** What a backend can do, as data: drives the manifest, contract skips and the playground. */
 export interface DriverCapabilities {
@@ -39,6 +40,11 @@ export interface DriverCapabilities {
    * round trip sooner than the insert's event would. Absent means false (pooled connections, for example).
    */
   orderedCalls?: boolean;
+  /**
+   * Every state change writes a history line in the same atomic step (`jobHistory` reads them): see
+   * history/job-history.ts. Absent means false.
+   */
+  history?: boolean;
 }
 
 /** Outcome of one job of an insert. */
@@ -102,6 +108,11 @@ export interface TransitionOp {
   x?: { [K in keyof JobInternals]?: JobInternals[K] | null };
   /** What to return on success (default `job`). */
   returning?: 'job' | 'summary';
+  /**
+   * When, by what trigger and why, for the history line a driver with `capabilities.history` writes with the
+   * change. The engine sets it on every op that changes the state.
+   */
+  note?: TransitionNote;
 }
 
 export type TransitionResult =
@@ -308,6 +319,17 @@ export interface Driver {
   jobTransition(op: TransitionOp): Promise<TransitionResult>;
 
   jobGet(id: string): Promise<StoredJob | null>;
+
+  /**
+   * A job's history lines, oldest first, as the transitions wrote them (`capabilities.history`); null when no
+   * such job. Each state change of every primitive writes one line in its own atomic step: the insert
+   * (`from: null`, trigger `push`; a unique `replace` also a line on the job it cancels), a claim (`fetch`, with
+   * the claim's worker) and the promotions (`timer`) and expiries (`expiry`) it makes on the way, `jobPromote`,
+   * `jobExpire`, and each `jobTransition(Many)` whose `to` differs from the current state (trigger, `at` and
+   * reason from `op.note`; the worker from the job, or from before the change when it clears `worker_id`). At
+   * most `MAX_HISTORY_ENTRIES` lines, the oldest dropped first and counted.
+   */
+  jobHistory?(params: { id: string }): Promise<JobHistory | null>;
 
   /** Newest first (by id). `total` counts every match. */
   jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }>;

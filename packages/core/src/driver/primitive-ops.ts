@@ -7,6 +7,7 @@ import { EFFECTS, effectChanges } from '../lifecycle/effects.js';
 import { toTimestamp } from '../formats/timestamps.js';
 import type { Job } from '../schemas/job.js';
 import type { CompleteItem, FailItem, TransitionOp } from './driver.js';
+import { noteOf, type TransitionNote } from '../history/job-history.js';
 
 /** What every ACK of one instant writes. Shared by the ops of that instant and frozen (drivers only read ops). */
 interface AckParts {
@@ -15,6 +16,8 @@ interface AckParts {
   /** `set` of an ACK without a result. */
   set: Partial<Job>;
   x: TransitionOp['x'];
+  /** The history note of an ACK at this instant. */
+  note: TransitionNote;
 }
 
 /** The parts of the last instant ACKs were made at: ACKs one at a time mostly share a millisecond. */
@@ -23,7 +26,7 @@ let lastAckParts: AckParts | undefined;
 function ackParts(now: number, nowIso: string): AckParts {
   if (lastAckParts !== undefined && lastAckParts.now === now && lastAckParts.nowIso === nowIso) return lastAckParts;
   const changes = effectChanges(EFFECTS.ack, now, nowIso);
-  return (lastAckParts = { now, nowIso, set: Object.freeze(changes.set), x: Object.freeze(changes.x) });
+  return (lastAckParts = { now, nowIso, set: Object.freeze(changes.set), x: Object.freeze(changes.x), note: Object.freeze(noteOf(EFFECTS.ack, nowIso)) });
 }
 
 const ACK_UNSET: readonly string[] = EFFECTS.ack.unset;
@@ -46,6 +49,7 @@ export function completionOp(item: CompleteItem, now: number, nowIso: string, re
     unset: ACK_UNSET,
     x: parts.x,
     returning,
+    note: parts.note,
   };
   if (item.workerId !== undefined || item.attempt !== undefined) {
     op.expect = {};
@@ -81,5 +85,7 @@ export function failureOp(item: FailItem, now: number, nowIso: string): Transiti
   const expect: NonNullable<TransitionOp['expect']> = { attempt: item.attempt };
   if (item.workerId !== undefined) expect.workerId = item.workerId;
   if (item.visibleUntil !== undefined) expect.visibleUntil = item.visibleUntil;
-  return { id: item.id, from: effect.from, to: effect.to, expect, set, unset: changes.unset, x };
+  // The history line's reason: the error's type (its code when it has none), as a failure's event names it.
+  const note = noteOf(effect, nowIso, item.error === undefined ? undefined : item.error.type || item.error.code);
+  return { id: item.id, from: effect.from, to: effect.to, expect, set, unset: changes.unset, x, note };
 }

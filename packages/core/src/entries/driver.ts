@@ -11,3 +11,4 @@ export type { EventTransport } from '../events/transport.js';
 export * from '../events/packing.js';
 export * from '../events/listener-presence.js';
 export * from '../driver/primitive-ops.js';
+export * from '../history/job-history.js';

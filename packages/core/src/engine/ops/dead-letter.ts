@@ -1,4 +1,5 @@
 /** The dead-letter queue: jobs discarded with `on_exhaustion: dead_letter` (or `DEAD_LETTER`), listed, retried, deleted. */
+import { noteOf } from '../../history/job-history.js';
 import type { ListQuery } from '../../api/ojs-api.js';
 import type { BulkActionResponse, DeadLetterDeleteResponse, DeadLetterStatsResponse, JobListResponse, JobResponse } from '../../api/responses.js';
 import { OjsError } from '../../errors/ojs-error.js';
@@ -55,7 +56,8 @@ export async function retryDeadLetter(ctx: EngineContext, id: string, body?: unk
   const { now, nowIso } = instant(ctx);
   const { from, to } = EFFECTS.deadLetterRetry;
   const changes = effectChanges(EFFECTS.deadLetterRetry, now, nowIso);
-  const result = await ctx.driver.jobTransition({ id, from, to, expect: { deadLetter: true }, set: { attempt: 0, ...changes.set }, unset: changes.unset, x: changes.x });
+  const note = noteOf(EFFECTS.deadLetterRetry, nowIso);
+  const result = await ctx.driver.jobTransition({ id, from, to, expect: { deadLetter: true }, set: { attempt: 0, ...changes.set }, unset: changes.unset, x: changes.x, note });
   if (!result.ok) {
     throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
   }

@@ -9,6 +9,10 @@ import type { StoredJob } from '../../driver/records.js';
 import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
+import { noteOf } from '../../history/job-history.js';
+
+/** The cancel source recorded in a job's history when a client cancels it (other sources name themselves). */
+const CANCELLED_BY_CLIENT = 'client';
 
 async function load(ctx: EngineContext, id: string): Promise<StoredJob> {
   assertIdFormat(id);
@@ -31,7 +35,8 @@ export function cancelChanges(now: number, nowIso: string) {
 export async function cancelJobById(ctx: EngineContext, id: string, reason?: string): Promise<{ job: Job; from: string }> {
   assertIdFormat(id);
   const { now, nowIso } = instant(ctx);
-  const result = await ctx.driver.jobTransition({ id, from: EFFECTS.cancel.from, to: EFFECTS.cancel.to, ...cancelChanges(now, nowIso) });
+  const note = noteOf(EFFECTS.cancel, nowIso, reason ?? CANCELLED_BY_CLIENT);
+  const result = await ctx.driver.jobTransition({ id, from: EFFECTS.cancel.from, to: EFFECTS.cancel.to, ...cancelChanges(now, nowIso), note });
   if (!result.ok) throw transitionError(result, id, 'cancel');
   const job = (result as { job: Job }).job;
   await ctx.hub.emit([jobEvent('job.cancelled', job, result.from, nowIso, reason ? { reason } : {})]);
@@ -50,7 +55,7 @@ export async function activateJob(ctx: EngineContext, id: string): Promise<JobRe
   assertIdFormat(id);
   const { now, nowIso } = instant(ctx);
   const { from, to } = EFFECTS.activate;
-  const result = await ctx.driver.jobTransition({ id, from, to, set: effectChanges(EFFECTS.activate, now, nowIso).set });
+  const result = await ctx.driver.jobTransition({ id, from, to, set: effectChanges(EFFECTS.activate, now, nowIso).set, note: noteOf(EFFECTS.activate, nowIso) });
   if (!result.ok) throw transitionError(result, id, 'activate', STATE_ROLES.pending);
   const job = (result as { job: Job }).job;
   await ctx.hub.emit([jobEvent('job.enqueued', job, STATE_ROLES.pending, nowIso, { priority: job.priority, activated: true })]);

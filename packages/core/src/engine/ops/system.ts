@@ -2,10 +2,13 @@
 import type { HealthResponse, Manifest } from '../../api/responses.js';
 import { MAX_ENVELOPE_BYTES } from '../../schemas/patterns.js';
 import type { EngineContext } from '../context.js';
+import { recordsHistory } from './history.js';
 
 /** Extensions with full wire support in the engine. */
 const OFFICIAL_EXTENSIONS = ['dead-letter', 'progress', 'events'].map((name) => ({ name, uri: `urn:ojs:ext:${name}`, version: '1.0' }));
 const EXPERIMENTAL_EXTENSIONS = [{ name: 'x-ack-batch', uri: 'urn:ojskit:ext:ack-batch', version: '1.0' }];
+/** Advertised where the backend records each job's transitions (`GET /ojs/v1/jobs/:id/history`). */
+const HISTORY_EXTENSION = { name: 'x-job-history', uri: 'urn:ojskit:ext:job-history', version: '1.0' };
 
 export function manifest(ctx: EngineContext): Manifest {
   const caps = ctx.driver.capabilities;
@@ -30,8 +33,9 @@ export function manifest(ctx: EngineContext): Manifest {
       workflows: true,
       pause_resume: true,
       transactional_enqueue: caps.transactionalEnqueue,
+      job_history: recordsHistory(ctx),
     },
-    extensions: { official: OFFICIAL_EXTENSIONS, experimental: EXPERIMENTAL_EXTENSIONS },
+    extensions: { official: OFFICIAL_EXTENSIONS, experimental: recordsHistory(ctx) ? [...EXPERIMENTAL_EXTENSIONS, HISTORY_EXTENSION] : EXPERIMENTAL_EXTENSIONS },
     unique_job_strength: caps.uniqueStrength,
     limits: { max_envelope_bytes: MAX_ENVELOPE_BYTES, max_batch_size: ctx.settings.maxBatchSize },
   };

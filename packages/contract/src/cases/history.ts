@@ -1,0 +1,162 @@
+/**
+ * Per-job history (ojskit extension `x-job-history`): one line per transition, written with it. Checked against
+ * the transitions the events report (none missing, none extra), through every trigger, under races, after the
+ * job is terminal, bounded, and gone with the job.
+ */
+import { expect } from 'vitest';
+import { TRANSITION_EVENT_TYPES, type JobHistoryEntry, type JobState } from '@ojskit/core';
+import { MAX_HISTORY_ENTRIES } from '@ojskit/core/driver';
+import type { CaseContext } from '../context.js';
+import type { Suite } from '../harness.js';
+import { INTO } from '../support/drive.js';
+import { expectOjsError, settle } from '../support/errors.js';
+
+const RETRY_EACH_SECOND = { max_attempts: 3, initial_interval: 'PT1S', backoff_coefficient: 1, jitter: false } as const;
+
+async function historyOf(t: CaseContext, id: string): Promise<JobHistoryEntry[]> {
+  const res = await t.api.getJobHistory(id);
+  expect(res.job_id).toBe(id);
+  return res.history;
+}
+
+/** `[from, to]` of each line. */
+function moves(history: readonly JobHistoryEntry[]): Array<[JobState | null, JobState]> {
+  return history.map((line) => [line.from, line.to]);
+}
+
+/** The job's transitions as its events tell them: `[to, time]` each, in order. */
+async function eventMoves(t: CaseContext, id: string): Promise<Array<[unknown, string]>> {
+  const { events } = await t.api.pollEvents({ jobId: id, limit: 1_000 });
+  return events.filter((e) => TRANSITION_EVENT_TYPES.has(e.type)).map((e) => [e.data['state'], e.time]);
+}
+
+/** The ids of this file's cases: a backend whose driver does not record history skips them, with its reason. */
+export const HISTORY_CASE_IDS = ['history.advertised', 'history.lifecycle', 'history.triggers', 'history.race', 'history.kept-bounded-pruned', 'history.unknown-job'] as const;
+
+/** `skip` entries for every history case, each with `reason`. */
+export function skipHistoryCases(reason: string): Record<string, string> {
+  return Object.fromEntries(HISTORY_CASE_IDS.map((id) => [id, reason]));
+}
+
+export function registerHistoryCases(suite: Suite): void {
+  suite.group('history', () => {
+    suite.test('history.advertised', 'the manifest advertises x-job-history and capabilities.job_history', async (t) => {
+      const manifest = await t.api.manifest();
+      expect(manifest.capabilities['job_history']).toBe(true);
+      const experimental = (manifest.extensions as { experimental: Array<{ name: string }> }).experimental;
+      expect(experimental.map((e) => e.name)).toContain('x-job-history');
+    });
+
+    suite.test('history.lifecycle', 'push, claim, fail, promotion, claim, ack: one line each, timed, with attempt, worker and reason', async (t) => {
+      const queue = t.queue();
+      const pushedAt = t.iso();
+      const job = await t.push(queue, { options: { retry: RETRY_EACH_SECOND } });
+      t.clock.advance(10);
+      const claimedAt = t.iso();
+      await t.claim(queue, { worker_id: 'w1' });
+      t.clock.advance(10);
+      const failedAt = t.iso();
+      await t.api.nack({ job_id: job.id, worker_id: 'w1', error: { code: 'smtp_down', type: 'SmtpError', message: 'down' } });
+      t.clock.advance(1_000);
+      const retriedAt = t.iso();
+      await t.claim(queue, { worker_id: 'w2' });
+      t.clock.advance(10);
+      const ackedAt = t.iso();
+      await t.api.ack({ job_id: job.id, worker_id: 'w2', result: 1 });
+
+      expect(await historyOf(t, job.id)).toEqual([
+        { at: pushedAt, from: null, to: 'available', trigger: 'push', attempt: 0 },
+        { at: claimedAt, from: 'available', to: 'active', trigger: 'fetch', attempt: 1, worker_id: 'w1' },
+        { at: failedAt, from: 'active', to: 'retryable', trigger: 'fail', attempt: 1, worker_id: 'w1', reason: 'SmtpError' },
+        { at: retriedAt, from: 'retryable', to: 'available', trigger: 'timer', attempt: 1 },
+        { at: retriedAt, from: 'available', to: 'active', trigger: 'fetch', attempt: 2, worker_id: 'w2' },
+        { at: ackedAt, from: 'active', to: 'completed', trigger: 'ack', attempt: 2, worker_id: 'w2' },
+      ]);
+      // The same transitions as the events report, in the same order at the same instants.
+      expect((await historyOf(t, job.id)).map((l) => [l.to, l.at])).toEqual(await eventMoves(t, job.id));
+    });
+
+    suite.test('history.triggers', 'reclaim, requeue, cancel (with its source), expiry, activate, dead-letter retry and unique replace each leave their line', async (t) => {
+      const queue = t.queue();
+      const lost = await t.push(queue);
+      await t.claim(queue, { worker_id: 'w1', visibility_timeout_ms: 1_000 });
+      await t.advance(2_000);
+      const requeueQueue = t.queue();
+      const handedBack = await t.push(requeueQueue);
+      await t.claim(requeueQueue, { worker_id: 'w1' });
+      await t.api.nack({ job_id: handedBack.id, worker_id: 'w1', requeue: true });
+      const cancelled = await INTO.active(t, t.queue());
+      await t.api.cancelJob(cancelled.id);
+      const expired = await t.push(t.queue(), { options: { expires_at: t.iso(1_000), scheduled_at: t.iso(500) } });
+      await t.advance(2_000);
+      const staged = await INTO.pending(t, t.queue());
+      await t.api.activateJob(staged.id);
+      const dead = await INTO.discarded(t, t.queue());
+      await t.api.retryDeadLetter(dead.id);
+      const uniqueQueue = t.queue();
+      const first = await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
+      await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
+
+      expect((await historyOf(t, lost.id)).slice(-1)[0]).toMatchObject({ from: 'active', to: 'available', trigger: 'visibility_timeout', reason: 'visibility_timeout', worker_id: 'w1', attempt: 1 });
+      expect((await historyOf(t, handedBack.id)).slice(-1)[0]).toMatchObject({ from: 'active', to: 'available', trigger: 'requeue', worker_id: 'w1', attempt: 0 });
+      expect((await historyOf(t, cancelled.id)).slice(-1)[0]).toMatchObject({ from: 'active', to: 'cancelled', trigger: 'cancel', reason: 'client', worker_id: 'contract-worker' });
+      expect(moves(await historyOf(t, expired.id))).toEqual([[null, 'scheduled'], ['scheduled', 'discarded']]);
+      expect((await historyOf(t, expired.id))[1]).toMatchObject({ trigger: 'expiry' });
+      expect(await historyOf(t, staged.id)).toMatchObject([{ from: null, to: 'pending', trigger: 'push' }, { from: 'pending', to: 'available', trigger: 'activate' }]);
+      expect((await historyOf(t, dead.id)).slice(-2)).toMatchObject([{ from: 'active', to: 'discarded', trigger: 'fail' }, { from: 'discarded', to: 'available', trigger: 'dead_letter_retry', attempt: 0 }]);
+      expect((await historyOf(t, first.id)).slice(-1)[0]).toMatchObject({ from: 'available', to: 'cancelled', trigger: 'unique_replace' });
+      // Every line matches an event of the same transition, and the reverse.
+      for (const id of [lost.id, handedBack.id, cancelled.id, expired.id, staged.id, dead.id, first.id]) {
+        expect((await historyOf(t, id)).map((l) => [l.to, l.at]), id).toEqual(await eventMoves(t, id));
+      }
+    });
+
+    suite.test('history.race', 'racing ACK, FAIL and CANCEL, and racing claimers: exactly one line for the transition that happened', async (t) => {
+      const queue = t.queue();
+      for (let round = 0; round < 5; round++) {
+        const job = await INTO.active(t, queue, { options: { retry: { max_attempts: 1 } } });
+        await Promise.all([
+          settle(t.api.ack({ job_id: job.id })),
+          settle(t.api.nack({ job_id: job.id, error: { code: 'e', message: 'nack' } })),
+          settle(t.api.cancelJob(job.id)),
+        ]);
+        const stored = await t.job(job.id);
+        expect(moves(await historyOf(t, job.id))).toEqual([[null, 'available'], ['available', 'active'], ['active', stored.state]]);
+      }
+      const claimQueue = t.queue();
+      const { jobs } = await t.api.enqueueBatch({ jobs: Array.from({ length: 20 }, (_, i) => ({ type: 'contract.job', args: [i], options: { queue: claimQueue } })) });
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => t.api.fetch({ queues: [claimQueue], count: 4, worker_id: `racer-${i}` })));
+      const holder = new Map(claims.flatMap((c) => c.jobs.map((j) => [j.id, j.worker_id] as const)));
+      for (const { id } of jobs) {
+        const history = await historyOf(t, id);
+        const worker = holder.get(id);
+        if (worker === undefined) expect(moves(history)).toEqual([[null, 'available']]);
+        else expect(history.slice(1)).toMatchObject([{ from: 'available', to: 'active', worker_id: worker }]);
+      }
+    });
+
+    suite.test('history.kept-bounded-pruned', 'kept after the job is terminal, the newest lines past the bound, gone when retention prunes the job', async (t) => {
+      const queue = t.queue();
+      const attempts = Math.ceil(MAX_HISTORY_ENTRIES / 3) + 2;
+      const job = await t.push(queue, { options: { retry: { ...RETRY_EACH_SECOND, max_attempts: attempts } } });
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        await t.claim(queue);
+        await t.api.nack({ job_id: job.id, error: { code: 'e', message: `attempt ${attempt}` } });
+        t.clock.advance(1_000);
+      }
+      await t.expectState(job.id, 'discarded');
+      // push, then fetch + fail per attempt, and a promotion between attempts.
+      const total = 1 + attempts * 2 + (attempts - 1);
+      const res = await t.api.getJobHistory(job.id);
+      expect(res.history).toHaveLength(MAX_HISTORY_ENTRIES);
+      expect(res.dropped).toBe(total - MAX_HISTORY_ENTRIES);
+      expect(res.history.at(-1)).toMatchObject({ from: 'active', to: 'discarded', trigger: 'fail', attempt: attempts });
+      await t.advance(8 * 24 * 3_600_000);
+      await expectOjsError(t.api.getJobHistory(job.id), { code: 'not_found' });
+    });
+
+    suite.test('history.unknown-job', 'an unknown id → 404 not_found', async (t) => {
+      await expectOjsError(t.api.getJobHistory('019a0000-0000-7000-8000-000000000000'), { code: 'not_found' });
+    });
+  });
+}
