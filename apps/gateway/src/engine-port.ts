@@ -1,5 +1,5 @@
 /** The engine surface the gateway drives: the OJS operations plus the ojskit extensions it exposes over HTTP. */
-import type { OjsApi, OjsErrorBody, OverdueJobsResponse } from '@ojskit/core';
+import type { AckManyResponse, AckManyResult, OjsApi, OverdueJobsResponse } from '@ojskit/core';
 
 /** One acknowledgement of a batched ACK (`POST /ojs/v1/workers/ack/batch`). */
 export interface AckManyItem {
@@ -8,14 +8,8 @@ export interface AckManyItem {
   worker_id?: string;
 }
 
-/** Per-job outcome of a batched ACK, in request order. */
-export type AckManyResult =
-  | { ok: true; job_id: string; state: 'completed' }
-  | { ok: false; job_id: string; error: OjsErrorBody };
-
-export interface AckManyResponse {
-  results: AckManyResult[];
-}
+/** Per-job outcomes of a batched ACK: core's schema declares them once for the engine, this route and the SDK. */
+export type { AckManyResponse, AckManyResult };
 
 /**
  * What the gateway needs from an engine. `Engine` from `@ojskit/core` satisfies it; declaring it here keeps

@@ -6,7 +6,6 @@
  */
 export { Engine } from './engine/engine.js';
 export * from './engine/options.js';
-export type { AckManyResult } from './engine/ops/worker.js';
 export { ANONYMOUS_WORKER } from './engine/ops/worker.js';
 export type { OverdueJob, OverdueJobsResponse, OverdueReason } from './engine/ops/overdue.js';
 export type { ListQuery, OjsApi } from './api/ojs-api.js';

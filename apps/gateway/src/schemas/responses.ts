@@ -1,27 +1,14 @@
 /** Response bodies as the OpenAPI document describes them (the engine produces them; see `OjsApi`). */
 import { z } from '@hono/zod-openapi';
 import { JOB_STATES } from '@ojskit/core';
-import { JobSchema } from '@ojskit/core/schemas';
+import { AckManyResponseSchema, JobSchema, OjsErrorBodySchema } from '@ojskit/core/schemas';
 import { named } from './named.js';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const Job = named(JobSchema, 'Job');
 
-export const ErrorEnvelope = z
-  .object({
-    error: z.looseObject({
-      code: z.string(),
-      message: z.string(),
-      retryable: z.boolean(),
-      request_id: z.string().optional(),
-      details: jsonObject.optional(),
-      hint: z.string().optional(),
-      docs_url: z.string().optional(),
-      type: z.string().optional(),
-    }),
-  })
-  .openapi('ErrorEnvelope');
+export const ErrorEnvelope = z.object({ error: OjsErrorBodySchema }).openapi('ErrorEnvelope');
 
 const Pagination = z
   .object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int(), has_more: z.boolean(), next_cursor: z.string().optional() })
@@ -40,16 +27,7 @@ export const FetchResponse = z.looseObject({ jobs: z.array(Job), job: Job.option
 export const AckResponse = z
   .looseObject({ acknowledged: z.literal(true), id: z.string(), job_id: z.string(), state: z.literal('completed'), completed_at: z.string(), job: Job })
   .openapi('AckResponse');
-export const AckBatchResponse = z
-  .object({
-    results: z.array(
-      z.union([
-        z.object({ ok: z.literal(true), job_id: z.string(), state: z.literal('completed') }),
-        z.object({ ok: z.literal(false), job_id: z.string(), error: ErrorEnvelope.shape.error }),
-      ]),
-    ),
-  })
-  .openapi('AckBatchResponse');
+export const AckBatchResponse = named(AckManyResponseSchema, 'AckBatchResponse');
 export const NackResponse = z
   .looseObject({
     id: z.string(),

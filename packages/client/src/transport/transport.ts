@@ -2,7 +2,7 @@
  * What `Client` and `Worker` talk to: an `OjsApi`. The in-process `Engine` is one (over any driver); the HTTP
  * transport is another. Both may add `ackMany`, the batched ACK the worker uses when it is there.
  */
-import type { OjsApi, OjsErrorBody } from '@ojskit/core';
+import type { AckManyResponse, AckManyResult, OjsApi } from '@ojskit/core';
 
 /** One ACK of a batch. */
 export interface AckManyItem {
@@ -11,12 +11,10 @@ export interface AckManyItem {
   worker_id?: string;
 }
 
-/** Per-job outcome of a batched ACK, in request order. */
-export type AckManyItemResult = { ok: true; job_id: string; state: 'completed' } | { ok: false; job_id: string; error: OjsErrorBody };
+/** Per-job outcome of a batched ACK, in request order (core's `AckManyResult`, declared once by its schema). */
+export type AckManyItemResult = AckManyResult;
 
-export interface AckManyResponse {
-  results: AckManyItemResult[];
-}
+export type { AckManyResponse };
 
 /** Batched ACK: each job is acknowledged independently (one failing ACK does not fail the others). */
 export interface BatchAck {

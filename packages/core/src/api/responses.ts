@@ -1,4 +1,6 @@
 /** Response bodies of the OJS operations, exactly as they go on the wire. */
+import { z } from 'zod';
+import { OjsErrorBodySchema } from '../errors/ojs-error.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
 import type { OjsEvent } from '../events/event.js';
@@ -248,3 +250,14 @@ export interface HealthResponse {
   uptime_seconds: number;
   backend: { type: string; status: 'ok' | 'unhealthy'; latency_ms?: number; error?: string };
 }
+
+/** One outcome of a batched ACK (ojskit extension, `POST /ojs/v1/workers/ack/batch`), in request order. */
+export const AckManyResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), job_id: z.string(), state: z.literal('completed') }),
+  z.object({ ok: z.literal(false), job_id: z.string(), error: OjsErrorBodySchema }),
+]);
+export type AckManyResult = z.infer<typeof AckManyResultSchema>;
+
+/** A batched ACK's response: each job succeeds or fails on its own. */
+export const AckManyResponseSchema = z.object({ results: z.array(AckManyResultSchema) });
+export type AckManyResponse = z.infer<typeof AckManyResponseSchema>;

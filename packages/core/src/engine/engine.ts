@@ -120,7 +120,7 @@ export class Engine implements OjsApi {
   fetch = (request: unknown, options?: { signal?: AbortSignal }): Promise<R.FetchResponse> => worker.fetchJobs(this.ctx, request, options?.signal);
   ack = (request: unknown): Promise<R.AckResponse> => worker.ack(this.ctx, request);
   /** Batched ACKs (ojskit extension `x-ack-batch`): `{ acks: [{ job_id, result?, worker_id? }] }`. */
-  ackMany = (request: unknown): Promise<{ results: worker.AckManyResult[] }> => worker.ackMany(this.ctx, request);
+  ackMany = (request: unknown): Promise<R.AckManyResponse> => worker.ackMany(this.ctx, request);
   nack = (request: unknown): Promise<R.NackResponse> => worker.nack(this.ctx, request);
   heartbeat = (request: unknown): Promise<R.HeartbeatResponse> => worker.heartbeat(this.ctx, request);
 

@@ -7,6 +7,7 @@ export * from './lifecycle.js';
 export * from '../driver/driver.js';
 export * from '../driver/records.js';
 export * from '../driver/insert-plan.js';
+export * from '../driver/primitive-ops.js';
 export type { EventTransport } from '../events/transport.js';
 export * from '../events/packing.js';
 export * from '../events/listener-presence.js';

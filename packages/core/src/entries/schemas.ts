@@ -10,4 +10,5 @@ export { retryDelayMs } from '../retry/backoff.js';
 export * from '../unique/policy.js';
 export * from '../schemas/enqueue.js';
 export * from '../schemas/worker-requests.js';
-export type * from '../api/responses.js';
+export * from '../api/responses.js';
+export { OjsErrorBodySchema } from '../errors/ojs-error.js';

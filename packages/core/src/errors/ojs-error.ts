@@ -1,4 +1,5 @@
 /** `OjsError`: the one error type the engine throws, convertible to and from the OJS error envelope. */
+import { z } from 'zod';
 import { docsUrl, errorInfo, type OjsErrorCode } from './catalog.js';
 
 /** Longest message an error carries; the rest is cut (a message may quote what the client sent). */
@@ -25,17 +26,20 @@ function clipDetails(details: Record<string, unknown>): Record<string, unknown> 
   return out ?? details;
 }
 
+/** The `error` object of the OJS error envelope: the one declaration its type and its documentation come from. */
+export const OjsErrorBodySchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  details: z.record(z.string(), z.unknown()).optional(),
+  request_id: z.string().optional(),
+  hint: z.string().optional(),
+  docs_url: z.string().optional(),
+  type: z.string().optional(),
+});
+
 /** The `error` object of the OJS error envelope. */
-export interface OjsErrorBody {
-  code: string;
-  message: string;
-  retryable: boolean;
-  details?: Record<string, unknown>;
-  request_id?: string;
-  hint?: string;
-  docs_url?: string;
-  type?: string;
-}
+export type OjsErrorBody = z.infer<typeof OjsErrorBodySchema>;
 
 /**
  * A protocol error with a catalog code. The gateway turns it into `{"error":{…}}` with the matching status;

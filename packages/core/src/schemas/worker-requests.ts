@@ -12,7 +12,7 @@ export const FetchRequestSchema = z.looseObject({
   count: z.number().int().min(1).optional(),
   worker_id: z.string().optional(),
   visibility_timeout_ms: z.number().int().positive().optional(),
-  wait_ms: z.number().int().min(0).max(MAX_FETCH_WAIT_MS).optional(),
+  wait_ms: z.number().int().min(0).optional().describe(`a longer wait is cut to ${MAX_FETCH_WAIT_MS} ms`),
 });
 
 export const AckRequestSchema = z.looseObject({
@@ -55,12 +55,17 @@ export const HeartbeatRequestSchema = z.looseObject({
   labels: z.record(z.string(), z.unknown()).optional(),
 });
 
-export const ProgressRequestSchema = z.looseObject({
-  progress: z.number().optional(),
-  message: z.string().optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
-  checkpoint: z.record(z.string(), z.unknown()).optional(),
-});
+export const ProgressRequestSchema = z
+  .looseObject({
+    progress: z.number().optional(),
+    message: z.string().optional(),
+    data: z.record(z.string(), z.unknown()).optional(),
+    checkpoint: z.record(z.string(), z.unknown()).optional(),
+  })
+  .refine((body) => body.progress !== undefined || body.message !== undefined || body.data !== undefined, {
+    message: 'A progress update needs at least one of progress, message or data.',
+    path: ['progress'],
+  });
 
 export interface FetchRequest {
   queues: string[];
@@ -106,7 +111,7 @@ export function parseJobIdField(body: Record<string, unknown>, field = 'job_id')
  */
 export function parseOptionalAttempt(body: Record<string, unknown>): number | undefined {
   if (body.attempt === undefined || body.attempt === null) return undefined;
-  if (typeof body.attempt !== 'number' || !Number.isInteger(body.attempt) || body.attempt < 1) invalidField('attempt', 'a positive integer', body.attempt);
+  if (typeof body.attempt !== 'number' || !Number.isSafeInteger(body.attempt) || body.attempt < 1) invalidField('attempt', 'a positive integer', body.attempt);
   return body.attempt;
 }
 

@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import { JOB_STATES, type JobError } from '@ojskit/core';
-import { EFFECTS, STATE_ROLES } from '@ojskit/core/driver';
+import { EFFECTS, STATE_ROLES } from '@ojskit/core/lifecycle';
 import { DRIVER_JOB_TYPE, iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { expectEffectApplied } from './effect-applied.js';

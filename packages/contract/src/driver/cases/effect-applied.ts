@@ -1,6 +1,7 @@
 /** The check every primitive case makes: a stored job carries exactly what core's effect writes at an instant. */
 import { expect } from 'vitest';
-import { type StoredJob, type TransitionEffect } from '@ojskit/core/driver';
+import type { StoredJob } from '@ojskit/core/driver';
+import type { TransitionEffect } from '@ojskit/core/lifecycle';
 import { iso } from '../context.js';
 
 /**

@@ -5,7 +5,8 @@
  */
 import { expect } from 'vitest';
 import { JOB_STATES, type JobError } from '@ojskit/core';
-import { EFFECTS, STATE_ROLES, type FailItem, type FailOutcome } from '@ojskit/core/driver';
+import type { FailItem, FailOutcome } from '@ojskit/core/driver';
+import { EFFECTS, STATE_ROLES } from '@ojskit/core/lifecycle';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { expectEffectApplied } from './effect-applied.js';

@@ -4,7 +4,8 @@
  * or a unique insert must have exactly one winner, whatever the interleaving.
  */
 import { expect } from 'vitest';
-import { EFFECTS, type Driver, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
+import type { Driver, TransitionOp, TransitionResult } from '@ojskit/core/driver';
+import { EFFECTS } from '@ojskit/core/lifecycle';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { cronRecord } from './records.js';

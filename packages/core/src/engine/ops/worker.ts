@@ -1,6 +1,6 @@
 /** The worker operations: FETCH, ACK (single and batched), FAIL and BEAT. */
 import type { ClaimParams, ClaimResult, CompleteItem, FailItem, TransitionResult } from '../../driver/driver.js';
-import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
+import { OjsError } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { STATE_ROLES } from '../../lifecycle/sets.js';
 import { isUuidV7 } from '../../formats/ids.js';
@@ -15,7 +15,7 @@ import {
   type AckRequest,
   type FetchRequest,
 } from '../../schemas/worker-requests.js';
-import type { AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from '../../api/responses.js';
+import type { AckManyResponse, AckManyResult, AckResponse, FetchResponse, HeartbeatResponse, NackResponse } from '../../api/responses.js';
 import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, reservationError, staleAttemptError, transitionError } from '../conflicts.js';
 import { buildJobError, decideFailure } from '../failure.js';
@@ -260,11 +260,9 @@ export async function ack(ctx: EngineContext, body: unknown): Promise<AckRespons
   return { acknowledged: true, id: job.id, job_id: job.id, state: 'completed', completed_at: job.completed_at ?? nowIso, job };
 }
 
-/** Result of one ACK in a batch. */
-export type AckManyResult = { ok: true; job_id: string; state: 'completed' } | { ok: false; job_id: string; error: OjsErrorBody };
 
 /** Batched ACKs (ojskit extension): independent guarded completions in one driver round trip. */
-export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ results: AckManyResult[] }> {
+export async function ackMany(ctx: EngineContext, body: unknown): Promise<AckManyResponse> {
   const requests = parseAckBatchRequest(body);
   const { now, nowIso } = instant(ctx);
   const needJobs = requests.some((r) => r.hasResult);
