@@ -8,6 +8,7 @@
 import type { Job } from '../schemas/job.js';
 import type { OjsEvent } from '../events/event.js';
 import type * as R from './responses.js';
+import type { OjsAdminApi } from './admin-api.js';
 
 /** Filters for event subscriptions and polling. */
 export interface EventFilter {
@@ -24,7 +25,7 @@ export interface ListQuery {
   cursor?: string;
 }
 
-export interface OjsApi {
+export interface OjsApi extends OjsAdminApi {
   manifest(): Promise<R.Manifest>;
   health(): Promise<R.HealthResponse>;
 
