@@ -7,7 +7,7 @@
  * log. It all runs in one synchronous step, so no caller ever sees a job of an aborted batch.
  */
 import { planInsert } from '@ojskit/core';
-import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertResult, Job, StoredJob } from '@ojskit/core';
+import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertConflict, Job, StoredJob } from '@ojskit/core';
 import { copyInternals, copyJob, copyStoredJob } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
@@ -77,7 +77,7 @@ export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
   }
 
   /** What `jobInsert` reports for an aborted plan (whose jobs `plan` already took back out of the table). */
-  takeBack(plan: Extract<InsertPlan<JobEntry, JobEntry>, { ok: false }>): Extract<InsertResult, { ok: false }> {
+  takeBack(plan: Extract<InsertPlan<JobEntry, JobEntry>, { ok: false }>): InsertConflict {
     const { index, reason, existing } = plan.result;
     return { ok: false, index, reason, existing: copyStoredJob(existing) };
   }

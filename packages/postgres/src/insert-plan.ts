@@ -10,7 +10,7 @@ import {
   planInsert as planDecisions,
   type InsertConflictMode,
   type InsertPlanPort,
-  type InsertResult,
+  type InsertConflict,
   type Job,
   type JobInternals,
   type StoredJob,
@@ -29,7 +29,7 @@ export type InsertStep =
   /** Store nothing, report nothing (workflow re-drives). */
   | { kind: 'skip' };
 
-export type InsertPlan = { ok: true; steps: InsertStep[] } | Extract<InsertResult, { ok: false }>;
+export type InsertPlan = { ok: true; steps: InsertStep[] } | InsertConflict;
 
 /** Stored jobs the batch may clash with. */
 export interface StoredConflicts {

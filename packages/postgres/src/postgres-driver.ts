@@ -15,6 +15,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type QueueConfigRecord,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -150,7 +151,7 @@ export class PostgresDriver implements Driver {
     }
     const result = await insertJobs(
       { pool: this.pool, sql: this.sql },
-      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}) },
+      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}), ...(params.bounds ? { bounds: params.bounds } : {}) },
     );
     if (result.ok) this.countInserts(result.outcomes.length);
     return result;
@@ -250,6 +251,8 @@ export class PostgresDriver implements Driver {
       params.deadLetter ?? null,
       params.limit,
       params.offset,
+      params.createdFrom ?? null,
+      params.createdBefore ?? null,
     ]);
     return {
       jobs: rows.flatMap((r) => (r.id === null ? [] : [jobFromRow(r)])),
@@ -347,6 +350,20 @@ export class PostgresDriver implements Driver {
   }
 
   // ---------------------------------------------------------------- queues
+
+  async queueConfigGet(name: string): Promise<QueueConfigRecord | null> {
+    const [row] = await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigGet', [name]);
+    return row?.config ?? null;
+  }
+
+  async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
+    const [row] = await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigSet', [record.name, JSON.stringify(record), record.updated_at]);
+    return row!.config;
+  }
+
+  async queueConfigList(): Promise<QueueConfigRecord[]> {
+    return (await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigList', [])).map((r) => r.config);
+  }
 
   async queueList(): Promise<QueueRecord[]> {
     return (await this.sql.run<QueueRow>(this.pool, 'queueList', [])).map(queueFromRow);
