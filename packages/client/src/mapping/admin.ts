@@ -22,13 +22,8 @@ export interface WorkerInfo {
   concurrency?: number;
 }
 
-export interface WorkerSummary {
-  total: number;
-  running: number;
-  quiet: number;
-  terminate: number;
-  stale: number;
-}
+/** Worker counts (the same names on the wire and here). */
+export type WorkerSummary = W.WorkerSummary;
 
 /** One page of an admin listing. */
 export interface AdminPage {

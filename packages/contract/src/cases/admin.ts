@@ -71,6 +71,11 @@ export function registerAdminCases(suite: Suite): void {
       expect(stats.uptime_seconds).toBeGreaterThanOrEqual(0);
     });
 
+    suite.test('admin.manifest', 'the manifest advertises the admin-api, backpressure, bulk-operations and graceful-shutdown extensions', async (t) => {
+      const names = (await t.api.manifest()).extensions.official.map((e) => e.name);
+      expect(names).toEqual(expect.arrayContaining(['admin-api', 'backpressure', 'bulk-operations', 'graceful-shutdown']));
+    });
+
     suite.test('admin.list-jobs', 'jobs are listed newest first, filtered by queue, state, type and creation time, paged', async (t) => {
       const queue = t.queue();
       const first = await t.push(queue);

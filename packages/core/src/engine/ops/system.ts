@@ -4,7 +4,7 @@ import { MAX_ENVELOPE_BYTES } from '../../schemas/patterns.js';
 import type { EngineContext } from '../context.js';
 
 /** Extensions with full wire support in the engine. */
-const OFFICIAL_EXTENSIONS = ['dead-letter', 'progress', 'events'].map((name) => ({ name, uri: `urn:ojs:ext:${name}`, version: '1.0' }));
+const OFFICIAL_EXTENSIONS = ['dead-letter', 'progress', 'events', 'admin-api', 'backpressure', 'bulk-operations', 'graceful-shutdown'].map((name) => ({ name, uri: `urn:ojs:ext:${name}`, version: '1.0' }));
 const EXPERIMENTAL_EXTENSIONS = [{ name: 'x-ack-batch', uri: 'urn:ojskit:ext:ack-batch', version: '1.0' }];
 
 export function manifest(ctx: EngineContext): Manifest {
