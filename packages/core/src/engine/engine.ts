@@ -83,6 +83,8 @@ export class Engine implements OjsApi {
       startedAt: Date.now(),
       onTerminal: (job) => workflows.onMemberTerminal(this.ctx, job),
     };
+    // Read the queue configurations now, so the first enqueue need not wait for them.
+    void Promise.resolve(this.ctx.queueConfigs.current()).catch((err: unknown) => this.onError(err, 'queue configurations'));
     this.runner = new ServiceRunner(this.ctx, [promoter, rescuer, expirer, cronFirer, pruner], (name, err) => this.onError(err, `service ${name}`));
   }
 

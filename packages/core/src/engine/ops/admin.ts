@@ -240,7 +240,7 @@ export async function setQueueConfig(ctx: EngineContext, name: string, body: unk
     record.retention = retention;
   }
   const stored = await ctx.driver.queueConfigSet(record);
-  ctx.queueConfigs.invalidate();
+  ctx.queueConfigs.stored(stored);
   return configView(name, stored);
 }
 
