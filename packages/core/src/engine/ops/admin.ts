@@ -23,6 +23,7 @@ import { DEFAULT_RETRY_AFTER_SECONDS, DEFAULT_WARNING_THRESHOLD } from '../backp
 import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
+import { listQueues } from './queues.js';
 
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 100;
@@ -94,11 +95,12 @@ export async function setWorkerDirective(ctx: EngineContext, id: string, directi
 // ---- stats ----------------------------------------------------------------------------------------
 
 export async function adminStats(ctx: EngineContext): Promise<AdminStatsResponse> {
-  const [jobs, queues, workers] = await Promise.all([ctx.driver.jobCounts({}), ctx.driver.queueList(), allWorkers(ctx)]);
+  // the queue count of GET /queues (which always lists `default`)
+  const [jobs, queues, workers] = await Promise.all([ctx.driver.jobCounts({}), listQueues(ctx, { limit: 1 }), allWorkers(ctx)]);
   const summary = summarizeWorkers(workers);
   const counts = Object.fromEntries(JOB_STATES.map((s) => [s, jobs[s] ?? 0])) as StateCounts;
   return {
-    queues: queues.length,
+    queues: queues.pagination.total,
     workers: summary.total - summary.stale,
     worker_summary: summary,
     jobs: counts,
