@@ -117,11 +117,22 @@ export class MemoryDriver implements Driver {
   // ---------------------------------------------------------------- jobs
 
   async jobInsert(params: InsertParams): Promise<InsertResult> {
-    const bounded = params.bounds === undefined ? undefined : checkDepthBounds(params.jobs, params.bounds, this.backlogDepths(params.bounds));
+    const bounds = params.bounds === 'stored' ? this.storedBounds(params.jobs) : params.bounds;
+    const bounded = bounds === undefined ? undefined : checkDepthBounds(params.jobs, bounds, this.backlogDepths(bounds));
     if (bounded !== undefined && !bounded.ok) return bounded;
     const outcomes = this.insert(params.jobs, params.now, params.nowIso, 'abort');
     if (!Array.isArray(outcomes)) return outcomes;
-    return bounded === undefined ? { ok: true, outcomes } : { ok: true, outcomes, depths: this.backlogDepths(params.bounds!) };
+    return bounded === undefined ? { ok: true, outcomes } : { ok: true, outcomes, depths: this.backlogDepths(bounds!) };
+  }
+
+  /** The `max_depth` of each bounded queue of these jobs, from the stored configurations (`bounds: 'stored'`). */
+  private storedBounds(jobs: readonly StoredJob[]): Record<string, number> | undefined {
+    let bounds: Record<string, number> | undefined;
+    for (const { job } of jobs) {
+      const bound = this.queueConfigs.get(job.queue)?.max_depth;
+      if (bound !== undefined) (bounds ??= {})[job.queue] = bound;
+    }
+    return bounds;
   }
 
   /** The backlog (`STATE_SETS.backlog`) of each named queue, from the per-queue counters. */

@@ -1,5 +1,6 @@
 /** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
 import {
+  depthBounds,
   JOB_STATES,
   STATE_ROLES,
   type ClaimParams,
@@ -149,9 +150,10 @@ export class PostgresDriver implements Driver {
       if (!isQueryable(params.tx)) throw new TypeError('jobInsert: `tx` must be a pg client inside an open transaction');
       tx = params.tx;
     }
+    const bounds = params.bounds === 'stored' ? depthBounds(params.jobs, new Map((await this.queueConfigList()).map((c) => [c.name, c]))) : params.bounds;
     const result = await insertJobs(
       { pool: this.pool, sql: this.sql },
-      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}), ...(params.bounds ? { bounds: params.bounds } : {}) },
+      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}), ...(bounds ? { bounds } : {}) },
     );
     if (result.ok) this.countInserts(result.outcomes.length);
     return result;

@@ -226,7 +226,9 @@ export class RedisDriver implements Driver {
   private async insertBatch(batch: readonly InsertParams[], full: boolean): Promise<InsertResult[]> {
     const args: Array<string | number> = [this.prefix, batch.length];
     for (const params of batch) {
-      args.push(params.now, params.nowIso, params.jobs.length, params.bounds === undefined ? '' : JSON.stringify(params.bounds));
+      // '*': the engine has not read the configurations yet; the script reads each queue's own (P:queue-config)
+      const bounds = params.bounds === undefined ? '' : params.bounds === 'stored' ? '*' : JSON.stringify(params.bounds);
+      args.push(params.now, params.nowIso, params.jobs.length, bounds);
       pushJobs(params.jobs, args);
     }
     const replies = list((await this.scripts.run('job-insert', args, full)) as Array<unknown[] | 1>);

@@ -5,7 +5,7 @@
  */
 import { STATE_SETS } from '../lifecycle/sets.js';
 import type { JobState } from '../lifecycle/states.js';
-import type { DepthBounds, QueueFullRejection } from './admin.js';
+import type { DepthBounds, QueueConfigRecord, QueueFullRejection } from './admin.js';
 import type { StoredJob } from './records.js';
 
 const BACKLOG: ReadonlySet<JobState> = new Set(STATE_SETS.backlog);
@@ -32,4 +32,15 @@ export function checkDepthBounds(
     depths[queue] = depth + 1;
   }
   return { ok: true, depths };
+}
+
+/** The bounds of the queues these jobs go to, or undefined when none is bounded (the usual, unchanged insert). */
+export function depthBounds(jobs: readonly StoredJob[], configs: ReadonlyMap<string, QueueConfigRecord>): Record<string, number> | undefined {
+  let bounds: Record<string, number> | undefined;
+  for (const { job } of jobs) {
+    const bound = configs.get(job.queue)?.max_depth;
+    if (bound === undefined || bounds?.[job.queue] !== undefined) continue;
+    (bounds ??= {})[job.queue] = bound;
+  }
+  return bounds;
 }

@@ -71,8 +71,11 @@ export interface InsertParams {
    * Backpressure: the most jobs each named queue may hold in `STATE_SETS.backlog` states. Checked in the same
    * atomic step as the insert, counting earlier jobs of this insert; the first job that would go past its
    * queue's bound aborts the whole insert with `queue_full` (before the unique and id checks of later jobs).
+   * `'stored'`: the engine has not read the configurations yet; the driver reads each job queue's
+   * `max_depth` from its own queue configurations, in the same atomic step (drivers with `orderedCalls` only:
+   * the engine then issues the insert without waiting for a read of its own).
    */
-  bounds?: DepthBounds;
+  bounds?: DepthBounds | 'stored';
 }
 
 export interface ClaimParams {

@@ -1,6 +1,5 @@
 /** Backpressure (backpressure extension): the bounds an insert carries, the refusal, and the pressure report. */
 import type { QueueConfigRecord, QueueFullRejection } from '../driver/admin.js';
-import type { StoredJob } from '../driver/records.js';
 import { OjsError } from '../errors/ojs-error.js';
 import type { QueuePressure } from '../api/admin-responses.js';
 
@@ -8,17 +7,6 @@ import type { QueuePressure } from '../api/admin-responses.js';
 export const DEFAULT_WARNING_THRESHOLD = 0.8;
 /** `Retry-After` of a refusal when the queue names none. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
-
-/** The bounds of the queues these jobs go to, or undefined when none is bounded (the usual, unchanged insert). */
-export function depthBounds(jobs: readonly StoredJob[], configs: ReadonlyMap<string, QueueConfigRecord>): Record<string, number> | undefined {
-  let bounds: Record<string, number> | undefined;
-  for (const { job } of jobs) {
-    const bound = configs.get(job.queue)?.max_depth;
-    if (bound === undefined || bounds?.[job.queue] !== undefined) continue;
-    (bounds ??= {})[job.queue] = bound;
-  }
-  return bounds;
-}
 
 /** The most pressed queue at or over its warning threshold after an insert, if any. */
 export function queuePressure(depths: Readonly<Record<string, number>>, configs: ReadonlyMap<string, QueueConfigRecord>): QueuePressure | undefined {

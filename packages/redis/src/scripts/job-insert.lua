@@ -4,7 +4,7 @@ planned and applied on its own, in order, exactly as if the calls had run one af
 KEYS: none (keys derive from the prefix; spans queues when the jobs do, and touches the global P:ids,
       P:queues and P:u:<key> keys).
 ARGV: (packed as one JSON array) P, nGroups, then per group: now, nowIso, nJobs, bounds ('' or a JSON object
-      queue -> max_depth, backpressure), nJobs job records (see lib/insert.lua). Groups are read first, so which
+      queue -> max_depth, backpressure; '*': read each job queue's max_depth from P:queue-config), nJobs job records (see lib/insert.lua). Groups are read first, so which
       ids are stored already, and the backlog of each bounded queue, are read once for them all.
 Returns (as JSON): one result per group:
   1 when every job of the group was inserted as sent (the usual case), else
@@ -102,8 +102,22 @@ for g = 1, tonumber(ARGS[2]) do
   local jobs
   jobs, i = read_jobs(i + 4, njobs)
   local bounds = false
-  if boundsText ~= '' then
+  if boundsText == '*' then
+    -- the engine has no copy of the configurations yet: each job queue's max_depth from P:queue-config
+    for _, job in ipairs(jobs) do
+      if not bounds or bounds[job.queue] == nil then
+        local text = redis.call('HGET', P .. ':queue-config', job.queue)
+        local bound = text and cjson.decode(text).max_depth
+        if type(bound) == 'number' then
+          bounds = bounds or {}
+          bounds[job.queue] = bound
+        end
+      end
+    end
+  elseif boundsText ~= '' then
     bounds = cjson.decode(boundsText)
+  end
+  if bounds then
     for q in pairs(bounds) do
       if DEPTH[q] == nil then
         local depth = 0

@@ -68,8 +68,8 @@ export async function enqueueBulk(ctx: EngineContext, body: unknown): Promise<Bu
       items[index] = { index, status: 'failed', error: errorOf(err).toBody() };
     }
   });
-  const cached = ctx.queueConfigs.current();
-  const configs = cached instanceof Promise ? await cached : cached;
+  const cachedConfigs = ctx.queueConfigs.current();
+  const configs = cachedConfigs instanceof Promise ? await cachedConfigs : cachedConfigs;
   let pending = valid;
   while (pending.length > 0) {
     const result = await ctx.driver.jobInsert(insertParams(pending.map((p) => p.stored), now, undefined, configs));

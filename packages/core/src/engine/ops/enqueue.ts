@@ -11,7 +11,8 @@ import type { EngineContext } from '../context.js';
 import { createdEvent, jobEvent } from '../job-events.js';
 import type { QueueConfigRecord } from '../../driver/admin.js';
 import { makeEvent } from '../../events/event.js';
-import { depthBounds, queueFullError, queuePressure } from '../backpressure.js';
+import { queueFullError, queuePressure } from '../backpressure.js';
+import { depthBounds } from '../../driver/depth-bounds.js';
 
 /** The stored form of a parsed request. */
 export function toStored(parsed: ParsedEnqueue): StoredJob {
@@ -106,20 +107,50 @@ function insert(ctx: EngineContext, params: InsertParams): Promise<InsertResult>
   return inserting;
 }
 
+/**
+ * The insert's parameters with the queues' bounds. Before the engine's first read of the configurations, a
+ * driver whose calls run in order reads the bounds itself (`bounds: 'stored'`), so the insert is still
+ * issued in the caller's turn; other drivers wait for that first read.
+ */
+export function boundedInsert(ctx: EngineContext, jobs: StoredJob[], now: number, tx: unknown): BoundedInsert | Promise<BoundedInsert> {
+  const cached = ctx.queueConfigs.current();
+  // synchronous whenever it can be: an ordered driver's insert must be issued in the caller's turn
+  if (!(cached instanceof Promise)) return { params: insertParams(jobs, now, tx, cached), configs: cached };
+  if (ctx.driver.capabilities.orderedCalls === true && tx === undefined) {
+    return { params: { ...insertParams(jobs, now, tx), bounds: 'stored' }, configs: cached };
+  }
+  return cached.then((configs) => ({ params: insertParams(jobs, now, tx, configs), configs }));
+}
+
+/** An insert's parameters, and the configurations its outcome is reported with. */
+export interface BoundedInsert {
+  params: InsertParams;
+  configs: ReadonlyMap<string, QueueConfigRecord> | Promise<ReadonlyMap<string, QueueConfigRecord>>;
+}
+
+/** The configurations for reporting (pressure, Retry-After) once the insert is done: none when they cannot be read. */
+async function settledConfigs(configs: ReadonlyMap<string, QueueConfigRecord> | Promise<ReadonlyMap<string, QueueConfigRecord>>): Promise<ReadonlyMap<string, QueueConfigRecord>> {
+  try {
+    return await configs;
+  } catch {
+    return new Map();
+  }
+}
+
 /** PUSH one job. */
 export async function enqueue(ctx: EngineContext, body: unknown, tx?: unknown): Promise<EnqueueResponse> {
   // One instant for the job's timestamps and the insert: the parse reads the clock, the store need not again.
   const now = ctx.clock.now();
   const parsed = parseWithDefaults(ctx, body, now);
-  const cached = ctx.queueConfigs.current();
-  const configs = cached instanceof Promise ? await cached : cached;
-  const result = await insert(ctx, insertParams([toStored(parsed)], now, tx, configs));
-  if (!result.ok) throw await rejected(ctx, result, false, parsed.unique?.key, configs, now);
+  const prepared = boundedInsert(ctx, [toStored(parsed)], now, tx);
+  const { params, configs } = prepared instanceof Promise ? await prepared : prepared;
+  const result = await insert(ctx, params);
+  if (!result.ok) throw await rejected(ctx, result, false, parsed.unique?.key, await settledConfigs(configs), now);
   const published = announce(ctx, result.outcomes, now, tx);
   if (published !== undefined) await published;
   const outcome = result.outcomes[0]!;
   const response: EnqueueResponse = outcome.status === 'existing' ? { job: outcome.job, deduplicated: true } : { job: outcome.job };
-  const pressure = result.depths === undefined ? undefined : queuePressure(result.depths, configs);
+  const pressure = result.depths === undefined ? undefined : queuePressure(result.depths, await settledConfigs(configs));
   if (pressure !== undefined) response.queue_pressure = pressure;
   return response;
 }
@@ -157,15 +188,15 @@ export async function enqueueBatch(ctx: EngineContext, body: unknown, tx?: unkno
     if (ids.has(p.job.id)) throw OjsError.duplicate(`jobs[${index}]: id '${p.job.id}' appears twice in the batch.`, { existing_job_id: p.job.id, index });
     ids.add(p.job.id);
   });
-  const cached = ctx.queueConfigs.current();
-  const configs = cached instanceof Promise ? await cached : cached;
-  const result = await insert(ctx, insertParams(parsed.map(toStored), now, tx, configs));
-  if (!result.ok) throw await rejected(ctx, result, true, parsed[result.index]?.unique?.key, configs, now);
+  const prepared = boundedInsert(ctx, parsed.map(toStored), now, tx);
+  const { params, configs } = prepared instanceof Promise ? await prepared : prepared;
+  const result = await insert(ctx, params);
+  if (!result.ok) throw await rejected(ctx, result, true, parsed[result.index]?.unique?.key, await settledConfigs(configs), now);
   const published = announce(ctx, result.outcomes, now, tx);
   if (published !== undefined) await published;
   const jobs = result.outcomes.map((o) => o.job);
   const response: BatchEnqueueResponse = { jobs, count: jobs.length };
-  const pressure = result.depths === undefined ? undefined : queuePressure(result.depths, configs);
+  const pressure = result.depths === undefined ? undefined : queuePressure(result.depths, await settledConfigs(configs));
   if (pressure !== undefined) response.queue_pressure = pressure;
   return response;
 }
