@@ -29,6 +29,7 @@ export * from './driver/driver.js';
 export * from './driver/admin.js';
 export * from './driver/depth-bounds.js';
 export * from './driver/insert-plan.js';
+export * from './driver/primitive-ops.js';
 export * from './api/responses.js';
 export * from './api/ojs-api.js';
 export * from './api/admin-api.js';
