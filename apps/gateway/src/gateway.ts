@@ -23,6 +23,7 @@ import { referencePage, rootPage } from './openapi/pages.js';
 import { REFERENCE_ASSETS_PATH, registerReferenceAssets } from './openapi/reference-assets.js';
 import { DEFAULT_BODY_LIMIT, type GatewayOptions } from './options.js';
 import { registerAdminRoutes } from './routes/admin.js';
+import { registerBulkRoutes } from './routes/bulk.js';
 import type { RouteDeps } from './routes/context.js';
 import { registerCronRoutes } from './routes/cron.js';
 import { registerDeadLetterRoutes } from './routes/dead-letter.js';
@@ -119,6 +120,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     isDraining: () => draining,
   };
   registerSystemRoutes(deps, metrics);
+  // Before the job routes: `/jobs/bulk` is a literal segment, not a job id.
+  registerBulkRoutes(deps);
   registerJobRoutes(deps);
   registerJobHistoryRoute(deps);
   registerWorkerRoutes(deps);

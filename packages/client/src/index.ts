@@ -1,6 +1,20 @@
 /** @ojskit/client: the ojskit SDK — a producer `Client` and a `Worker` runtime over any OJS transport. */
 export { Client, type JobSpec, type ScheduleAt } from './client/client.js';
 export { CronJobs, DeadLetter, Queues, Workflows, type DeadLetterFilter } from './client/namespaces.js';
+export { Jobs, Workers, type BulkSelection, type PageQuery } from './client/admin-namespaces.js';
+export type {
+  AdminPage,
+  AdminStats,
+  BulkEnqueueItem,
+  BulkEnqueueResult,
+  BulkJobItem,
+  BulkJobResult,
+  JobFilter,
+  QueueConfig,
+  QueueConfigInput,
+  WorkerInfo,
+  WorkerSummary,
+} from './mapping/admin.js';
 export { waitForJob, type WaitForOptions } from './client/wait-for.js';
 export { batch, chain, group, step, type WorkflowOptions } from './client/workflow-builders.js';
 export {

@@ -15,6 +15,9 @@
 import { registerCases, type CaseRegistration } from './harness.js';
 import type { BackendContractOptions } from './subject.js';
 import { registerAckNackCases } from './cases/ack-nack.js';
+import { registerAdminCases } from './cases/admin.js';
+import { registerBackpressureCases } from './cases/backpressure.js';
+import { registerBulkCases } from './cases/bulk.js';
 import { registerCancelCases } from './cases/cancel.js';
 import { registerConcurrencyCases } from './cases/concurrency.js';
 import { registerCronCases } from './cases/cron.js';
@@ -71,6 +74,9 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerEventCases,
   registerHistoryCases,
   registerConcurrencyCases,
+  registerAdminCases,
+  registerBackpressureCases,
+  registerBulkCases,
   registerModelCases,
 ];
 

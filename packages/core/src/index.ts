@@ -10,6 +10,8 @@ export { ANONYMOUS_WORKER } from './engine/ops/worker.js';
 export type { OverdueJob, OverdueJobsResponse, OverdueReason } from './engine/ops/overdue.js';
 export type { ListQuery, OjsApi } from './api/ojs-api.js';
 export type * from './api/responses.js';
+export type * from './api/admin-responses.js';
+export type { AdminJobQuery, AdminPageQuery, OjsAdminApi } from './api/admin-api.js';
 export type { EventFilter } from './events/filter.js';
 export { EVENT_TYPES, SINCE_FIELDS, TRANSITION_EVENT_TYPES, type EventType, type JobEventData, type OjsEvent } from './events/event.js';
 export type { Job, JobError, RetryPolicyWire } from './schemas/job.js';

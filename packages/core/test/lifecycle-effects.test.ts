@@ -17,6 +17,7 @@ describe('state sets', () => {
     expect(STATE_SETS).toEqual({
       due: ['scheduled', 'retryable'],
       claimable: ['available'],
+      backlog: ['scheduled', 'available', 'pending', 'retryable'],
       expirable: ['scheduled', 'available', 'retryable'],
       held: ['active'],
       terminal: ['completed', 'cancelled', 'discarded'],

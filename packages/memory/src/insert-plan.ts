@@ -8,7 +8,7 @@
  */
 import { planInsert } from '@ojskit/core/driver';
 import type { Job } from '@ojskit/core';
-import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertResult, StoredJob } from '@ojskit/core/driver';
+import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertConflict, StoredJob } from '@ojskit/core/driver';
 import { copyInternals, copyJob, copyStoredJob } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';
@@ -78,7 +78,7 @@ export class MemoryInsertPort implements InsertPlanPort<JobEntry, JobEntry> {
   }
 
   /** What `jobInsert` reports for an aborted plan (whose jobs `plan` already took back out of the table). */
-  takeBack(plan: Extract<InsertPlan<JobEntry, JobEntry>, { ok: false }>): Extract<InsertResult, { ok: false }> {
+  takeBack(plan: Extract<InsertPlan<JobEntry, JobEntry>, { ok: false }>): InsertConflict {
     const { index, reason, existing } = plan.result;
     return { ok: false, index, reason, existing: copyStoredJob(existing) };
   }

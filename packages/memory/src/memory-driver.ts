@@ -10,6 +10,7 @@ import {
   STATE_SETS,
   summarize,
   TRANSITIONS,
+  checkDepthBounds,
   type ClaimParams,
   type ClaimResult,
   type CompleteManyParams,
@@ -22,12 +23,14 @@ import {
   type InsertConflictMode,
   type InsertOutcome,
   type InsertParams,
+  type InsertConflict,
   type InsertResult,
   type JobHistory,
   type JobInternals,
   type JobListParams,
   type JobState,
   type JobSummary,
+  type QueueConfigRecord,
   type QueueRecord,
   type StoredJob,
   type TransitionNote,
@@ -122,6 +125,7 @@ export class MemoryDriver implements Driver {
   private readonly store = new JobStore();
   private readonly insertPort = new MemoryInsertPort(this.store.jobs, this.store.unique);
   private readonly workers = new Map<string, WorkerRecord>();
+  private readonly queueConfigs = new Map<string, QueueConfigRecord>();
   private readonly crons = new Map<string, CronRecord>();
   private readonly workflows = new Map<string, WorkflowRecord>();
   private readonly leases = new Map<string, { owner: string; until: number }>();
@@ -129,8 +133,32 @@ export class MemoryDriver implements Driver {
   // ---------------------------------------------------------------- jobs
 
   async jobInsert(params: InsertParams): Promise<InsertResult> {
+    const bounds = params.bounds === 'stored' ? this.storedBounds(params.jobs) : params.bounds;
+    const bounded = bounds === undefined ? undefined : checkDepthBounds(params.jobs, bounds, this.backlogDepths(bounds));
+    if (bounded !== undefined && !bounded.ok) return bounded;
     const outcomes = this.insert(params.jobs, params.now, params.nowIso, 'abort');
-    return Array.isArray(outcomes) ? { ok: true, outcomes } : outcomes;
+    if (!Array.isArray(outcomes)) return outcomes;
+    return bounded === undefined ? { ok: true, outcomes } : { ok: true, outcomes, depths: this.backlogDepths(bounds!) };
+  }
+
+  /** The `max_depth` of each bounded queue of these jobs, from the stored configurations (`bounds: 'stored'`). */
+  private storedBounds(jobs: readonly StoredJob[]): Record<string, number> | undefined {
+    let bounds: Record<string, number> | undefined;
+    for (const { job } of jobs) {
+      const bound = this.queueConfigs.get(job.queue)?.max_depth;
+      if (bound !== undefined) (bounds ??= {})[job.queue] = bound;
+    }
+    return bounds;
+  }
+
+  /** The backlog (`STATE_SETS.backlog`) of each named queue, from the per-queue counters. */
+  private backlogDepths(bounds: Readonly<Record<string, number>>): Record<string, number> {
+    const depths: Record<string, number> = {};
+    for (const name of Object.keys(bounds)) {
+      const counts = this.store.queues.get(name)?.counts;
+      depths[name] = counts === undefined ? 0 : STATE_SETS.backlog.reduce((sum, s) => sum + counts[s], 0);
+    }
+    return depths;
   }
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
@@ -227,6 +255,8 @@ export class MemoryDriver implements Driver {
       if (state !== undefined && job.state !== state) continue;
       if (type !== undefined && job.type !== type) continue;
       if (deadLetter !== undefined && (entry.x.deadLetter === true) !== deadLetter) continue;
+      if (params.createdFrom !== undefined && job.created_at < params.createdFrom) continue;
+      if (params.createdBefore !== undefined && job.created_at >= params.createdBefore) continue;
       matches.push(entry);
     }
     matches.sort((p, q) => (p.job.id < q.job.id ? 1 : p.job.id > q.job.id ? -1 : 0));
@@ -330,6 +360,23 @@ export class MemoryDriver implements Driver {
       else record.resumed_at = params.nowIso;
     }
     return { ...record };
+  }
+
+  // ---------------------------------------------------------------- queue configuration
+
+  async queueConfigGet(name: string): Promise<QueueConfigRecord | null> {
+    const record = this.queueConfigs.get(name);
+    return record === undefined ? null : cloneValue(record);
+  }
+
+  async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
+    this.store.queue(record.name, record.updated_at);
+    this.queueConfigs.set(record.name, cloneValue(record));
+    return cloneValue(record);
+  }
+
+  async queueConfigList(): Promise<QueueConfigRecord[]> {
+    return [...this.queueConfigs.values()].map((c) => cloneValue(c));
   }
 
   // ---------------------------------------------------------------- workers
@@ -447,6 +494,7 @@ export class MemoryDriver implements Driver {
   async reset(): Promise<void> {
     this.store.clear();
     this.workers.clear();
+    this.queueConfigs.clear();
     this.crons.clear();
     this.workflows.clear();
     this.leases.clear();
@@ -463,7 +511,7 @@ export class MemoryDriver implements Driver {
     now: number,
     nowIso: string,
     mode: InsertConflictMode,
-  ): InsertOutcome[] | Extract<InsertResult, { ok: false }> {
+  ): InsertOutcome[] | InsertConflict {
     const plan = this.insertPort.plan(jobs, now, mode);
     if (!plan.ok) return this.insertPort.takeBack(plan);
     const outcomes: InsertOutcome[] = [];

@@ -12,6 +12,7 @@ import {
   type InsertConflictMode,
   type InsertPlanPort,
   type InsertResult,
+  type InsertConflict,
   type JobInternals,
   type StoredJob,
 } from '@ojskit/core/driver';
@@ -29,7 +30,7 @@ export type InsertStep =
   /** Store nothing, report nothing (workflow re-drives). */
   | { kind: 'skip' };
 
-export type InsertPlan = { ok: true; steps: InsertStep[] } | Extract<InsertResult, { ok: false }>;
+export type InsertPlan = { ok: true; steps: InsertStep[] } | InsertConflict;
 
 /** Stored jobs the batch may clash with. */
 export interface StoredConflicts {

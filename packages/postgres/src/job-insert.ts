@@ -1,6 +1,6 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
 import type { Job } from '@ojskit/core';
-import { EFFECTS, effectChanges, type InsertConflictMode, type InsertOutcome, type InsertResult, type StoredJob } from '@ojskit/core/driver';
+import { checkDepthBounds, EFFECTS, effectChanges, type DepthBounds, type InsertConflictMode, type InsertOutcome, type InsertResult, type StoredJob } from '@ojskit/core/driver';
 import type { Pool } from 'pg';
 import { recordOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';
@@ -21,6 +21,8 @@ export interface InsertRequest {
   /** A caller's client inside their open transaction. */
   tx?: Queryable;
   mode: InsertConflictMode;
+  /** Backpressure bounds by queue (see `InsertParams.bounds`). */
+  bounds?: DepthBounds;
 }
 
 /** A stored job changed between our read and our write: plan again. */
@@ -41,6 +43,7 @@ export async function insertJobs(ctx: InsertContext, request: InsertRequest): Pr
   const hasKeys = request.jobs.some((j) => j.x.uniqueKey !== undefined);
   for (let attempt = 1; ; attempt++) {
     try {
+      if (request.bounds !== undefined) return await atomically(ctx.pool, request.tx, (on) => insertBounded(ctx, request, request.bounds!, on));
       if (!hasKeys && request.mode === 'abort') return await insertPlain(ctx, request);
       return await atomically(ctx.pool, request.tx, (on) => insertPlanned(ctx, request, on));
     } catch (error) {
@@ -66,6 +69,22 @@ async function insertPlain(ctx: InsertContext, request: InsertRequest): Promise<
     throw error; // the clashing job is gone already: insert again
   }
   return { ok: true, outcomes: request.jobs.map((s) => ({ status: 'inserted', job: s.job })) };
+}
+
+/**
+ * Backpressure: under a transaction-scoped advisory lock per bounded queue (taken in name order), reads each
+ * queue's backlog, refuses the insert when a job would take a queue past its bound, else inserts as planned.
+ * Concurrent bounded inserts into a queue thus run one after the other and cannot overshoot its bound.
+ */
+async function insertBounded(ctx: InsertContext, request: InsertRequest, bounds: DepthBounds, on: Queryable): Promise<InsertResult> {
+  const oneOff = request.tx !== undefined;
+  const queues = Object.keys(bounds).sort();
+  await ctx.sql.run(on, 'jobInsert.lockQueues', [ctx.sql.schema, queues], { oneOff });
+  const rows = await ctx.sql.run<{ queue: string; depth: number }>(on, 'jobInsert.queueDepths', [queues], { oneOff });
+  const checked = checkDepthBounds(request.jobs, bounds, Object.fromEntries(rows.map((r) => [r.queue, r.depth])));
+  if (!checked.ok) return checked;
+  const result = await insertPlanned(ctx, request, on);
+  return result.ok ? { ...result, depths: checked.depths } : result;
 }
 
 async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Queryable): Promise<InsertResult> {

@@ -1,6 +1,7 @@
 /** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
 import type { Job } from '@ojskit/core';
 import {
+  depthBounds,
   JOB_STATES,
   STATE_ROLES,
   type ClaimParams,
@@ -17,6 +18,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type QueueConfigRecord,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -150,9 +152,10 @@ export class PostgresDriver implements Driver {
       if (!isQueryable(params.tx)) throw new TypeError('jobInsert: `tx` must be a pg client inside an open transaction');
       tx = params.tx;
     }
+    const bounds = params.bounds === 'stored' ? depthBounds(params.jobs, new Map((await this.queueConfigList()).map((c) => [c.name, c]))) : params.bounds;
     const result = await insertJobs(
       { pool: this.pool, sql: this.sql },
-      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}) },
+      { jobs: params.jobs, now: params.now, nowIso: params.nowIso, mode: 'abort', ...(tx ? { tx } : {}), ...(bounds ? { bounds } : {}) },
     );
     if (result.ok) this.countInserts(result.outcomes.length);
     return result;
@@ -258,6 +261,8 @@ export class PostgresDriver implements Driver {
       params.deadLetter ?? null,
       params.limit,
       params.offset,
+      params.createdFrom ?? null,
+      params.createdBefore ?? null,
     ]);
     return {
       jobs: rows.flatMap((r) => (r.id === null ? [] : [jobFromRow(r)])),
@@ -355,6 +360,20 @@ export class PostgresDriver implements Driver {
   }
 
   // ---------------------------------------------------------------- queues
+
+  async queueConfigGet(name: string): Promise<QueueConfigRecord | null> {
+    const [row] = await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigGet', [name]);
+    return row?.config ?? null;
+  }
+
+  async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
+    const [row] = await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigSet', [record.name, JSON.stringify(record), record.updated_at]);
+    return row!.config;
+  }
+
+  async queueConfigList(): Promise<QueueConfigRecord[]> {
+    return (await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigList', [])).map((r) => r.config);
+  }
 
   async queueList(): Promise<QueueRecord[]> {
     return (await this.sql.run<QueueRow>(this.pool, 'queueList', [])).map(queueFromRow);

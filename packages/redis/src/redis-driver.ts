@@ -21,6 +21,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type QueueConfigRecord,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -230,7 +231,9 @@ export class RedisDriver implements Driver {
   private async insertBatch(batch: readonly InsertParams[], full: boolean): Promise<InsertResult[]> {
     const args: Array<string | number> = [this.prefix, batch.length];
     for (const params of batch) {
-      args.push(params.now, params.nowIso, params.jobs.length);
+      // '*': the engine has not read the configurations yet; the script reads each queue's own (P:queue-config)
+      const bounds = params.bounds === undefined ? '' : params.bounds === 'stored' ? '*' : JSON.stringify(params.bounds);
+      args.push(params.now, params.nowIso, params.jobs.length, bounds);
       pushJobs(params.jobs, args);
     }
     const replies = list((await this.scripts.run('job-insert', args, full)) as Array<unknown[] | 1>);
@@ -320,6 +323,8 @@ export class RedisDriver implements Driver {
       params.deadLetter === undefined ? '' : params.deadLetter ? '1' : '0',
       params.limit,
       params.offset,
+      params.createdFrom ?? '',
+      params.createdBefore ?? '',
     ])) as [number, Flat[]];
     return { jobs: page.map(decodeJob), total };
   }
@@ -394,6 +399,23 @@ export class RedisDriver implements Driver {
   }
 
   // ---------------------------------------------------------------- workers
+
+  async queueConfigGet(name: string): Promise<QueueConfigRecord | null> {
+    const text = (await this.scripts.run('queue-config-get', [this.prefix, name])) as string | null;
+    return text ? (JSON.parse(text) as QueueConfigRecord) : null;
+  }
+
+  async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
+    const text = (await this.scripts.run('queue-config-set', [this.prefix, record.name, JSON.stringify(record), record.updated_at])) as string;
+    return JSON.parse(text) as QueueConfigRecord;
+  }
+
+  async queueConfigList(): Promise<QueueConfigRecord[]> {
+    const flat = (await this.scripts.run('queue-config-list', [this.prefix])) as Flat;
+    const out: QueueConfigRecord[] = [];
+    for (let i = 0; i < flat.length; i += 2) out.push(JSON.parse(flat[i + 1]!) as QueueConfigRecord);
+    return out;
+  }
 
   async workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord> {
     const { directive: _ignored, ...record } = info as WorkerRecord;
@@ -580,6 +602,10 @@ function pushJobs(jobs: readonly StoredJob[], args: Array<string | number>): voi
 
 function decodeInsertReply(reply: unknown[] | 1, params: InsertParams): InsertResult {
   if (reply === 1) return { ok: true, outcomes: params.jobs.map((stored) => ({ status: 'inserted', job: { ...stored.job } })) };
+  if (reply[0] === 'abort' && reply[2] === 'queue_full') {
+    const [, index, , queue, depth, bound] = reply as [string, number, string, string, number, number];
+    return { ok: false, index, reason: 'queue_full', queue, depth, bound };
+  }
   if (reply[0] === 'abort') {
     const [, index, reason, fields, batchIndex] = reply as [string, number, 'duplicate_id' | 'unique', Flat | false, number | false];
     const existing = fields ? decodeJob(fields) : { ...params.jobs[typeof batchIndex === 'number' ? batchIndex : index]!.job };
@@ -597,7 +623,8 @@ function decodeInsertReply(reply: unknown[] | 1, params: InsertParams): InsertRe
     }
     return replaced ? { status: 'inserted', job, replaced: decodeJob(replaced) } : { status: 'inserted', job };
   });
-  return { ok: true, outcomes };
+  const depths = reply[2] as Record<string, number> | undefined;
+  return depths === undefined ? { ok: true, outcomes } : { ok: true, outcomes, depths };
 }
 
 /** A Lua array from a JSON reply: cjson encodes an empty table as `{}`. */

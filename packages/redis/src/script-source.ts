@@ -13,7 +13,7 @@ import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, type JobStat
 export const SCRIPT_NAMES = [
   'job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-complete-many', 'job-get', 'job-list', 'job-delete',
   'job-heartbeat', 'job-promote', 'job-expire', 'job-list-overdue', 'job-prune', 'job-counts',
-  'queue-list', 'queue-get', 'queue-set-paused',
+  'queue-list', 'queue-get', 'queue-set-paused', 'queue-config-get', 'queue-config-set', 'queue-config-list',
   'worker-record', 'worker-set-directive', 'worker-list', 'worker-delete',
   'cron-upsert', 'cron-get', 'cron-delete', 'cron-advance',
   'workflow-get', 'workflow-save', 'lease-acquire', 'lease-release',
@@ -61,6 +61,8 @@ export function generatedLua(): string {
     `local STATES = { ${JOB_STATES.map((s) => JSON.stringify(s)).join(', ')} }`,
     `local TERMINAL = ${luaSet(STATE_SETS.terminal)}`,
     `local DUE = ${luaSet(DUE_STATES)}`,
+    `local BACKLOG = { ${STATE_SETS.backlog.map((s) => JSON.stringify(s)).join(', ')} }`,
+    `local BACKLOG_IN = ${luaSet(STATE_SETS.backlog)}`,
     `local EXPIRABLE = ${luaSet(EXPIRABLE_STATES)}`,
     `local LEGAL = ${luaSet([...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))])}`,
     // job-complete-many's one question to the table, answered here: building LEGAL costs each call ~8k instructions

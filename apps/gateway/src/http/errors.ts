@@ -32,8 +32,19 @@ export function toOjsError(error: unknown): OjsError {
 export function errorResponse(c: Context, error: OjsError, headers?: Record<string, string>): Response {
   const status = (error.status >= 400 && error.status <= 599 ? error.status : 500) as ContentfulStatusCode;
   const extra: Record<string, string> = { ...headers };
+  if (error.code === 'QUEUE_FULL') Object.assign(extra, queueFullHeaders(error));
   if (error.retryable && (status === 429 || status === 503) && !extra['Retry-After']) extra['Retry-After'] = '1';
   // The rest of an oversized body is still on the socket: ask the client not to reuse the connection.
   if (error.code === 'payload_too_large') extra['Connection'] = 'close';
   return ojsJson(c, { error: error.toBody(requestIdOf(c)) }, status, extra);
+}
+
+/** Backpressure extension: a refused enqueue tells when to retry and how full the queue is. */
+function queueFullHeaders(error: OjsError): Record<string, string> {
+  const details = error.details ?? {};
+  const headers: Record<string, string> = {};
+  if (typeof details.retry_after_seconds === 'number') headers['Retry-After'] = String(details.retry_after_seconds);
+  if (typeof details.depth === 'number') headers['X-OJS-Queue-Depth'] = String(details.depth);
+  if (typeof details.bound === 'number') headers['X-OJS-Queue-Bound'] = String(details.bound);
+  return headers;
 }

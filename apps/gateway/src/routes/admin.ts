@@ -1,7 +1,6 @@
 /**
- * Admin API (admin-api extension), for the operations `OjsApi` offers. Routes needing operations it lacks
- * (job listing, bulk job actions, worker listing and directives, queue config, retry of a discarded job
- * outside the DLQ) are not registered, so they answer `404 not_found` like any unknown route.
+ * Admin API (admin-api extension): stats, queues and their configuration (backpressure), workers and their
+ * directives, job listing, single and bulk job actions, the dead-letter queue, and an optional reset.
  */
 import { JOB_STATES, type QueueStatsResponse, type StateCounts } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
@@ -10,11 +9,21 @@ import { listQueueNames, type GatewayMetrics } from '../metrics/prometheus.js';
 import { BulkActionBody } from '../schemas/bodies.js';
 import { AdminDeadLetterQuery, AdminPageQuery, JobIdParams, QueueNameParams } from '../schemas/inputs.js';
 import {
+  AdminBulkBody,
+  AdminBulkResponse,
+  AdminJobQuery,
+  AdminStatsResponse,
+  AdminWorkerListResponse,
+  QueueConfigBody,
+  QueueConfigResponse,
+  WorkerDirectiveResponse,
+  WorkerIdParams,
+} from '../schemas/admin.js';
+import {
   AdminJobListResponse,
   AdminQueue,
   AdminQueueListResponse,
   AdminQueuePauseResponse,
-  AdminStatsResponse,
   BulkActionResponse,
   DeadLetterStatsResponse,
   Job,
@@ -56,21 +65,12 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       method: 'get',
       path: '/ojs/v1/admin/stats',
       operationId: 'adminStats',
-      summary: 'Totals across queues',
-      description: '`throughput` counts this gateway\'s completions and failures over the last minute.',
+      summary: 'Totals across queues, with worker counts',
+      description: '`workers` counts live workers; `worker_summary` splits every known worker by reported state and staleness. `throughput` counts this gateway\'s completions and failures over the last minute.',
       tag: TAG,
-      responses: { 200: { description: 'Queue count, job counts per state, throughput, uptime.', schema: AdminStatsResponse } },
+      responses: { 200: { description: 'Queue count, worker counts, job counts per state, throughput, uptime.', schema: AdminStatsResponse } },
     },
-    async (c) => {
-      const names = await listQueueNames(engine);
-      const jobs = Object.fromEntries(JOB_STATES.map((state) => [state, 0])) as StateCounts;
-      for (const name of names) {
-        const stats = await engine.queueStats(name);
-        for (const state of JOB_STATES) jobs[state] += stats[state];
-      }
-      const health = await engine.health();
-      return ojsJson(c, { queues: names.length, jobs, throughput: options.metrics.throughput(), uptime_seconds: health.uptime_seconds });
-    },
+    async (c) => ojsJson(c, { ...(await engine.adminStats()), throughput: options.metrics.throughput() }),
   );
 
   defineRoute(
@@ -130,6 +130,119 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       },
     );
   }
+
+  defineRoute(
+    deps,
+    {
+      method: 'get',
+      path: '/ojs/v1/admin/queues/{name}/config',
+      operationId: 'adminGetQueueConfig',
+      summary: 'A queue\'s configuration (backpressure bound, concurrency, retention)',
+      tag: TAG,
+      params: QueueNameParams,
+      responses: { 200: { description: 'The configuration; defaults for a queue never configured.', schema: QueueConfigResponse } },
+    },
+    async (c, { params }) => ojsJson(c, await engine.getQueueConfig(params.name)),
+  );
+
+  defineRoute(
+    deps,
+    {
+      method: 'put',
+      path: '/ojs/v1/admin/queues/{name}/config',
+      operationId: 'adminSetQueueConfig',
+      summary: 'Replace a queue\'s configuration',
+      description:
+        'Body `{"backpressure":{"max_depth":n,"warning_threshold":0.8,"retry_after_seconds":1}}` (or a flat `max_depth`), `concurrency`, `retention`. ' +
+        'Over `max_depth` waiting jobs, enqueues answer `429 QUEUE_FULL`. Only the `reject` strategy exists (`422 unsupported` otherwise).',
+      tag: TAG,
+      params: QueueNameParams,
+      body: { schema: QueueConfigBody, required: true },
+      responses: { 200: { description: 'The stored configuration.', schema: QueueConfigResponse } },
+      errors: [422],
+    },
+    async (c, { params, body }) => ojsJson(c, await engine.setQueueConfig(params.name, body)),
+  );
+
+  defineRoute(
+    deps,
+    {
+      method: 'get',
+      path: '/ojs/v1/admin/workers',
+      operationId: 'adminListWorkers',
+      summary: 'Workers: state, directive, active jobs, last heartbeat, staleness',
+      description: 'Most recent heartbeat first. A worker is `stale` once silent longer than the engine\'s worker-death time (default 30 s).',
+      tag: TAG,
+      query: AdminPageQuery,
+      responses: { 200: { description: 'A page of workers and a summary of all.', schema: AdminWorkerListResponse } },
+    },
+    async (c, { query }) => ojsJson(c, await engine.listWorkers(query)),
+  );
+
+  for (const directive of ['quiet', 'terminate'] as const) {
+    defineRoute(
+      deps,
+      {
+        method: 'post',
+        path: `/ojs/v1/admin/workers/{id}/${directive}`,
+        operationId: directive === 'quiet' ? 'adminQuietWorker' : 'adminTerminateWorker',
+        summary: directive === 'quiet' ? 'Quiet a worker: it stops fetching' : 'Terminate a worker: it finishes its jobs and exits',
+        description: 'Delivered as the `state`/`directive` of the worker\'s next heartbeat response; sticky for that worker id. A worker not seen yet gets it on its first heartbeat.',
+        tag: TAG,
+        params: WorkerIdParams,
+        responses: { 200: { description: 'The directive now stored.', schema: WorkerDirectiveResponse } },
+      },
+      async (c, { params }) => ojsJson(c, await engine.setWorkerDirective(params.id, directive)),
+    );
+  }
+
+  defineRoute(
+    deps,
+    {
+      method: 'get',
+      path: '/ojs/v1/admin/jobs',
+      operationId: 'adminListJobs',
+      summary: 'Jobs filtered by queue, state, type and creation time, paged',
+      tag: TAG,
+      query: AdminJobQuery,
+      responses: { 200: { description: 'A page of jobs, newest first.', schema: AdminJobListResponse } },
+    },
+    async (c, { query }) => ojsJson(c, await engine.listJobs(query)),
+  );
+
+  // Before `/admin/jobs/{id}/…`: `bulk` is a literal segment, not a job id.
+  for (const action of ['retry', 'cancel', 'delete'] as const) {
+    defineRoute(
+      deps,
+      {
+        method: 'post',
+        path: `/ojs/v1/admin/jobs/bulk/${action}`,
+        operationId: `adminBulk${action.charAt(0).toUpperCase()}${action.slice(1)}`,
+        summary: `Bulk ${action} of the jobs a filter matches (requires \`confirm: true\`)`,
+        description: 'Filter `{queue?, state? (one or a list), type?, since?, until?}`; each action has a default state set (see `POST /ojs/v1/jobs/bulk/' + action + '`).',
+        tag: TAG,
+        body: { schema: AdminBulkBody, required: true },
+        responses: { 200: { description: 'Counts, and the jobs that failed.', schema: AdminBulkResponse } },
+      },
+      async (c, { body }) => ojsJson(c, await engine.adminBulk(action, body)),
+    );
+  }
+
+  defineRoute(
+    deps,
+    {
+      method: 'post',
+      path: '/ojs/v1/admin/jobs/{id}/retry',
+      operationId: 'adminRetryJob',
+      summary: 'Retry a job (bare envelope)',
+      description: 'Revives a `discarded` job (attempts reset, as lifecycle #19) or runs a `retryable` one now; other states answer `409`.',
+      tag: TAG,
+      params: JobIdParams,
+      responses: { 200: { description: 'The job, now `available`, without the `job` wrapper.', schema: Job } },
+      errors: [404, 409],
+    },
+    async (c, { params }) => ojsJson(c, (await engine.retryJob(params.id)).job),
+  );
 
   defineRoute(
     deps,

@@ -55,6 +55,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict (`conflict`, `duplicate`).',
   413: 'Body over the size limit (`payload_too_large`).',
   422: 'Semantically invalid (`validation_error`) or unsupported.',
+  429: 'Queue full (`QUEUE_FULL`, backpressure extension): `Retry-After`, `X-OJS-Queue-Depth`, `X-OJS-Queue-Bound`.',
   500: 'Backend failure (`backend_error`).',
 };
 

@@ -1,4 +1,5 @@
 /** Job routes: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE, progress, and the per-job event stream. */
+import { pressureHeaders } from '../http/backpressure.js';
 import type { EnqueueResponse } from '@ojskit/core';
 import { ojsJson } from '../http/media.js';
 import { requestHeader } from '../http/native.js';
@@ -28,12 +29,13 @@ export function registerJobRoutes(deps: RouteDeps): void {
         201: { description: 'Job created.', schema: EnqueueResponseSchema },
         200: { description: 'Existing job returned (unique policy `ignore`).', schema: EnqueueResponseSchema },
       },
-      errors: [409, 413, 422],
+      errors: [409, 413, 422, 429],
     },
     async (c, { body }) => {
       const response: EnqueueResponse = await engine.enqueue(body);
-      if (response.deduplicated) return ojsJson(c, response, 200);
-      return ojsJson(c, response, 201, { Location: `/ojs/v1/jobs/${response.job.id}` });
+      const pressure = pressureHeaders(response.queue_pressure);
+      if (response.deduplicated) return ojsJson(c, response, 200, pressure);
+      return ojsJson(c, response, 201, { Location: `/ojs/v1/jobs/${response.job.id}`, ...pressure });
     },
   );
 
@@ -47,9 +49,12 @@ export function registerJobRoutes(deps: RouteDeps): void {
       tag: TAG,
       body: { schema: BatchEnqueueBody, required: true },
       responses: { 201: { description: 'Every job created, in request order.', schema: BatchEnqueueResponse } },
-      errors: [409, 413, 422],
+      errors: [409, 413, 422, 429],
     },
-    async (c, { body }) => ojsJson(c, await engine.enqueueBatch(body), 201),
+    async (c, { body }) => {
+      const response = await engine.enqueueBatch(body);
+      return ojsJson(c, response, 201, pressureHeaders(response.queue_pressure));
+    },
   );
 
   defineRoute(

@@ -35,6 +35,8 @@ export function registerSystemRoutes(deps: RouteDeps, metrics: GatewayMetrics): 
   const health = async (c: GatewayContext): Promise<Response> => {
     try {
       const report = await engine.health();
+      // A draining gateway still answers, but says so: load balancers stop sending it work (graceful-shutdown extension).
+      if (report.status === 'ok' && deps.isDraining()) return ojsJson(c, { ...report, status: 'degraded', draining: true }, 503, { 'Retry-After': '5' });
       return ojsJson(c, report, report.status === 'ok' ? 200 : 503, report.status === 'ok' ? {} : { 'Retry-After': '5' });
     } catch (error) {
       return ojsJson(
@@ -56,7 +58,7 @@ export function registerSystemRoutes(deps: RouteDeps, metrics: GatewayMetrics): 
         tag: TAG,
         responses: {
           200: { description: 'Healthy.', schema: HealthResponse },
-          503: { description: 'Backend unhealthy.', schema: HealthResponse },
+          503: { description: 'Backend unhealthy (`degraded`/`unhealthy`), or the gateway is draining (`degraded`, `draining: true`).', schema: HealthResponse },
         },
       },
       health,

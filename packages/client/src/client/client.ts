@@ -8,6 +8,8 @@ import type { DurationInput, TimeInput } from '../mapping/time.js';
 import type { AnyJobs, ArgsOf, JobRegistry, JobTypeOf, ResultOf } from '../registry.js';
 import type { Transport } from '../transport/transport.js';
 import { CronJobs, DeadLetter, Queues, Workflows } from './namespaces.js';
+import { Jobs, Workers } from './admin-namespaces.js';
+import { adminStatsFromWire, bulkEnqueueFromWire, type AdminStats, type BulkEnqueueResult } from '../mapping/admin.js';
 import { waitForJob, type WaitForOptions } from './wait-for.js';
 
 /** One job of `enqueueMany`. */
@@ -34,12 +36,33 @@ export class Client<R extends JobRegistry<R> = AnyJobs> {
   readonly queues: Queues;
   /** The dead-letter queue. */
   readonly deadLetter: DeadLetter;
+  /** Workers and operator directives (quiet, terminate). */
+  readonly workers: Workers;
+  /** Jobs in every state: listing, retry, bulk cancel/retry/delete. */
+  readonly jobs: Jobs;
 
   constructor(readonly api: Transport) {
     this.workflows = new Workflows(api);
     this.cron = new CronJobs(api);
     this.queues = new Queues(api);
     this.deadLetter = new DeadLetter(api);
+    this.workers = new Workers(api);
+    this.jobs = new Jobs(api);
+  }
+
+  /**
+   * Enqueues several jobs, each on its own (`partial`, the default: the result says which were stored) or all
+   * or nothing (`atomic`). When every job fails it throws (`x_bulk_failed`, items in `details.items`).
+   * @example const { items } = await client.enqueueBulk([{ type: 'email.send', args: ['a@b.c'] }])
+   */
+  async enqueueBulk(jobs: ReadonlyArray<JobSpec<R>>, options: { atomicity?: 'partial' | 'atomic' } = {}): Promise<BulkEnqueueResult> {
+    const request = { jobs: jobs.map((j) => enqueueRequestToWire(j.type, j.args, j.options)), ...(options.atomicity ? { atomicity: options.atomicity } : {}) };
+    return bulkEnqueueFromWire(await this.api.enqueueBulk(request));
+  }
+
+  /** Totals: queues, workers (live, and by state), jobs per state. */
+  async stats(): Promise<AdminStats> {
+    return adminStatsFromWire(await this.api.adminStats());
   }
 
   /** Enqueues one job. With a unique policy `ignore` that matched, returns the existing job with `deduplicated: true`. */

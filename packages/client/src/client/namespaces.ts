@@ -12,6 +12,7 @@ import {
   type Queue,
   type QueueStats,
 } from '../mapping/queue.js';
+import { queueConfigFromWire, queueConfigToWire, type QueueConfig, type QueueConfigInput } from '../mapping/admin.js';
 import { workflowFromWire, workflowToWire, type Workflow, type WorkflowDefinition } from '../mapping/workflow.js';
 import type { Transport } from '../transport/transport.js';
 
@@ -85,6 +86,19 @@ export class Queues {
 
   async stats(name: string): Promise<QueueStats> {
     return queueStatsFromWire(await this.api.queueStats(name));
+  }
+
+  /** The queue's configuration: backpressure bound, concurrency, retention. */
+  async config(name: string): Promise<QueueConfig> {
+    return queueConfigFromWire(await this.api.getQueueConfig(name));
+  }
+
+  /**
+   * Replaces the queue's configuration. Past `maxDepth` waiting jobs, enqueues fail with `QUEUE_FULL`.
+   * @example await client.queues.configure('emails', { maxDepth: 10_000 })
+   */
+  async configure(name: string, config: QueueConfigInput): Promise<QueueConfig> {
+    return queueConfigFromWire(await this.api.setQueueConfig(name, queueConfigToWire(config)));
   }
 }
 

@@ -260,6 +260,51 @@ export class HttpTransport implements OjsApi, BatchAck {
     return this.send('DELETE', `/ojs/v1/workflows/${seg(id)}`);
   }
 
+  adminStats(): Promise<R.AdminStatsResponse> {
+    return this.send('GET', '/ojs/v1/admin/stats');
+  }
+
+  listWorkers(query?: R.AdminPageQuery): Promise<R.AdminWorkerListResponse> {
+    return this.send('GET', '/ojs/v1/admin/workers', undefined, { ...query });
+  }
+
+  async setWorkerDirective(id: string, directive: 'quiet' | 'terminate'): Promise<R.WorkerDirectiveResponse> {
+    // Each directive is its own route: another value would name no route (404) where the engine answers 400.
+    if (directive !== 'quiet' && directive !== 'terminate') {
+      throw OjsError.invalidRequest(`A worker directive is "quiet" or "terminate", not ${JSON.stringify(directive)}.`, { field: 'directive', received: directive });
+    }
+    return this.send('POST', `/ojs/v1/admin/workers/${seg(id)}/${seg(directive)}`);
+  }
+
+  listJobs(query?: R.AdminJobQuery): Promise<R.AdminJobListResponse> {
+    return this.send('GET', '/ojs/v1/admin/jobs', undefined, { ...query });
+  }
+
+  async retryJob(id: string): Promise<R.JobResponse> {
+    // The admin route answers the bare envelope (admin-api extension).
+    return { job: await this.send<R.Job>('POST', `/ojs/v1/admin/jobs/${seg(id)}/retry`) };
+  }
+
+  adminBulk(action: 'cancel' | 'retry' | 'delete', request: unknown): Promise<R.AdminBulkResponse> {
+    return this.send('POST', `/ojs/v1/admin/jobs/bulk/${seg(action)}`, request);
+  }
+
+  enqueueBulk(request: unknown): Promise<R.BulkEnqueueResponse> {
+    return this.send('POST', '/ojs/v1/jobs/bulk', request);
+  }
+
+  bulkJobs(action: 'cancel' | 'retry' | 'delete', request: unknown): Promise<R.BulkJobResponse> {
+    return this.send('POST', `/ojs/v1/jobs/bulk/${seg(action)}`, request);
+  }
+
+  getQueueConfig(name: string): Promise<R.QueueConfigResponse> {
+    return this.send('GET', `/ojs/v1/admin/queues/${seg(name)}/config`);
+  }
+
+  setQueueConfig(name: string, request: unknown): Promise<R.QueueConfigResponse> {
+    return this.send('PUT', `/ojs/v1/admin/queues/${seg(name)}/config`, request);
+  }
+
   pollEvents(query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> {
     return this.send('GET', '/ojs/v1/events', undefined, { ...filterQuery(query), after: query?.after, limit: query?.limit });
   }

@@ -103,6 +103,8 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
   private readonly counters = { fetchCalls: 0, jobsFetched: 0, nackCalls: 0, heartbeatCalls: 0 };
   private status: 'idle' | 'running' | 'closing' | 'closed' = 'idle';
   private quiet = false;
+  /** What heartbeats report once `close()` began: `quiet` while draining, `terminate` in the last one. */
+  private leaving: 'quiet' | 'terminate' | undefined;
   private running = 0;
   /** Jobs claimed ahead of a free slot (prefetched during a backlog), oldest first; they start as slots free. */
   private readonly held = new HeldJobs();
@@ -203,6 +205,10 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     this.fetchWaits.abort();
     this.wake.notify();
     if (wasRunning) {
+      // Graceful-shutdown extension: the server learns at once that this worker takes no more work; the
+      // heartbeats that keep its jobs reserved while they finish go on reporting `quiet`.
+      this.leaving = 'quiet';
+      const announced = this.announce();
       let timer: LongTimer | undefined;
       const deadline = new Promise<'deadline'>((resolve) => (timer = startTimer(() => resolve('deadline'), timeoutMs)));
       const drained = Promise.all([this.loop, this.allSettled()]).then(() => 'drained' as const);
@@ -214,9 +220,14 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       await this.loop;
       await this.allSettled();
       await this.acks.flush();
+      await announced;
     }
     if (this.heartbeatTimer !== undefined) clearTimeout(this.heartbeatTimer);
     await this.heartbeatInFlight;
+    if (wasRunning) {
+      this.leaving = 'terminate';
+      await this.announce();
+    }
     this.unsubscribe?.();
     this.status = 'closed';
     this.emit('closed');
@@ -587,7 +598,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     return {
       workerId: this.workerId,
       visibilityTimeoutMs: this.options.visibilityTimeoutMs,
-      state: this.quiet ? 'quiet' : 'running',
+      state: this.leaving ?? (this.quiet ? 'quiet' : 'running'),
       queues: this.options.queues,
       concurrency: this.options.concurrency,
       ...(pid !== undefined ? { pid } : {}),
@@ -623,6 +634,19 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
     const missing = ids.filter((id) => !extended.has(id) && !cancelled.has(id) && (this.runs.get(id)?.phase === 'running' || this.held.has(id)));
     await Promise.all(missing.map((id) => this.verifyHeld(id)));
     this.applyDirective(response.state ?? response.directive);
+  }
+
+  /**
+   * A heartbeat that only reports this worker's state as it leaves (no job ids: those the timer's beats
+   * extend). Best effort: a server already gone must not fail or delay the shutdown.
+   */
+  private async announce(): Promise<void> {
+    try {
+      this.counters.heartbeatCalls += 1;
+      await this.api.heartbeat(heartbeatRequest({ ...this.heartbeatBase(), activeJobIds: [] }));
+    } catch {
+      // the worker is leaving: its jobs' reservations expire on their own if this never arrives
+    }
   }
 
   /** A running job the heartbeat did not extend: find out whether it was cancelled or taken away. */

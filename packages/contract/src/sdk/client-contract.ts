@@ -27,6 +27,10 @@ const CASE_IDS = [
   'cron.lifecycle',
   'queues.pause-resume-stats',
   'dead-letter.list-retry-delete',
+  'admin.queue-config-backpressure',
+  'admin.enqueue-bulk',
+  'admin.jobs-and-bulk',
+  'admin.workers-and-stats',
 ] as const;
 
 export type ClientContractCase = (typeof CASE_IDS)[number];
@@ -392,6 +396,70 @@ export function runClientContract(options: ClientContractOptions): void {
       await client.deadLetter.delete(first.id);
       await rejectsWith(client.get(first.id), 'not_found');
       expect((await client.deadLetter.list({ queue })).jobs).toEqual([]);
+    });
+
+    test('admin.queue-config-backpressure', 'a configured bound refuses enqueues past it with QUEUE_FULL', async () => {
+      const queue = freshQueue();
+      expect(await client.queues.config(queue)).toMatchObject({ maxDepth: null, warningThreshold: 0.8, retryAfterSeconds: 1, concurrency: null });
+      const config = await client.queues.configure(queue, { maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 } });
+      expect(config).toMatchObject({ maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 } });
+      await client.enqueue('bounded', [], { queue });
+      await client.enqueue('bounded', [], { queue });
+      const error = await client.enqueue('bounded', [], { queue }).then(() => undefined, (e: unknown) => e);
+      expect(isOjsError(error) && [error.code, error.status, error.details?.retry_after_seconds]).toEqual(['QUEUE_FULL', 429, 4]);
+    });
+
+    test('admin.enqueue-bulk', 'bulk enqueue reports each job; atomic stores all or nothing', async () => {
+      const queue = freshQueue();
+      const result = await client.enqueueBulk([
+        { type: 'bulk.ok', args: [1], options: { queue } },
+        { type: 'Not A Type', args: [], options: { queue } },
+      ]);
+      expect(result).toMatchObject({ total: 2, succeeded: 1, failed: 1 });
+      expect(result.items.map((i) => i.status)).toEqual(['created', 'failed']);
+      await rejectsWith(client.enqueueBulk([{ type: 'bulk.ok', args: [], options: { queue } }, { type: 'Bad', args: [] }], { atomicity: 'atomic' }), 'invalid_request');
+      expect((await client.queues.stats(queue)).depth).toBe(1);
+    });
+
+    test('admin.jobs-and-bulk', 'jobs are listed by filter, retried, and cancelled or deleted in bulk', async () => {
+      const queue = freshQueue();
+      const a = await client.enqueue('listed', [1], { queue });
+      const b = await client.enqueue('listed', [2], { queue });
+      const { jobs, page } = await client.jobs.list({ queue, perPage: 10 });
+      expect(jobs.map((j) => j.id)).toEqual([b.id, a.id]);
+      expect(page).toEqual({ total: 2, page: 1, perPage: 10 });
+      const cancelled = await client.jobs.cancelMany({ ids: [a.id] });
+      expect(cancelled.items).toEqual([{ jobId: a.id, status: 'cancelled' }]);
+      const all = await client.jobs.cancelMany({ filter: { queue } });
+      expect(all.items.map((i) => [i.jobId, i.status])).toEqual([[b.id, 'cancelled']]);
+      const revived = await client.jobs.retryMany({ ids: [a.id] });
+      expect(revived.items[0]).toMatchObject({ status: 'failed', error: { code: 'conflict' } });
+      const deleted = await client.jobs.deleteMany({ filter: { queue } });
+      expect(deleted).toMatchObject({ succeeded: 2, failed: 0 });
+      expect((await client.jobs.list({ queue })).jobs).toEqual([]);
+    });
+
+    test('admin.workers-and-stats', 'a running worker is listed; quiet reaches it on its next heartbeat', async () => {
+      const queue = freshQueue();
+      const directives: string[] = [];
+      const worker = new Worker(subject.api, { queues: [queue], pollWaitMs: 100, heartbeatIntervalMs: 50 });
+      worker.on('error', () => {});
+      worker.on('directive', (d) => directives.push(d));
+      workers.push(worker.start());
+      let info;
+      for (let tries = 0; tries < 100 && !info; tries++) {
+        info = (await client.workers.list({ perPage: 100 })).workers.find((w) => w.id === worker.workerId);
+        if (!info) await sleep(50);
+      }
+      expect(info).toMatchObject({ id: worker.workerId, state: 'running', directive: 'running', stale: false, queues: [queue] });
+      expect((await client.stats()).workers).toBeGreaterThanOrEqual(1);
+      await client.workers.quiet(worker.workerId);
+      await until(5_000, 'the quiet directive', () => directives.includes('quiet'));
+      // a long-poll already out when the directive came (pollWaitMs 100) may still return; none follows it
+      await sleep(300);
+      await client.enqueue('ignored', [], { queue });
+      await sleep(300);
+      expect((await client.queues.stats(queue)).counts.available).toBe(1);
     });
   });
 }

@@ -53,6 +53,9 @@ const CASE_IDS = [
   'shutdown.waits-for-running',
   'shutdown.releases-at-deadline',
   'shutdown.stops-fetching',
+  'shutdown.reports-quiet-then-terminate',
+  'directive.quiet-stops-fetching',
+  'directive.terminate-finishes-and-closes',
   'heartbeat.keeps-long-job',
   'heartbeat.control-without-heartbeats',
   'batch.fetch-and-ack',
@@ -339,6 +342,66 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       await sleep(300);
       expect(calls).toBe(0);
       expect((await client.get(job.id)).state).toBe('available');
+    });
+
+    /** The server's view of a worker (admin API), once it has one. */
+    const serverWorker = async (id: string) => (await subject.api.listWorkers({ per_page: 100 })).items.find((w) => w.id === id);
+
+    test('shutdown.reports-quiet-then-terminate', 'close() tells the server quiet at once, then terminate when done (graceful-shutdown beats)', async () => {
+      const queue = freshQueue();
+      const started = deferred();
+      const release = deferred();
+      const { worker } = startWorker((w) => w.register('hold', async () => (started.resolve(), await release.promise, 'done')), { queues: [queue], heartbeatIntervalMs: 60_000 });
+      const job = await client.enqueue('hold', [], { queue });
+      await within(5_000, 'the handler to start', started.promise);
+      const closing = worker.close({ timeoutMs: 5_000 });
+      let seen: string | undefined;
+      for (let tries = 0; tries < 200 && seen !== 'quiet'; tries++) {
+        seen = (await serverWorker(worker.workerId))?.state;
+        if (seen !== 'quiet') await sleep(10);
+      }
+      expect(seen).toBe('quiet');
+      release.resolve();
+      await within(5_000, 'the close', closing);
+      expect((await client.get(job.id)).state).toBe('completed');
+      expect(await serverWorker(worker.workerId)).toMatchObject({ state: 'terminate' });
+    });
+
+    test('directive.quiet-stops-fetching', 'an operator quiet (admin API) stops the worker fetching; it stays open', async () => {
+      const queue = freshQueue();
+      let calls = 0;
+      const directives: string[] = [];
+      const { worker } = startWorker((w) => w.register('noop', () => void (calls += 1)), { queues: [queue], heartbeatIntervalMs: 50 });
+      worker.on('directive', (d) => directives.push(d));
+      const first = await client.enqueue('noop', [], { queue });
+      expect((await client.waitFor(first.id, { timeoutMs: 5_000 })).state).toBe('completed');
+      await subject.api.setWorkerDirective(worker.workerId, 'quiet');
+      await until(5_000, 'the quiet directive', () => directives.includes('quiet'));
+      // a long-poll already out when the directive came (pollWaitMs 100) may still return; none follows it
+      await sleep(300);
+      const second = await client.enqueue('noop', [], { queue });
+      await sleep(400);
+      expect(calls).toBe(1);
+      expect((await client.get(second.id)).state).toBe('available');
+    });
+
+    test('directive.terminate-finishes-and-closes', 'an operator terminate lets the running job finish, then the worker closes', async () => {
+      const queue = freshQueue();
+      const started = deferred();
+      const release = deferred();
+      const closed = deferred();
+      const { worker } = startWorker((w) => w.register('hold', async () => (started.resolve(), await release.promise, 'done')), { queues: [queue], heartbeatIntervalMs: 50 });
+      worker.on('closed', () => closed.resolve());
+      const job = await client.enqueue('hold', [], { queue });
+      await within(5_000, 'the handler to start', started.promise);
+      await subject.api.setWorkerDirective(worker.workerId, 'terminate');
+      await sleep(300);
+      release.resolve();
+      await within(5_000, 'the worker to close', closed.promise);
+      expect((await client.get(job.id)).state).toBe('completed');
+      const later = await client.enqueue('hold', [], { queue });
+      await sleep(300);
+      expect((await client.get(later.id)).state).toBe('available');
     });
 
     test('heartbeat.keeps-long-job', 'heartbeats keep a job alive well past its visibility timeout', async () => {

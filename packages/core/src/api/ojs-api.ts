@@ -10,6 +10,7 @@ import type { OjsEvent } from '../events/event.js';
 import type { EventFilter } from '../events/filter.js';
 import type { JobHistoryResponse } from '../history/job-history.js';
 import type * as R from './responses.js';
+import type { OjsAdminApi } from './admin-api.js';
 
 export interface ListQuery {
   limit?: number;
@@ -17,7 +18,7 @@ export interface ListQuery {
   cursor?: string;
 }
 
-export interface OjsApi {
+export interface OjsApi extends OjsAdminApi {
   manifest(): Promise<R.Manifest>;
   health(): Promise<R.HealthResponse>;
 

@@ -4,6 +4,7 @@ import { OjsErrorBodySchema } from '../errors/ojs-error.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
 import type { OjsEvent } from '../events/event.js';
+import type { QueuePressure } from './admin-responses.js';
 
 export interface Pagination {
   total: number;
@@ -17,11 +18,15 @@ export interface EnqueueResponse {
   job: Job;
   /** True when a unique policy with `ignore` matched an existing job (HTTP 200 instead of 201). */
   deduplicated?: true;
+  /** Backpressure: the job's queue is at or past its warning threshold. */
+  queue_pressure?: QueuePressure;
 }
 
 export interface BatchEnqueueResponse {
   jobs: Job[];
   count: number;
+  /** Backpressure: the most pressed queue of the batch at or past its warning threshold. */
+  queue_pressure?: QueuePressure;
 }
 
 export interface JobResponse {

@@ -22,6 +22,7 @@ import type { Job, JobError } from '../schemas/job.js';
 import type { EventTransport } from '../events/transport.js';
 import type { JobInternals, JobSummary, StoredJob } from './records.js';
 import type { JobHistory, TransitionNote } from '../history/job-history.js';
+import type { DepthBounds, DriverQueueConfig, QueueFullRejection } from './admin.js';
 
 /** What a backend can do, as data: drives the manifest, contract skips and the playground. */
 export interface DriverCapabilities {
@@ -54,8 +55,17 @@ export type InsertOutcome =
 
 /** Result of `jobInsert`: all inserted (or matched), or nothing stored. */
 export type InsertResult =
-  | { ok: true; outcomes: InsertOutcome[] }
-  | { ok: false; index: number; reason: 'duplicate_id' | 'unique'; existing: Job };
+  | { ok: true; outcomes: InsertOutcome[]; /** Backlog of each bounded queue after the insert (when `bounds` were given). */ depths?: Record<string, number> }
+  | InsertConflict
+  | QueueFullRejection;
+
+/** An insert refused by an id or a unique key: nothing of it was stored. */
+export interface InsertConflict {
+  ok: false;
+  index: number;
+  reason: 'duplicate_id' | 'unique';
+  existing: Job;
+}
 
 export interface InsertParams {
   jobs: StoredJob[];
@@ -63,6 +73,15 @@ export interface InsertParams {
   nowIso: string;
   /** A caller's open transaction (only when `capabilities.transactionalEnqueue`). */
   tx?: unknown;
+  /**
+   * Backpressure: the most jobs each named queue may hold in `STATE_SETS.backlog` states. Checked in the same
+   * atomic step as the insert, counting earlier jobs of this insert; the first job that would go past its
+   * queue's bound aborts the whole insert with `queue_full` (before the unique and id checks of later jobs).
+   * `'stored'`: the engine has not read the configurations yet; the driver reads each job queue's
+   * `max_depth` from its own queue configurations, in the same atomic step (drivers with `orderedCalls` only:
+   * the engine then issues the insert without waiting for a read of its own).
+   */
+  bounds?: DepthBounds | 'stored';
 }
 
 export interface ClaimParams {
@@ -197,6 +216,10 @@ export interface JobListParams {
   type?: string;
   /** Only jobs in (true) or out of (false) the dead-letter queue. */
   deadLetter?: boolean;
+  /** Only jobs with `created_at` ≥ this (an RFC 3339 text as the engine stamps it: compared as text). */
+  createdFrom?: string;
+  /** Only jobs with `created_at` < this. */
+  createdBefore?: string;
   limit: number;
   offset: number;
 }
@@ -260,7 +283,7 @@ export const DEFAULT_EVENT_PUBLISH_DELAY_MS = 2;
  * The storage seam. Each method is atomic; see the module doc for the index rules.
  * Method names are Entity+Verb, one params object each.
  */
-export interface Driver {
+export interface Driver extends DriverQueueConfig {
   readonly name: string;
   readonly capabilities: DriverCapabilities;
   /** Cross-process event transport; when absent the engine keeps events in-process. */

@@ -8,7 +8,7 @@ import { STATE_ROLES, STATE_SETS } from '../lifecycle/sets.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
 import { DEFAULT_UNIQUE_STATES } from '../unique/policy.js';
-import type { InsertResult } from './driver.js';
+import type { InsertConflict } from './driver.js';
 import type { StoredJob } from './records.js';
 
 /** States a unique `replace` may cancel: the transition table's `unique_replace` rows. */
@@ -67,7 +67,7 @@ export type InsertDecision<H, S extends H> =
  */
 export type InsertPlan<H, S extends H> =
   | { ok: true; steps: InsertDecision<H, S>[] }
-  | { ok: false; steps: InsertDecision<H, S>[]; result: Extract<InsertResult, { ok: false }> };
+  | { ok: false; steps: InsertDecision<H, S>[]; result: InsertConflict };
 
 const SKIP = { kind: 'skip' } as const;
 

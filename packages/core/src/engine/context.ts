@@ -5,6 +5,7 @@ import type { EventHub } from '../events/hub.js';
 import { toTimestamp } from '../formats/timestamps.js';
 import type { Retention, ServiceIntervals } from './options.js';
 import type { WorkSignal } from './work-signal.js';
+import type { QueueConfigCache } from './queue-configs.js';
 import type { Job } from '../schemas/job.js';
 
 /** Resolved engine settings. */
@@ -32,6 +33,8 @@ export interface EngineContext {
   /** Wakes FETCHes waiting in this process as soon as an insert is issued to an ordered driver. */
   readonly work: WorkSignal;
   readonly startedAt: number;
+  /** Queue configurations (backpressure bounds) as enqueues read them. */
+  readonly queueConfigs: QueueConfigCache;
   /** Set by the workflow module; the job operations call it after terminal transitions of workflow members. */
   onTerminal: TerminalHook;
 }

@@ -4,6 +4,8 @@
  * transition and runs the background services.
  */
 import type { ListQuery, OjsApi } from '../api/ojs-api.js';
+import type { AdminJobQuery, AdminPageQuery } from '../api/admin-api.js';
+import type * as A from '../api/admin-responses.js';
 import type * as R from '../api/responses.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Driver } from '../driver/driver.js';
@@ -13,6 +15,7 @@ import type { EventFilter } from '../events/filter.js';
 import type { JobHistoryResponse } from '../history/job-history.js';
 import { EventHub } from '../events/hub.js';
 import { WorkSignal } from './work-signal.js';
+import { QueueConfigCache } from './queue-configs.js';
 import { newId } from '../formats/ids.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS } from '../schemas/patterns.js';
 import { cronFirer } from './services/cron-firer.js';
@@ -23,6 +26,8 @@ import { rescuer } from './services/rescuer.js';
 import { ServiceRunner } from './services/runner.js';
 import type { EngineContext, EngineSettings } from './context.js';
 import { DEFAULT_RETENTION, DEFAULT_SERVICE_INTERVALS, type EngineOptions } from './options.js';
+import * as admin from './ops/admin.js';
+import * as bulk from './ops/bulk.js';
 import * as cron from './ops/cron.js';
 import * as deadLetter from './ops/dead-letter.js';
 import * as enqueueOps from './ops/enqueue.js';
@@ -76,9 +81,12 @@ export class Engine implements OjsApi {
       settings,
       hub,
       work: new WorkSignal(),
+      queueConfigs: new QueueConfigCache(options.driver, this.clock),
       startedAt: Date.now(),
       onTerminal: (job) => workflows.onMemberTerminal(this.ctx, job),
     };
+    // Read the queue configurations now, so the first enqueue need not wait for them.
+    void Promise.resolve(this.ctx.queueConfigs.current()).catch((err: unknown) => this.onError(err, 'queue configurations'));
     this.runner = new ServiceRunner(this.ctx, [promoter, rescuer, expirer, cronFirer, pruner], (name, err) => this.onError(err, `service ${name}`));
   }
 
@@ -145,6 +153,17 @@ export class Engine implements OjsApi {
   createWorkflow = (request: unknown): Promise<R.WorkflowResponse> => workflows.createWorkflow(this.ctx, request);
   getWorkflow = (id: string): Promise<R.WorkflowResponse> => workflows.getWorkflow(this.ctx, id);
   cancelWorkflow = (id: string): Promise<R.WorkflowResponse> => workflows.cancelWorkflow(this.ctx, id);
+
+  adminStats = (): Promise<A.AdminStatsResponse> => admin.adminStats(this.ctx);
+  listWorkers = (query?: AdminPageQuery): Promise<A.AdminWorkerListResponse> => admin.listWorkers(this.ctx, query);
+  setWorkerDirective = (id: string, directive: 'quiet' | 'terminate'): Promise<A.WorkerDirectiveResponse> => admin.setWorkerDirective(this.ctx, id, directive);
+  listJobs = (query?: AdminJobQuery): Promise<A.AdminJobListResponse> => admin.listJobs(this.ctx, query);
+  retryJob = (id: string): Promise<R.JobResponse> => admin.retryJob(this.ctx, id);
+  adminBulk = (action: bulk.BulkAction, request: unknown): Promise<A.AdminBulkResponse> => bulk.adminBulk(this.ctx, action, request);
+  enqueueBulk = (request: unknown): Promise<A.BulkEnqueueResponse> => bulk.enqueueBulk(this.ctx, request);
+  bulkJobs = (action: bulk.BulkAction, request: unknown): Promise<A.BulkJobResponse> => bulk.bulkJobs(this.ctx, action, request);
+  getQueueConfig = (name: string): Promise<A.QueueConfigResponse> => admin.getQueueConfig(this.ctx, name);
+  setQueueConfig = (name: string, request: unknown): Promise<A.QueueConfigResponse> => admin.setQueueConfig(this.ctx, name, request);
 
   pollEvents = async (query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> => {
     const limit = query?.limit ?? DEFAULT_EVENT_POLL_LIMIT;

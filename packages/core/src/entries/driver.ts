@@ -13,3 +13,5 @@ export * from '../events/packing.js';
 export * from '../events/listener-presence.js';
 export * from '../driver/primitive-ops.js';
 export * from '../history/job-history.js';
+export * from '../driver/admin.js';
+export * from '../driver/depth-bounds.js';

@@ -20,6 +20,8 @@ export const ERROR_CATALOG = {
   duplicate: { status: 409, retryable: false, hint: 'A job with this id or unique key already exists: see details.existing_job_id.' },
   payload_too_large: { status: 413, retryable: false, hint: 'Send a smaller body.' },
   rate_limited: { status: 429, retryable: true, hint: 'Wait for Retry-After seconds, then retry.' },
+  // The backpressure extension's own spelling (upper case), kept as the extension writes it.
+  QUEUE_FULL: { status: 429, retryable: true, hint: 'The queue is at its max_depth: wait Retry-After seconds, then retry.' },
   unauthenticated: { status: 401, retryable: false, hint: 'Send Authorization: Bearer <token>.' },
   permission_denied: { status: 403, retryable: false, hint: 'Use credentials allowed to do this.' },
   backend_error: { status: 500, retryable: true, hint: 'The storage backend failed; retry later.' },

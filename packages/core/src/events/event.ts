@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'queue.paused', 'queue.resumed', 'cron.triggered', 'cron.skipped',
   'workflow.started', 'workflow.step_completed', 'workflow.completed', 'workflow.failed', 'workflow.cancelled',
   'dead_letter.added', 'dead_letter.retried', 'dead_letter.deleted',
+  'backpressure.rejected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -37,6 +37,8 @@ export const STATE_SETS = Object.freeze({
   due: Object.freeze(due),
   /** Where a claim takes jobs from (`fetch`): indexed by priority, then FIFO sequence. */
   claimable: Object.freeze(fromStates('fetch')),
+  /** A queue's backlog, what a backpressure bound (`max_depth`) limits: jobs waiting to run, neither held nor finished. */
+  backlog: Object.freeze(NON_TERMINAL_STATES.filter((s) => !fromStates('visibility_timeout').includes(s))),
   /** Where `x.expiresAt` is enforced (`expiry`): indexed by `x.expiresAt`, moved by `jobExpire`. */
   expirable: Object.freeze(fromStates('expiry')),
   /** Held by a worker, rescued when overdue (`visibility_timeout`): indexed by `min(x.visibleUntil, x.timeoutAt)`. */

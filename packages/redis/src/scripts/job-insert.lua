@@ -3,14 +3,18 @@ Several inserts issued together (concurrent producers) arrive as groups; each gr
 planned and applied on its own, in order, exactly as if the calls had run one after the other.
 KEYS: none (keys derive from the prefix; spans queues when the jobs do, and touches the global P:ids,
       P:queues and P:u:<key> keys).
-ARGV: (packed as one JSON array) P, nGroups, then per group: now, nowIso, nJobs, nJobs job records (see
-      lib/insert.lua). Groups are read first, so which ids are stored already is read once for them all.
+ARGV: (packed as one JSON array) P, nGroups, then per group: now, nowIso, nJobs, bounds ('' or a JSON object
+      queue -> max_depth, backpressure; '*': read each job queue's max_depth from P:queue-config), nJobs job records (see lib/insert.lua). Groups are read first, so which
+      ids are stored already, and the backlog of each bounded queue, are read once for them all.
 Returns (as JSON): one result per group:
   1 when every job of the group was inserted as sent (the usual case), else
   {'ok', outcomes}, one per job in order: {'inserted', replacedFields|false, takenScheduledAt|false,
       takenDueAt|false} or {'existing', fields}
   {'abort', index (0-based), 'duplicate_id'|'unique', existingFields|false, batchIndex (0-based)|false}
       (batchIndex: the clash is with an earlier job of this insert, which is not stored)
+  {'abort', index (0-based), 'queue_full', queue, depth, bound} when a job would take its queue's backlog
+      (the states of core's STATE_SETS.backlog, from P:{q}:counts) past the group's bound for it
+  A group with bounds answers {'ok', outcomes, depths} (depths: queue -> backlog after the insert), never 1.
 Transitions: (new) -> available|scheduled|pending; on a unique `replace*`, the match -> cancelled.
 Atomicity: plan first, write after (lib/insert.lua), so an aborted group writes nothing. ]]
 --!include lib/queue-basics.lua
@@ -27,7 +31,9 @@ do
   local short = true
   for _ = 1, tonumber(A[2]) do
     local nowIso, njobs = A[i + 1], tonumber(A[i + 2])
-    i = i + 3
+    -- a bounded group (backpressure) takes the general path, which checks bounds
+    if A[i + 3] ~= '' then short = false end
+    i = i + 4
     for _ = 1, njobs do
       local n, id, plain = tonumber(A[i]), A[i + 1], A[i + 5]
       if A[i + 3] ~= STATE.claimable or (plain ~= 1 and plain ~= '1') or seen[id] then
@@ -87,25 +93,75 @@ end
 local out = {}
 local S = insert_begin()
 local groups, all = {}, {}
+-- Backpressure: the backlog of each bounded queue, read before any group writes (counts of plain jobs are
+-- written only by insert_finish), then carried from group to group here.
+local DEPTH = {}
 local i = 3
 for g = 1, tonumber(ARGS[2]) do
-  local now, nowIso, njobs = tonumber(ARGS[i]), ARGS[i + 1], tonumber(ARGS[i + 2])
+  local now, nowIso, njobs, boundsText = tonumber(ARGS[i]), ARGS[i + 1], tonumber(ARGS[i + 2]), ARGS[i + 3]
   local jobs
-  jobs, i = read_jobs(i + 3, njobs)
-  groups[g] = { now, nowIso, jobs }
+  jobs, i = read_jobs(i + 4, njobs)
+  local bounds = false
+  if boundsText == '*' then
+    -- the engine has no copy of the configurations yet: each job queue's max_depth from P:queue-config
+    for _, job in ipairs(jobs) do
+      if not bounds or bounds[job.queue] == nil then
+        local text = redis.call('HGET', P .. ':queue-config', job.queue)
+        local bound = text and cjson.decode(text).max_depth
+        if type(bound) == 'number' then
+          bounds = bounds or {}
+          bounds[job.queue] = bound
+        end
+      end
+    end
+  elseif boundsText ~= '' then
+    bounds = cjson.decode(boundsText)
+  end
+  if bounds then
+    for q in pairs(bounds) do
+      if DEPTH[q] == nil then
+        local depth = 0
+        for _, n in ipairs(redis.call('HMGET', qkey(q, 'counts'), unpack(BACKLOG))) do depth = depth + (tonumber(n) or 0) end
+        DEPTH[q] = depth
+      end
+    end
+  end
+  groups[g] = { now, nowIso, jobs, bounds }
   for _, job in ipairs(jobs) do all[#all + 1] = job end
 end
+
+-- The first job that would take a bounded queue past its bound, as an abort; else the depths after the group.
+local function check_bounds(jobs, bounds)
+  local depths = {}
+  for q in pairs(bounds) do depths[q] = DEPTH[q] end
+  for k, job in ipairs(jobs) do
+    local bound = bounds[job.queue]
+    if bound and BACKLOG_IN[job.state] then
+      local depth = depths[job.queue]
+      if depth + 1 > bound then return { 'abort', k - 1, 'queue_full', job.queue, depth, bound } end
+      depths[job.queue] = depth + 1
+    end
+  end
+  return nil, depths
+end
+
 insert_prefetch(S, all)
 idx_defer()
 for g, group in ipairs(groups) do
-  local now, nowIso, jobs = group[1], group[2], group[3]
-  local decisions, abort = plan_insert(S, jobs, now, 'abort')
-  if abort then
-    out[g] = abort
+  local now, nowIso, jobs, bounds = group[1], group[2], group[3], group[4]
+  local full, depths
+  if bounds then full, depths = check_bounds(jobs, bounds) end
+  local decisions, abort
+  if not full then decisions, abort = plan_insert(S, jobs, now, 'abort') end
+  if full or abort then
+    out[g] = full or abort
   else
     local outcomes, plainly = apply_insert(S, decisions, now, nowIso)
+    if bounds then
+      for q, depth in pairs(depths) do DEPTH[q] = depth end
+      out[g] = { 'ok', outcomes, depths }
     -- the usual case in one number: encoding the outcome tables was a fifth of a one-job insert's cost
-    if plainly then out[g] = 1 else out[g] = { 'ok', outcomes } end
+    elseif plainly then out[g] = 1 else out[g] = { 'ok', outcomes } end
   end
 end
 insert_finish(S)

@@ -1,6 +1,7 @@
 --[[ job-list.lua: Driver.jobList. Read only. Newest first by id (lexicographic, descending).
 KEYS: none (one queue's indexes, or every queue's).
-ARGV: P, queue|'', state|'', type|'', deadLetter ('1'|'0'|''), limit, offset.
+ARGV: P, queue|'', state|'', type|'', deadLetter ('1'|'0'|''), limit, offset, createdFrom|'', createdBefore|''
+(created_at ≥ createdFrom and < createdBefore, compared as text: the engine stamps created_at in one format).
 Returns: {total, page}: total matches, then HGETALL of each job of the page.
 Cost: the ids of the chosen indexes are read and sorted (O(n log n) in the jobs of the queues listed, plus
 one HMGET per id when a type, dead-letter or shared-index state filter applies). An admin listing, not a hot
@@ -13,6 +14,7 @@ Transition: none. ]]
 
 local queue, state, jtype, dl = ARGS[2], ARGS[3], ARGS[4], ARGS[5]
 local limit, offset = tonumber(ARGS[6]), tonumber(ARGS[7])
+local from, before = ARGS[8] or '', ARGS[9] or ''
 local queues
 if queue ~= '' then queues = { queue } else queues = redis.call('SMEMBERS', QUEUES) end
 
@@ -55,11 +57,16 @@ end
 
 local ids = candidates
 local LIST_FILTER = { 'state', 'type', '@deadLetter' }
-if checkState or jtype ~= '' or dl == '0' then
+-- '@e' holds args too: read only when a time range needs its created_at
+if from ~= '' or before ~= '' then LIST_FILTER[4] = '@e' end
+if checkState or jtype ~= '' or dl == '0' or from ~= '' or before ~= '' then
   ids = {}
   for _, c in ipairs(candidates) do
     local f = job_read(jkey(c[2], c[1]), LIST_FILTER) or {}
-    if (not checkState or f.state == state) and (jtype == '' or f.type == jtype) and (dl ~= '0' or f['@deadLetter'] ~= '1') then
+    -- created_at is the first key of the sealed field '@e' (codec.ts), so the anchored match cannot land in user data
+    local created = (from ~= '' or before ~= '') and string.match(f['@e'] or '', '^{"created_at":"([^"]*)"') or ''
+    if (not checkState or f.state == state) and (jtype == '' or f.type == jtype) and (dl ~= '0' or f['@deadLetter'] ~= '1')
+      and (from == '' or created >= from) and (before == '' or created < before) then
       ids[#ids + 1] = c
     end
   end

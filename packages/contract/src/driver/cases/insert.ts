@@ -18,6 +18,23 @@ async function count(t: DriverCaseContext, queue: string, state: JobState): Prom
 
 export function registerInsertCases(suite: DriverSuite): void {
   suite.group('jobInsert', () => {
+    suite.test('insert.depth-bounds', 'bounds (given, or read from the stored queue configuration) refuse the insert that would pass them, counting waiting jobs only', async (t) => {
+      const [q, other] = [t.queue(), t.queue()];
+      await t.insert([t.job(q), t.job(q, { state: 'scheduled' })]);
+      const refused = await t.driver.jobInsert({ jobs: [t.job(other), t.job(q), t.job(q, { state: 'pending' })], now: T0, nowIso: iso(T0), bounds: { [q]: 3 } });
+      expect(refused).toEqual({ ok: false, index: 2, reason: 'queue_full', queue: q, depth: 3, bound: 3 });
+      expect(await count(t, other, 'available')).toBe(0);
+      const fits = await t.driver.jobInsert({ jobs: [t.job(q)], now: T0, nowIso: iso(T0), bounds: { [q]: 3 } });
+      expect(fits).toMatchObject({ ok: true, depths: { [q]: 3 } });
+      await t.claim([q], 1);
+      await t.driver.queueConfigSet({ name: q, max_depth: 3, updated_at: iso(T0) });
+      expect(await t.driver.queueConfigGet(q)).toEqual({ name: q, max_depth: 3, updated_at: iso(T0) });
+      expect((await t.driver.queueConfigList()).filter((c) => c.name === q)).toHaveLength(1);
+      // one job went active: room for one more, read from the stored configuration
+      expect(await t.driver.jobInsert({ jobs: [t.job(q)], now: T0, nowIso: iso(T0), bounds: 'stored' })).toMatchObject({ ok: true, depths: { [q]: 3 } });
+      expect(await t.driver.jobInsert({ jobs: [t.job(q)], now: T0, nowIso: iso(T0), bounds: 'stored' })).toMatchObject({ ok: false, reason: 'queue_full', depth: 3 });
+    });
+
     suite.test('insert.stores-and-registers', 'stores each job exactly as given (envelope and internals), in order, and registers its queue', async (t) => {
       const [qa, qb] = [t.queue(), t.queue()];
       const jobs = [t.job(qa), t.job(qb, { state: 'scheduled' }), t.job(qa, { state: 'pending' }, { expiresAt: T0 + 5_000 })];

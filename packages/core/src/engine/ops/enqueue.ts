@@ -9,6 +9,10 @@ import type { BatchEnqueueResponse, EnqueueResponse } from '../../api/responses.
 import type { EventInput } from '../../events/event.js';
 import type { EngineContext } from '../context.js';
 import { createdEvent, jobEvent } from '../job-events.js';
+import type { QueueConfigRecord } from '../../driver/admin.js';
+import { makeEvent } from '../../events/event.js';
+import { queueFullError, queuePressure } from '../backpressure.js';
+import { depthBounds } from '../../driver/depth-bounds.js';
 
 /** The stored form of a parsed request. */
 export function toStored(parsed: ParsedEnqueue): StoredJob {
@@ -40,8 +44,9 @@ export function parseWithDefaults(ctx: EngineContext, body: unknown, now: number
   }
 }
 
-function insertError(result: Extract<InsertResult, { ok: false }>, batch: boolean, uniqueKey?: string): OjsError {
+function insertError(result: Extract<InsertResult, { ok: false }>, batch: boolean, uniqueKey?: string, configs?: ReadonlyMap<string, QueueConfigRecord>): OjsError {
   const where = batch ? `jobs[${result.index}]: ` : '';
+  if (result.reason === 'queue_full') return queueFullError(result, configs?.get(result.queue), batch);
   const details: Record<string, unknown> = { existing_job_id: result.existing.id, ...(batch ? { index: result.index } : {}) };
   if (result.reason === 'duplicate_id') {
     return OjsError.duplicate(`${where}A job with id '${result.existing.id}' already exists.`, details);
@@ -53,10 +58,12 @@ function insertError(result: Extract<InsertResult, { ok: false }>, batch: boolea
   });
 }
 
-/** The driver's insert of `jobs` at `now`, in the caller's transaction when there is one. */
-function insertParams(jobs: StoredJob[], now: number, tx: unknown): InsertParams {
+/** The driver's insert of `jobs` at `now`, in the caller's transaction when there is one, within the queues' bounds. */
+export function insertParams(jobs: StoredJob[], now: number, tx: unknown, configs?: ReadonlyMap<string, QueueConfigRecord>): InsertParams {
   const params: InsertParams = { jobs, now, nowIso: toTimestamp(now) };
   if (tx !== undefined) params.tx = tx;
+  const bounds = configs === undefined || configs.size === 0 ? undefined : depthBounds(jobs, configs);
+  if (bounds !== undefined) params.bounds = bounds;
   return params;
 }
 
@@ -100,17 +107,67 @@ function insert(ctx: EngineContext, params: InsertParams): Promise<InsertResult>
   return inserting;
 }
 
+/**
+ * The insert's parameters with the queues' bounds. Before the engine's first read of the configurations, a
+ * driver whose calls run in order reads the bounds itself (`bounds: 'stored'`), so the insert is still
+ * issued in the caller's turn; other drivers wait for that first read.
+ */
+export function boundedInsert(ctx: EngineContext, jobs: StoredJob[], now: number, tx: unknown): BoundedInsert | Promise<BoundedInsert> {
+  const cached = ctx.queueConfigs.current();
+  // synchronous whenever it can be: an ordered driver's insert must be issued in the caller's turn
+  if (!(cached instanceof Promise)) return { params: insertParams(jobs, now, tx, cached), configs: cached };
+  if (ctx.driver.capabilities.orderedCalls === true && tx === undefined) {
+    return { params: { ...insertParams(jobs, now, tx), bounds: 'stored' }, configs: cached };
+  }
+  return cached.then((configs) => ({ params: insertParams(jobs, now, tx, configs), configs }));
+}
+
+/** An insert's parameters, and the configurations its outcome is reported with. */
+export interface BoundedInsert {
+  params: InsertParams;
+  configs: ReadonlyMap<string, QueueConfigRecord> | Promise<ReadonlyMap<string, QueueConfigRecord>>;
+}
+
+/** The configurations for reporting (pressure, Retry-After) once the insert is done: none when they cannot be read. */
+async function settledConfigs(configs: ReadonlyMap<string, QueueConfigRecord> | Promise<ReadonlyMap<string, QueueConfigRecord>>): Promise<ReadonlyMap<string, QueueConfigRecord>> {
+  try {
+    return await configs;
+  } catch {
+    return new Map();
+  }
+}
+
 /** PUSH one job. */
 export async function enqueue(ctx: EngineContext, body: unknown, tx?: unknown): Promise<EnqueueResponse> {
   // One instant for the job's timestamps and the insert: the parse reads the clock, the store need not again.
   const now = ctx.clock.now();
   const parsed = parseWithDefaults(ctx, body, now);
-  const result = await insert(ctx, insertParams([toStored(parsed)], now, tx));
-  if (!result.ok) throw insertError(result, false, parsed.unique?.key);
+  const prepared = boundedInsert(ctx, [toStored(parsed)], now, tx);
+  const { params, configs } = prepared instanceof Promise ? await prepared : prepared;
+  const result = await insert(ctx, params);
+  if (!result.ok) throw await rejected(ctx, result, false, parsed.unique?.key, await settledConfigs(configs), now);
   const published = announce(ctx, result.outcomes, now, tx);
   if (published !== undefined) await published;
   const outcome = result.outcomes[0]!;
-  return outcome.status === 'existing' ? { job: outcome.job, deduplicated: true } : { job: outcome.job };
+  const response: EnqueueResponse = outcome.status === 'existing' ? { job: outcome.job, deduplicated: true } : { job: outcome.job };
+  const pressure = result.depths === undefined ? undefined : queuePressure(result.depths, await settledConfigs(configs));
+  if (pressure !== undefined) response.queue_pressure = pressure;
+  return response;
+}
+
+/** The error of a refused insert; a backpressure refusal also emits `backpressure.rejected`. */
+export async function rejected(
+  ctx: EngineContext,
+  result: Extract<InsertResult, { ok: false }>,
+  batch: boolean,
+  uniqueKey: string | undefined,
+  configs: ReadonlyMap<string, QueueConfigRecord>,
+  now: number,
+): Promise<OjsError> {
+  if (result.reason === 'queue_full') {
+    await ctx.hub.emit([makeEvent('backpressure.rejected', result.queue, { queue: result.queue, depth: result.depth, bound: result.bound }, toTimestamp(now))]);
+  }
+  return insertError(result, batch, uniqueKey, configs);
 }
 
 /** PUSH a batch, all-or-nothing: every element is validated before anything is stored. */
@@ -131,10 +188,15 @@ export async function enqueueBatch(ctx: EngineContext, body: unknown, tx?: unkno
     if (ids.has(p.job.id)) throw OjsError.duplicate(`jobs[${index}]: id '${p.job.id}' appears twice in the batch.`, { existing_job_id: p.job.id, index });
     ids.add(p.job.id);
   });
-  const result = await insert(ctx, insertParams(parsed.map(toStored), now, tx));
-  if (!result.ok) throw insertError(result, true, parsed[result.index]?.unique?.key);
+  const prepared = boundedInsert(ctx, parsed.map(toStored), now, tx);
+  const { params, configs } = prepared instanceof Promise ? await prepared : prepared;
+  const result = await insert(ctx, params);
+  if (!result.ok) throw await rejected(ctx, result, true, parsed[result.index]?.unique?.key, await settledConfigs(configs), now);
   const published = announce(ctx, result.outcomes, now, tx);
   if (published !== undefined) await published;
   const jobs = result.outcomes.map((o) => o.job);
-  return { jobs, count: jobs.length };
+  const response: BatchEnqueueResponse = { jobs, count: jobs.length };
+  const pressure = result.depths === undefined ? undefined : queuePressure(result.depths, await settledConfigs(configs));
+  if (pressure !== undefined) response.queue_pressure = pressure;
+  return response;
 }
