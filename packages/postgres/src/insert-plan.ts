@@ -11,7 +11,6 @@ import {
   planInsert as planDecisions,
   type InsertConflictMode,
   type InsertPlanPort,
-  type InsertResult,
   type InsertConflict,
   type JobInternals,
   type StoredJob,
