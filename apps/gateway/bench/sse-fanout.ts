@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     });
   const body = JSON.stringify({ jobs: Array.from({ length: BATCH }, (_, i) => ({ type: 'bench.fanout', args: [i], options: { queue: 'fanout' } })) });
 
-  const rows: Array<{ subscribers: number; jobsPerSecond: number[]; received?: string }> = [];
+  const rows: Array<{ subscribers: number; jobsPerSecond: number[]; cpuUsPerJob: number[]; received?: string }> = [];
   for (const n of COUNTS) {
     const child = n > 0 ? spawn(process.execPath, ['-e', SUBSCRIBERS, server.url, String(n), TYPES], { stdio: ['pipe', 'pipe', 'inherit'] }) : undefined;
     const lines: string[] = [];
@@ -72,10 +72,11 @@ async function main(): Promise<void> {
       check();
     });
     if (child) await nextLine();
-    const row = { subscribers: n, jobsPerSecond: [] as number[] } as (typeof rows)[number];
+    const row = { subscribers: n, jobsPerSecond: [] as number[], cpuUsPerJob: [] as number[] } as (typeof rows)[number];
     for (let round = 0; round < ROUNDS; round++) {
       let sent = 0;
       const started = performance.now();
+      const cpu = process.cpuUsage();
       await Promise.all(
         Array.from({ length: PRODUCERS }, async () => {
           while (sent < JOBS) {
@@ -86,6 +87,10 @@ async function main(): Promise<void> {
         }),
       );
       row.jobsPerSecond.push(Math.round(sent / ((performance.now() - started) / 1000)));
+      // This process's CPU per job (the gateway's and the producers' alike): on a machine shared with other
+      // work, wall-clock throughput says as much about the neighbours as about the gateway.
+      const used = process.cpuUsage(cpu);
+      row.cpuUsPerJob.push(Math.round(((used.user + used.system) / sent) * 10) / 10);
     }
     if (child) {
       // Let the last events reach the subscribers before asking what they read.
@@ -98,10 +103,13 @@ async function main(): Promise<void> {
   }
   console.log(`SSE fan-out: enqueue of ${JOBS} jobs per round (batches of ${BATCH}, ${PRODUCERS} producers), ${ROUNDS} rounds, memory backend`);
   const base = Math.max(...rows[0]!.jobsPerSecond);
+  const baseCpu = Math.min(...rows[0]!.cpuUsPerJob);
   for (const row of rows) {
     const best = Math.max(...row.jobsPerSecond);
+    const cpu = Math.min(...row.cpuUsPerJob);
     console.log(
-      `  ${String(row.subscribers).padStart(4)} subscribers: ${row.jobsPerSecond.map((v) => String(v).padStart(7)).join(' ')} jobs/s (best ${best}, ${Math.round((best / base) * 100)}% of ${rows[0]!.subscribers} subscribers)` +
+      `  ${String(row.subscribers).padStart(4)} subscribers: ${row.jobsPerSecond.map((v) => String(v).padStart(7)).join(' ')} jobs/s (best ${best}, ${Math.round((best / base) * 100)}% of ${rows[0]!.subscribers} subscribers); ` +
+        `CPU ${row.cpuUsPerJob.join(' ')} µs/job (best ${cpu}: throughput a CPU-bound gateway keeps ${Math.round((baseCpu / cpu) * 100)}%)` +
         (row.received ? `; events per subscriber ${row.received}` : ''),
     );
   }

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     ...(config.quiet ? { logger: false as const } : {}),
     engineOptions: { implementation: { name: 'ojskit-gateway', version: GATEWAY_VERSION, homepage: 'https://github.com/ojskit/ojskit' } },
   });
-  // A transport that subscribes in the background (Redis pub/sub) is subscribed before the gateway says it
+  // A transport that subscribes in the background (Redis: its stream reader) is reading before the gateway says it
   // listens: an SSE client connecting right after start-up then sees other processes' events.
   await (backend.events as { ready?: () => Promise<void> } | undefined)?.ready?.();
   const running = await startGateway(gateway, { port: config.port, host: config.host, shutdownTimeoutMs: config.shutdownTimeoutMs }).catch((error: unknown) => {

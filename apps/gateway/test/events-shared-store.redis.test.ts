@@ -18,6 +18,9 @@ interface Node {
   gateway: Gateway;
 }
 
+/** Generous: the events cross Redis between two engines, on a machine other test suites load too. */
+const WAIT_MS = 20_000;
+
 const nodes: Node[] = [];
 afterEach(async () => {
   const opened = nodes.splice(0);
@@ -50,7 +53,7 @@ describe.skipIf(!REDIS.available)('two gateways over one Redis', () => {
     const a = await node(prefix);
     const b = await node(prefix);
     const onB = await stream(b.gateway, 'queues=shared');
-    await onB.until((frames) => frames.some((f) => f.comment === 'connected'));
+    await onB.until((frames) => frames.some((f) => f.comment === 'connected'), WAIT_MS);
 
     const res = await a.gateway.request('/ojs/v1/jobs/batch', {
       method: 'POST',
@@ -62,14 +65,14 @@ describe.skipIf(!REDIS.available)('two gateways over one Redis', () => {
     const atA = (await a.engine.pollEvents({ queues: ['shared'] })).events;
     expect(atA.map((e) => e.subject)).toEqual(jobIds);
 
-    const seenOnB = events(await onB.until((frames) => events(frames).length >= 6));
+    const seenOnB = events(await onB.until((frames) => events(frames).length >= 6, WAIT_MS));
     expect(seenOnB.map((e) => e.id)).toEqual(atA.map((e) => e.id));
     await onB.cancel();
 
     // C never saw these events: its window is empty, the stream has them.
     const c = await node(prefix);
     const resumed = await stream(c.gateway, 'queues=shared', { 'Last-Event-ID': atA[1]!.id });
-    const frames = await resumed.until((f) => events(f).length >= 4);
+    const frames = await resumed.until((f) => events(f).length >= 4, WAIT_MS);
     expect(frames.some((f) => f.event === 'ojs.cursor_expired')).toBe(false);
     expect(events(frames).map((e) => e.id)).toEqual(atA.slice(2).map((e) => e.id));
     await resumed.cancel();
@@ -77,5 +80,5 @@ describe.skipIf(!REDIS.available)('two gateways over one Redis', () => {
     const body = (await polled.json()) as { events: Array<{ id: string }>; cursor_expired?: boolean; has_more: boolean };
     expect(body.cursor_expired).toBeUndefined();
     expect(body.events.map((e) => e.id)).toEqual(atA.slice(4).map((e) => e.id));
-  });
+  }, 60_000);
 });

@@ -139,9 +139,9 @@ describeEachBackend('SSE streams', (backend) => {
     const q = queueName();
     // app.request: the body is a pull stream, so a reader that does not read stalls the writer at once.
     const res = await gateway.request(`/ojs/v1/events/stream?queues=${q}`);
-    const started = performance.now();
+    // Nothing reads the stream until the enqueue has answered: an engine that waited for the client would never
+    // answer (no timed assertion: on a loaded machine the enqueue alone can take over a second).
     await engine.enqueueBatch({ jobs: Array.from({ length: 200 }, (_, i) => ({ type: 'sse.job', args: [i], options: { queue: q } })) });
-    expect(performance.now() - started).toBeLessThan(1_000);
     const frames = await new FrameReader(res.body!).toEnd();
     // The client got what was in flight before the drop, then the stream ended.
     expect(events(frames).length).toBeLessThan(200);

@@ -1,6 +1,6 @@
 /**
- * SSE fan-out (issue 25 item 12): an event is serialised once, however many streams send it, and every
- * stream still gets every event, in order. The cost itself is measured by bench/sse-fanout.ts, not here.
+ * SSE fan-out (issue 25 item 12): an event is serialised once, however many streams send it, a run of frames
+ * is joined once for the streams that send the same run, and every stream still gets its events, in order. The cost itself is measured by bench/sse-fanout.ts, not here.
  */
 import { afterEach, expect, it, vi } from 'vitest';
 import { describeEachBackend, MEMORY } from './support/backends.js';
@@ -38,6 +38,29 @@ describeEachBackend(
       const eventSerialisations = stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && (value as any).type === 'job.enqueued' && typeof (value as any).id === 'string' && (value as any).id.startsWith('evt_'));
       expect(eventSerialisations.length).toBe(50);
       for (const controller of controllers) controller.abort();
+    });
+
+    it('joins a run of frames once for subscribers that take the same run, and anew for a run that differs inside', async () => {
+      const [a, b, c] = [queueName('run'), queueName('run'), queueName('run')];
+      const open = async (queues: string): Promise<{ reader: FrameReader; controller: AbortController }> => {
+        const controller = new AbortController();
+        const res = await h.gateway.request(`/ojs/v1/events/stream?queues=${queues}&types=job.enqueued`, { signal: controller.signal });
+        const reader = new FrameReader(res.body!);
+        await reader.until((frames) => frames.some((f) => f.comment === 'connected'));
+        return { reader, controller };
+      };
+      // Same first event, same last, same length: only the middle event differs.
+      const viaB = await open(`${a},${b}`);
+      const viaC = await open(`${a},${c}`);
+      const { res, body } = await h.json('POST', '/ojs/v1/jobs/batch', { jobs: [a, b, c, a].map((queue, i) => ({ type: 'fan.run', args: [i], options: { queue } })) });
+      expect(res.status).toBe(201);
+      const ids = body.jobs.map((j: any) => j.id);
+      const subjects = async (reader: FrameReader): Promise<string[]> =>
+        (await reader.until((all) => all.filter((f) => f.event === 'job.enqueued').length >= 3)).filter((f) => f.event === 'job.enqueued').map((f) => JSON.parse(f.data!).subject);
+      expect(await subjects(viaB.reader)).toEqual([ids[0], ids[1], ids[3]]);
+      expect(await subjects(viaC.reader)).toEqual([ids[0], ids[2], ids[3]]);
+      viaB.controller.abort();
+      viaC.controller.abort();
     });
   },
   [MEMORY],

@@ -15,7 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import type { OjsEvent } from '@ojskit/core';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type PackedEvent } from '@ojskit/core/driver';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;
@@ -224,7 +225,8 @@ export class RedisEventTransport implements EventTransport {
         // Keep the order: the first refused entry and everything after it go again (an entry that was taken
         // after a refused one is appended twice; readers see its events twice rather than never).
         this.unsent = [...entries.slice(failed), ...this.unsent];
-        this.options.onError?.((results[failed] as PromiseRejectedResult).reason);
+        // A connection that is down is the driver's to report (once); a refusal on a live one is news.
+        if (this.options.publisher.status === 'ready') this.options.onError?.((results[failed] as PromiseRejectedResult).reason);
         if (this.closed) return;
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 1_000);
@@ -281,7 +283,7 @@ export class RedisEventTransport implements EventTransport {
         }
       } catch (error) {
         if (this.closed || this.reader !== reader) break;
-        this.options.onError?.(error);
+        if (reader.status === 'ready') this.options.onError?.(error);
         await new Promise((r) => setTimeout(r, delay));
         delay = Math.min(delay * 2, 1_000);
       }

@@ -1,28 +1,35 @@
 /**
- * The chaos run (issue 25): N jobs through two gateway processes and several worker processes over a
- * private Redis (started here on a free port, never the shared one), while worker processes and gateways
- * are killed with SIGKILL at random and Redis itself is killed and restarted (AOF, fsync always). A ledger
+ * The chaos run (issue 25): N jobs through two gateway processes and several worker processes (over HTTP,
+ * and in-process ones running the engine on the store themselves) over a private Redis or PostgreSQL
+ * (started here on a free port, never the shared ones), while worker processes and gateways are killed
+ * with SIGKILL at random and the store itself is killed and restarted (stores.ts). A ledger
  * the workers append to before each run proves afterwards that every job is terminal, none is lost,
  * attempts are consistent, and counts the jobs that ran more than once (at-least-once delivery).
  * Used by test/chaos.test.ts (short) and scripts/chaos/run.ts (long).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newId } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
+import { postgresStore, redisStore, storeAvailable, type ChaosStore } from './stores.js';
 
 export interface ChaosOptions {
+  /** The store (default redis). */
+  backend?: 'redis' | 'postgres';
   jobs: number;
+  /** Worker processes over HTTP, each on one of the two gateways. */
   workers: number;
+  /** Worker processes running the engine in-process on the store (default 0). */
+  inProcessWorkers?: number;
   /** How long the killing goes on, ms. */
   chaosMs: number;
   /** Mean time between kills, ms. */
   killEveryMs: number;
-  /** Redis restarts during the chaos phase. */
-  redisRestarts: number;
+  /** Store restarts (kill, then start again) during the chaos phase. */
+  storeRestarts: number;
   /** How long jobs may take to settle after the chaos, ms. */
   settleMs: number;
   log?: (line: string) => void;
@@ -37,7 +44,7 @@ export interface ChaosReport {
   ranMoreThanOnce: number;
   maxRuns: number;
   attemptMismatches: number;
-  kills: { workers: number; gateways: number; redis: number };
+  kills: { workers: number; inProcessWorkers: number; gateways: number; store: number };
   seconds: number;
 }
 
@@ -45,10 +52,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const gatewayRoot = join(here, '..', '..');
 const QUEUE = 'chaos';
 
-/** True when a `redis-server` binary is on the PATH. */
-export function redisServerAvailable(): boolean {
-  return spawnSync('redis-server', ['--version']).status === 0;
-}
+export { storeAvailable };
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -83,37 +87,45 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const dir = mkdtempSync(join(tmpdir(), 'ojskit-chaos-'));
   const ledger = join(dir, 'ledger.txt');
   writeFileSync(ledger, '');
-  const redisPort = await freePort();
+  const storePort = await freePort();
   const gatewayPorts = [await freePort(), await freePort()];
-  const backend = `redis://127.0.0.1:${redisPort}?prefix=chaos`;
+  const store: ChaosStore = options.backend === 'postgres' ? postgresStore(storePort) : redisStore(storePort, dir);
+  const backend = store.url;
   const children = new Set<ChildProcess>();
   const track = (child: ChildProcess): ChildProcess => {
     children.add(child);
     child.once('exit', () => children.delete(child));
     return child;
   };
-  const kills = { workers: 0, gateways: 0, redis: 0 };
-
-  let redis: ChildProcess | undefined;
-  const startRedis = async (): Promise<void> => {
-    redis = track(spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' }));
-    await until('redis', async () => spawnSync('redis-cli', ['-p', String(redisPort), 'ping']).stdout?.toString().includes('PONG') ?? false, 10_000);
+  const kills = { workers: 0, inProcessWorkers: 0, gateways: 0, store: 0 };
+  const restartStore = async (): Promise<void> => {
+    await store.kill();
+    kills.store++;
+    await store.start();
+    log(`${store.name} killed and restarted`);
   };
   const gateways: Array<ChildProcess | undefined> = [undefined, undefined];
   const startGateway = async (i: number): Promise<void> => {
     gateways[i] = track(tsxProcess('src/cli.ts', ['--port', String(gatewayPorts[i]), '--backend', backend, '--quiet']));
-    await until(`gateway ${i}`, async () => (await fetch(`http://127.0.0.1:${gatewayPorts[i]}/ready`)).ok, 30_000);
+    await until(`gateway ${i}`, async () => (await fetch(`http://127.0.0.1:${gatewayPorts[i]}/ready`)).ok, 90_000);
   };
   const workers: ChildProcess[] = [];
   const startWorker = (i: number): void => {
     workers[i] = track(tsxProcess('scripts/chaos/worker.ts', [`http://127.0.0.1:${gatewayPorts[i % 2]}`, ledger, QUEUE]));
   };
+  const inProcess: ChildProcess[] = [];
+  const startInProcess = (i: number): void => {
+    inProcess[i] = track(tsxProcess('scripts/chaos/worker-in-process.ts', [backend, ledger, QUEUE]));
+  };
+  const inProcessCount = options.inProcessWorkers ?? 0;
   const api = (path: string, init?: RequestInit): Promise<Response> => fetch(`http://127.0.0.1:${gatewayPorts[0]}${path}`, init);
 
   try {
-    await startRedis();
-    await Promise.all([startGateway(0), startGateway(1)]);
-    log(`redis :${redisPort}, gateways :${gatewayPorts.join(', :')}`);
+    await store.start();
+    // One after the other: the first migrates a new PostgreSQL schema.
+    await startGateway(0);
+    await startGateway(1);
+    log(`${store.name} :${storePort}, gateways :${gatewayPorts.join(', :')}`);
     const ids: string[] = [];
     /** Enqueues one batch with client ids, through either gateway, until it is stored (a retry after a lost answer is a 409). */
     const enqueue = async (first: number, n: number): Promise<void> => {
@@ -134,7 +146,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
     };
     for (let i = 0; i < options.workers; i++) startWorker(i);
-    log(`${options.workers} workers started; ${options.jobs} jobs enqueued across the chaos`);
+    for (let i = 0; i < inProcessCount; i++) startInProcess(i);
+    log(`${options.workers} HTTP and ${inProcessCount} in-process workers started; ${options.jobs} jobs enqueued across the chaos`);
 
     const chaosEnd = Date.now() + options.chaosMs;
     const producer = (async () => {
@@ -144,25 +157,27 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         await sleep(Math.max(0, (chaosEnd - Date.now()) / (batches - b)));
       }
     })();
-    const redisAt = Array.from({ length: options.redisRestarts }, (_, i) => Date.now() + ((i + 1) * options.chaosMs) / (options.redisRestarts + 1));
+    const storeAt = Array.from({ length: options.storeRestarts }, (_, i) => Date.now() + ((i + 1) * options.chaosMs) / (options.storeRestarts + 1));
     while (Date.now() < chaosEnd) {
       await sleep(options.killEveryMs * (0.5 + Math.random()));
-      if (redisAt.length > 0 && Date.now() >= redisAt[0]!) {
-        redisAt.shift();
-        redis?.kill('SIGKILL');
-        kills.redis++;
-        await sleep(300);
-        await startRedis();
-        log('redis killed and restarted');
+      if (storeAt.length > 0 && Date.now() >= storeAt[0]!) {
+        storeAt.shift();
+        await restartStore();
         continue;
       }
-      if (Math.random() < 0.2) {
+      const dice = Math.random();
+      if (dice < 0.2) {
         const i = Math.floor(Math.random() * 2);
         gateways[i]?.kill('SIGKILL');
         kills.gateways++;
         await sleep(200);
         await startGateway(i);
         log(`gateway ${i} killed and restarted`);
+      } else if (inProcessCount > 0 && dice < 0.5) {
+        const i = Math.floor(Math.random() * inProcessCount);
+        inProcess[i]?.kill('SIGKILL');
+        kills.inProcessWorkers++;
+        startInProcess(i);
       } else {
         const i = Math.floor(Math.random() * options.workers);
         workers[i]?.kill('SIGKILL');
@@ -170,14 +185,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         startWorker(i);
       }
     }
-    // A slow restart can run the clock out: the Redis restarts asked for still happen.
-    for (; redisAt.length > 0; redisAt.shift()) {
-      redis?.kill('SIGKILL');
-      kills.redis++;
-      await sleep(300);
-      await startRedis();
-      log('redis killed and restarted');
-    }
+    // A slow restart can run the clock out: the store restarts asked for still happen.
+    for (; storeAt.length > 0; storeAt.shift()) await restartStore();
     await producer;
     log('chaos over; settling');
 
@@ -214,6 +223,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     return report;
   } finally {
     for (const child of children) child.kill('SIGKILL');
+    await store.destroy();
     await sleep(200);
     rmSync(dir, { recursive: true, force: true });
   }
@@ -222,7 +232,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
 /** A printable table of a report. */
 export function formatReport(backend: string, r: ChaosReport): string {
   return [
-    `backend   jobs  terminal  completed  lost  never-ran  ran>1  max-runs  attempt-mismatch  kills(w/g/redis)  seconds`,
-    `${backend.padEnd(9)} ${String(r.jobs).padStart(4)}  ${String(r.terminal).padStart(8)}  ${String(r.completed).padStart(9)}  ${String(r.lost).padStart(4)}  ${String(r.neverRan).padStart(9)}  ${String(r.ranMoreThanOnce).padStart(5)}  ${String(r.maxRuns).padStart(8)}  ${String(r.attemptMismatches).padStart(16)}  ${`${r.kills.workers}/${r.kills.gateways}/${r.kills.redis}`.padStart(16)}  ${String(r.seconds).padStart(7)}`,
+    `backend   jobs  terminal  completed  lost  never-ran  ran>1  max-runs  attempt-mismatch  kills(http-w/in-proc-w/gw/store)  seconds`,
+    `${backend.padEnd(9)} ${String(r.jobs).padStart(4)}  ${String(r.terminal).padStart(8)}  ${String(r.completed).padStart(9)}  ${String(r.lost).padStart(4)}  ${String(r.neverRan).padStart(9)}  ${String(r.ranMoreThanOnce).padStart(5)}  ${String(r.maxRuns).padStart(8)}  ${String(r.attemptMismatches).padStart(16)}  ${`${r.kills.workers}/${r.kills.inProcessWorkers}/${r.kills.gateways}/${r.kills.store}`.padStart(32)}  ${String(r.seconds).padStart(7)}`,
   ].join('\n');
 }

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Client, Worker, http } from '@ojskit/client';
-import type { Driver } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
 import { migrate, PostgresDriver } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';
@@ -27,14 +27,17 @@ const RETENTION_MS = 5_000;
 const unique = (): string => randomBytes(5).toString('hex');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-async function openStore(name: string): Promise<{ driver: Driver; dispose(): Promise<void> }> {
+/** A store to soak, and what it holds besides jobs (Redis: its event stream's entries and bytes). */
+async function openStore(name: string): Promise<{ driver: Driver; dispose(): Promise<void>; extra?(): Promise<string> }> {
   if (name === 'memory') return { driver: new MemoryDriver(), dispose: async () => undefined };
   if (name === 'redis') {
     const prefix = `ojssoak:${unique()}`;
     const driver = createRedisDriver(REDIS_URL, { prefix, checkMemoryPolicy: false });
     await driver.events.ready();
+    const stream = `${prefix}:events`;
     return {
       driver,
+      extra: async () => `event stream ${await driver.redis.xlen(stream)} entries ${Math.round(Number(await driver.redis.memory('USAGE', stream)) / 1024)} KB`,
       // The gateway closed the driver: a second one on the same prefix deletes the keys.
       dispose: async () => {
         const sweeper = createRedisDriver(REDIS_URL, { prefix, checkMemoryPolicy: false });
@@ -113,7 +116,8 @@ async function soak(name: string): Promise<{ samples: Sample[]; bounded: boolean
     const { total } = await store.driver.jobList({ limit: 1, offset: 0 });
     const sample = { at: Math.round((SOAK_MS - (end - Date.now())) / 1000), heapMb: Math.round(memory.heapUsed / 2 ** 20), rssMb: Math.round(memory.rss / 2 ** 20), storedJobs: total, processed };
     samples.push(sample);
-    console.error(`  ${name} t=${sample.at}s heap ${sample.heapMb} MB rss ${sample.rssMb} MB stored jobs ${sample.storedJobs} processed ${sample.processed}`);
+    const extra = store.extra ? `; ${await store.extra()}` : '';
+    console.error(`  ${name} t=${sample.at}s heap ${sample.heapMb} MB rss ${sample.rssMb} MB stored jobs ${sample.storedJobs} processed ${sample.processed}${extra}`);
   }
   stop = true;
   await Promise.all(producers).catch(() => undefined);

@@ -51,12 +51,34 @@ function frameOf(event: OjsEvent): Uint8Array {
   return frame;
 }
 
+/**
+ * The frames of a run of events, joined once and shared: subscribers without a filter (or with the same one)
+ * take the same run from the hub in the same tick, and joining it per subscriber copied every frame once per
+ * subscriber. Keyed by the run's first event; a run that differs in any event is joined anew (comparing
+ * references costs far less than copying the frames).
+ */
+const runs = new WeakMap<OjsEvent, { events: readonly OjsEvent[]; bytes: Uint8Array }>();
+
+function sameRun(a: readonly OjsEvent[], b: readonly OjsEvent[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function framesOf(events: readonly OjsEvent[]): Uint8Array {
+  const first = events[0]!;
+  const kept = runs.get(first);
+  if (kept !== undefined && sameRun(kept.events, events)) return kept.bytes;
+  const bytes = Buffer.concat(events.map(frameOf));
+  runs.set(first, { events, bytes });
+  return bytes;
+}
+
 /** Writes the frames of `events` in one write (a write costs a round through the web stream, whatever its size). */
 function writeEvents(stream: SSEStreamingApi, events: readonly OjsEvent[]): Promise<unknown> | undefined {
   if (events.length === 0) return undefined;
   if (events.length === 1) return stream.write(frameOf(events[0]!));
-  const parts = events.map(frameOf);
-  return stream.write(Buffer.concat(parts));
+  return stream.write(framesOf(events));
 }
 
 /**
@@ -96,7 +118,12 @@ export function streamEvents(
         return;
       }
       pending.push(event);
-      wake?.();
+      // Once per batch: the loop takes everything pending when it runs. Waking it again for every event of a
+      // batch (a cleared timer cleared again, a settled promise resolved again) was 1 µs per event and
+      // subscriber, a sixth of the gateway's CPU with 100 subscribers (bench/sse-fanout.ts, --cpu-prof).
+      const woken = wake;
+      wake = undefined;
+      woken?.();
     });
     const unregister = registry.add(finish);
     stream.onAbort(finish);

@@ -1,7 +1,7 @@
 /**
  * The ids of the jobs a worker fetched most recently, forgetting the oldest past `max`. A `job.enqueued` event
  * can reach a worker after it already fetched that job (events travel apart from the FETCH answer, through
- * pub/sub or NOTIFY): the worker looks the id up here so such a late event does not send it fetching for a job
+ * a Redis stream or NOTIFY): the worker looks the id up here so such a late event does not send it fetching for a job
  * it already has.
  */
 export class RecentIds {
