@@ -109,6 +109,11 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
         if (r.ok) ids.push(job.job.id);
       } else if (op < 0.5) {
         await d.jobClaim({ queues: [pick(queues), pick(queues)], limit: 3, workerId: 'w', now, nowIso, visibilityMs: Math.floor(rnd() * 3000) });
+      } else if (op < 0.56) {
+        // the named primitives, on whatever state the picked jobs are in (most are refused)
+        await d.jobCompleteMany({ jobs: [{ id: pick(ids), result: step }, { id: pick(ids), attempt: 1 }], now, nowIso, returning: rnd() < 0.5 ? 'summary' : 'job' });
+        const outcome = pick(['retry', 'discard', 'reclaim', 'reclaimDiscard', 'requeue'] as const);
+        await d.jobFailMany({ jobs: [{ id: pick(ids), outcome, attempt: 1, retryDelayMs: 1000, deadLetter: rnd() < 0.5 }], now, nowIso });
       } else if (op < 0.62) {
         const id = pick(ids);
         const to = pick(['completed', 'retryable', 'discarded', 'cancelled', 'available'] as const);
@@ -135,7 +140,8 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const counts = await d.jobCounts({});
     const listed = await d.jobList({ limit: 10_000, offset: 0 });
     expect(listed.total).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
-  });
+  // 400 steps of a few round trips each: 44 s on the shared machine at load 50, over the 20 s default
+  }, 120_000);
 
   it('keeps the envelope fields fixed at insert in one sealed field and the ones a claim or an ACK rewrites in one packed field; a transition may override a sealed one, never remove it', async () => {
     const d = driver();
