@@ -2,8 +2,9 @@
 /**
  * Using the packages in your own project, checked: packs every published package (`pnpm pack`), installs the
  * tarballs into a fresh project outside the repository with npm, pnpm and yarn (through corepack), and in
- * each runs an ESM and a CommonJS consumer (enqueue, a worker processes the job, over @ojskit/memory) and
- * type-checks consumers with TypeScript: node16, bundler and CommonJS (nodenext) in the first project, node16
+ * each runs an ESM and a CommonJS consumer (enqueue, a worker processes the job, over @ojskit/memory; the ESM one
+ * also imports and resolves core's subpath exports) and type-checks consumers with TypeScript (the ES module one
+ * imports `@ojskit/core/driver`): node16, bundler and CommonJS (nodenext) in the first project, node16
  * in the others. Fails on the first error, or on a warning printed by an install.
  *
  *   node scripts/consumer/check.mjs [--managers npm,pnpm,yarn] [--keep]
@@ -46,7 +47,7 @@ try {
       const output = run(process.execPath, [file], { cwd: dir, timeoutMs: 30_000 }).trim();
       if (output !== expected) throw new CheckError(`${manager} ${file} printed:\n${output}\nexpected: ${expected}`);
     }
-    step(`${manager}: ESM import, createRequire().resolve and CommonJS require() run a job`);
+    step(`${manager}: ESM import (a subpath too), createRequire().resolve and CommonJS require() run a job`);
     // The resolution modes once (npm's flat node_modules), and node16 again in each other layout (pnpm's
     // symlinks, yarn's hoisting): tsc is the slow part, and the check stays under a minute and a half.
     const modes = manager === managers[0] ? TS_MODES : TS_MODES.slice(0, 1);

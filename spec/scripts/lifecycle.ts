@@ -4,19 +4,17 @@
  * that enforces it.
  */
 import { readFileSync } from 'node:fs';
+import { JOB_STATES, TERMINAL_STATES, type JobState } from '@ojskit/core';
 import {
   EFFECTS,
-  JOB_STATES,
   STATE_INDEX,
   STATE_ROLES,
   STATE_SETS,
-  TERMINAL_STATES,
   TRANSITIONS,
   TRIGGERS,
   allowedFrom,
-  type JobState,
   type Trigger,
-} from '@ojskit/core';
+} from '@ojskit/core/lifecycle';
 import type { GeneratedFile } from './generated-file.js';
 
 export const BEGIN_MARKER = '<!-- lifecycle:begin -->';

@@ -1,8 +1,8 @@
 /**
- * JSON Schemas (draft 2020-12) for every zod schema `@ojskit/core` exports (each export whose name ends in
+ * JSON Schemas (draft 2020-12) for every zod schema `@ojskit/core/schemas` exports (each export whose name ends in
  * `Schema`), rendered with zod 4's own `z.toJSONSchema` so the files describe exactly what core validates.
  */
-import * as core from '@ojskit/core';
+import * as core from '@ojskit/core/schemas';
 import { z } from 'zod';
 import { join } from 'node:path';
 import type { GeneratedFile } from './generated-file.js';
@@ -28,7 +28,7 @@ export function generateSchemas(dir: string): GeneratedFile[] {
     const schema = (core as Record<string, unknown>)[name];
     if (!isZodSchema(schema)) {
       // A non-zod export named *Schema would silently lose its file; make the author decide.
-      throw new Error(`@ojskit/core exports '${name}', which is not a zod schema (rename it or make it one).`);
+      throw new Error(`@ojskit/core/schemas exports '${name}', which is not a zod schema (rename it or make it one).`);
     }
     let json: Record<string, unknown>;
     try {

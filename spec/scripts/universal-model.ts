@@ -2,7 +2,8 @@
  * Renders spec/universal-model.md from core's UNIVERSAL_MODEL: each OJS state's name in other job systems
  * and designs, and the rows of the transition table each one lacks or cannot show.
  */
-import { JOB_STATES, TRANSITIONS, UNIVERSAL_MODEL, transitionSupport, type Transition } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { TRANSITIONS, UNIVERSAL_MODEL, transitionSupport, type Transition } from '@ojskit/core/lifecycle';
 import type { GeneratedFile } from './generated-file.js';
 
 const code = (s: string): string => `\`${s}\``;

@@ -3,7 +3,8 @@
  * call `OjsApi`; the engine holds every protocol decision.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Engine, OjsError, type Driver } from '@ojskit/core';
+import { Engine, OjsError } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import type { GatewayEngine } from './engine-port.js';
 import type { GatewayEnv } from './http/env.js';
 import { errorResponse, toOjsError } from './http/errors.js';

@@ -1,5 +1,6 @@
 /** Gateway configuration. */
-import type { Driver, EngineOptions } from '@ojskit/core';
+import type { EngineOptions } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import type { GatewayEngine } from './engine-port.js';
 import type { RequestLogger } from './middleware/request-log.js';
 import type { EventStreamOptions } from './sse/event-stream.js';

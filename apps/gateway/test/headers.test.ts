@@ -1,6 +1,6 @@
 /** Protocol headers on every response: media type, OJS-Version, request ids, Location, CORS, version negotiation. */
 import { expect, it } from 'vitest';
-import { isUuidV7 } from '@ojskit/core';
+import { isUuidV7 } from '@ojskit/core/formats';
 import { describeEachBackend } from './support/backends.js';
 import { OJS, testHarness, useHarness } from './support/harness.js';
 import { push, queueName } from './support/flows.js';

@@ -4,7 +4,7 @@
  * same way, with a 400/413 OJS envelope, and stores nothing; the healthy jobs around them are untouched.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_ENVELOPE_BYTES, MAX_JSON_DEPTH, parseEnqueue } from '@ojskit/core';
+import { MAX_ENVELOPE_BYTES, MAX_JSON_DEPTH, parseEnqueue } from '@ojskit/core/schemas';
 import { describeEachBackend, MEMORY } from './support/backends.js';
 import { useHarness } from './support/harness.js';
 import { claim, deadLetter, push, queueName } from './support/flows.js';

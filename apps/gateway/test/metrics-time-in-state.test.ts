@@ -1,6 +1,8 @@
 /** `/metrics` time in state (wait, run, retry delay), transition counters and the stuck-job gauge, after real jobs. */
 import { expect, it } from 'vitest';
-import { Engine, ManualClock, type Driver } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
+import { ManualClock } from '@ojskit/core/testing';
 import { createGateway, type Gateway } from '../src/index.js';
 import { createBackend } from '../src/backends/registry.js';
 import { describeEachBackend, POSTGRES, REDIS } from './support/backends.js';

@@ -1,5 +1,6 @@
 /** The built page, served by a real gateway, in headless Chromium: the diagram, its edges, serving paths, accessibility. */
-import { JOB_STATES, TERMINAL_STATES, UNIVERSAL_MODEL, lackingTransitions } from '@ojskit/core';
+import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
+import { UNIVERSAL_MODEL, lackingTransitions } from '@ojskit/core/lifecycle';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgesFromTable } from '../src/lifecycle/layout.js';

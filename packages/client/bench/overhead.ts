@@ -7,7 +7,8 @@
  * (FETCH → ACK straight on the engine, no handler machinery) and once through `Worker`. The worker's
  * overhead is the difference in µs/job. Run: `pnpm --filter @ojskit/client bench` (JOBS=… to resize).
  */
-import { Engine, type Driver } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
 import { Client, Worker, type WorkerOptions } from '../src/index.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_RETRY_POLICY } from '@ojskit/core';
+import { DEFAULT_RETRY_POLICY } from '@ojskit/core/schemas';
 import { JobCancelledError, JobTimeoutError } from '../src/index.js';
 import { renderReadme, snippetsOf } from '../scripts/readme.js';
 import * as cancellation from '../examples/cancellation.js';

@@ -1,7 +1,10 @@
 /** `CaseContext`: the subject of one case plus the few helpers every case file uses. */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { toTimestamp, type Driver, type Job, type JobState, type ManualClock, type OjsApi } from '@ojskit/core';
+import type { Job, JobState, OjsApi } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
+import { toTimestamp } from '@ojskit/core/formats';
+import type { ManualClock } from '@ojskit/core/testing';
 import type { ContractSubject } from './subject.js';
 
 /** The job type cases enqueue unless they need another. */

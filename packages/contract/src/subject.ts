@@ -1,5 +1,7 @@
 /** What a backend hands the contract suite: the API under test, the clock it reads, and its services. */
-import type { Driver, ManualClock, OjsApi } from '@ojskit/core';
+import type { OjsApi } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
+import type { ManualClock } from '@ojskit/core/testing';
 
 /**
  * One instance of a backend under test. The suite creates one per case (and one per model-based property),

@@ -1,6 +1,7 @@
 /** The driver suite's table cases are generated from core's table: every ordered pair of states, once, on the right side. */
 import { describe, expect, it } from 'vitest';
-import { JOB_STATES, TRANSITIONS } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { TRANSITIONS } from '@ojskit/core/lifecycle';
 import { statePairs } from '../src/driver/cases/table.js';
 
 describe('driver suite: generated table cases', () => {

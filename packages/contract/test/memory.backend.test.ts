@@ -1,5 +1,6 @@
 /** The shared contract suite against the memory driver. */
-import { Engine, ManualClock } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import { runBackendContract } from '../src/index.js';
 import { MemoryDriver } from '@ojskit/memory';
 

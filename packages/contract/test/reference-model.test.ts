@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_STATES, TRANSITIONS } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { TRANSITIONS } from '@ojskit/core/lifecycle';
 import { canFire, ReferenceModel } from '../src/model/reference-model.js';
 
 const T0 = 1_000_000;

@@ -1,42 +1,20 @@
-/** @ojskit/core: the OJS lifecycle, envelope schemas, retry math, engine and driver contract. */
-export * from './lifecycle/states.js';
-export * from './lifecycle/transitions.js';
-export * from './lifecycle/sets.js';
-export * from './lifecycle/effects.js';
-export * from './lifecycle/universal-model.js';
-export * from './errors/catalog.js';
-export * from './errors/ojs-error.js';
-export * from './clock.js';
-export * from './formats/ids.js';
-export * from './formats/durations.js';
-export * from './formats/timestamps.js';
-export * from './formats/nearest-name.js';
-export * from './schemas/patterns.js';
-export * from './schemas/fields.js';
-export * from './schemas/job.js';
-export * from './schemas/retry-policy.js';
-export * from './unique/policy.js';
-export * from './schemas/enqueue.js';
-export * from './schemas/known-keys.js';
-export * from './retry/backoff.js';
-export * from './retry/non-retryable.js';
-export * from './unique/fingerprint.js';
-export * from './events/event.js';
-export * from './events/filter.js';
-export * from './events/transport.js';
-export * from './driver/records.js';
-export * from './driver/driver.js';
-export * from './driver/insert-plan.js';
-export * from './driver/primitive-ops.js';
-export * from './api/responses.js';
-export * from './api/ojs-api.js';
+/**
+ * @ojskit/core: what an application needs to run OJS in process: the `Engine` and its options, the `OjsApi`
+ * it implements with its wire-shaped responses, jobs, states, events and errors. Adapter authors import the
+ * seam from `@ojskit/core/driver`; the other subpaths (`/lifecycle`, `/schemas`, `/formats`, `/testing`) are
+ * listed in the README.
+ */
+export { Engine } from './engine/engine.js';
 export * from './engine/options.js';
-export * from './schemas/worker-requests.js';
-export * from './events/hub.js';
-export * from './events/packing.js';
-export * from './events/listener-presence.js';
-export * from './cron/expression.js';
-export * from './engine/engine.js';
 export type { AckManyResult } from './engine/ops/worker.js';
 export { ANONYMOUS_WORKER } from './engine/ops/worker.js';
 export type { OverdueJob, OverdueJobsResponse, OverdueReason } from './engine/ops/overdue.js';
+export type { ListQuery, OjsApi } from './api/ojs-api.js';
+export type * from './api/responses.js';
+export type { EventFilter } from './events/filter.js';
+export { EVENT_TYPES, SINCE_FIELDS, TRANSITION_EVENT_TYPES, type EventType, type JobEventData, type OjsEvent } from './events/event.js';
+export type { Job, JobError, RetryPolicyWire } from './schemas/job.js';
+export * from './lifecycle/states.js';
+export * from './errors/catalog.js';
+export * from './errors/ojs-error.js';
+export { systemClock, type Clock } from './clock.js';

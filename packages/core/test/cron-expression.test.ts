@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { goDurationToMs, isValidTimezone, parseCron } from '../src/index.js';
+import { goDurationToMs, isValidTimezone, parseCron } from '../src/cron/expression.js';
 
 const utc = (iso: string) => Date.parse(iso);
 const next = (expr: string, after: string, tz = 'UTC') => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationToMs, msToDuration, settingMs } from '../src/index.js';
+import { durationToMs, msToDuration, settingMs } from '../src/entries/formats.js';
 
 describe('durationToMs (ISO 8601)', () => {
   it.each([

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, OjsError, UUIDV7_PATTERN, parseEnqueue, toTimestamp } from '../src/index.js';
+import { OjsError } from '../src/index.js';
+import { UUIDV7_PATTERN, toTimestamp } from '../src/entries/formats.js';
+import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, parseEnqueue } from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 30, 0, 0);

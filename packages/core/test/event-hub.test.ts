@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EventHub, eventIdFor, eventSeqOf, makeEvent, matchesFilter, type EventType, type JobEventRecord, type OjsEvent } from '../src/index.js';
+import type { EventType, OjsEvent } from '../src/index.js';
+import type { JobEventRecord } from '../src/events/event.js';
+import { EventHub, matchesFilter } from '../src/events/hub.js';
+import { eventIdFor, eventSeqOf } from '../src/formats/ids.js';
+import { makeEvent } from '../src/entries/testing.js';
 
 const TIME = '2026-01-15T10:30:00.000Z';
 let seq = 0;

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { UUIDV7_PATTERN, eventIdFor, eventSeqOf, isUuidV7, newEventId, newId, newRequestId } from '../src/index.js';
+import { eventIdFor, eventSeqOf, newEventId } from '../src/formats/ids.js';
+import { UUIDV7_PATTERN, isUuidV7, newId, newRequestId } from '../src/entries/formats.js';
 
 const V7 = '0196b2f0-8e4a-7c3d-9f12-3456789abcde';
 

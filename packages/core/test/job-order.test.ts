@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventHub, makeEvent, type EventType, type OjsEvent } from '../src/index.js';
+import type { EventType, OjsEvent } from '../src/index.js';
+import { EventHub } from '../src/events/hub.js';
+import { makeEvent } from '../src/entries/testing.js';
 import { JobEventOrder } from '../src/events/job-order.js';
 
 const TIME = '2026-11-25T12:00:00.000Z';

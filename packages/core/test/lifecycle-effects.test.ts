@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { JOB_STATES, type Job } from '../src/index.js';
+import type { JobInternals } from '../src/entries/driver.js';
 import {
   EFFECTS,
-  JOB_STATES,
   STATE_INDEX,
   STATE_ROLES,
   STATE_SETS,
   TRANSITIONS,
   canTransition,
   effectChanges,
-  type Job,
-  type JobInternals,
-} from '../src/index.js';
+} from '../src/entries/lifecycle.js';
 
 describe('state sets', () => {
   // Written out so that a change to the table that moves a set shows up here, and in every adapter's render.

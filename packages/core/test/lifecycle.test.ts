@@ -3,15 +3,11 @@ import {
   JOB_STATES,
   NON_TERMINAL_STATES,
   TERMINAL_STATES,
-  TRANSITIONS,
-  allowedFrom,
-  assertTransition,
-  canTransition,
   isJobState,
   isTerminal,
   type JobState,
-  type Trigger,
 } from '../src/index.js';
+import { TRANSITIONS, allowedFrom, assertTransition, canTransition, type Trigger } from '../src/entries/lifecycle.js';
 import { OjsError } from '../src/index.js';
 
 // The transition table of lifecycle.md, written out here independently of src so a drift in either shows up.

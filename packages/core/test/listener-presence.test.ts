@@ -1,6 +1,6 @@
 /** ListenerPresence: when a transport may stop sending events, and what brings them back. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HELLO_ANSWER_WAIT_MS, heardMessage, helloMessage, ListenerPresence, PRESENCE_PROBE_MS, presenceMessage } from '../src/index.js';
+import { HELLO_ANSWER_WAIT_MS, heardMessage, helloMessage, ListenerPresence, PRESENCE_PROBE_MS, presenceMessage } from '../src/entries/driver.js';
 
 describe('ListenerPresence', () => {
   let now = 1_000;

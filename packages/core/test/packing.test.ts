@@ -1,6 +1,8 @@
 /** The compact event wire form: single events, and runs of alike job events as groups. */
 import { describe, expect, it } from 'vitest';
-import { makeEvent, packEvent, packEvents, unpackItem, type OjsEvent } from '../src/index.js';
+import type { OjsEvent } from '../src/index.js';
+import { packEvent, packEvents, unpackItem } from '../src/entries/driver.js';
+import { makeEvent } from '../src/entries/testing.js';
 
 describe('packEvents', () => {
   const at = new Date(0).toISOString();

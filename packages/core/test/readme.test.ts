@@ -2,7 +2,22 @@
 import { readFileSync } from 'node:fs';
 import { format } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import * as core from '../src/index.js';
+import * as driver from '../src/entries/driver.js';
+import * as formats from '../src/entries/formats.js';
+import * as lifecycle from '../src/entries/lifecycle.js';
+import * as schemas from '../src/entries/schemas.js';
+import * as testing from '../src/entries/testing.js';
+import * as root from '../src/index.js';
+
+/** What each import specifier the README may use resolves to: the package's `exports` entries. */
+const ENTRIES: Record<string, Record<string, unknown>> = {
+  '@ojskit/core': root,
+  '@ojskit/core/driver': driver,
+  '@ojskit/core/formats': formats,
+  '@ojskit/core/lifecycle': lifecycle,
+  '@ojskit/core/schemas': schemas,
+  '@ojskit/core/testing': testing,
+};
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const example = /```ts\n([\s\S]*?)```/.exec(readme)![1]!;
@@ -10,15 +25,24 @@ const example = /```ts\n([\s\S]*?)```/.exec(readme)![1]!;
 describe('README', () => {
   it('runs the example, each console.log printing what its comment says', () => {
     const lines = example.split('\n');
-    const imports = lines.filter((line) => line.startsWith('import '));
-    expect(imports).toHaveLength(1);
-    const names = /import \{ (.*) \} from '@ojskit\/core';/.exec(imports[0]!)![1]!.split(', ');
+    const names: string[] = [];
+    const values: unknown[] = [];
+    for (const line of lines.filter((l) => l.startsWith('import '))) {
+      const [, list, specifier] = /^import \{ (.*) \} from '([^']+)';$/.exec(line)!;
+      const entry = ENTRIES[specifier!];
+      expect(entry, `${specifier} is one of the package's entry points`).toBeDefined();
+      for (const name of list!.split(', ')) {
+        expect(entry![name], `${specifier} exports ${name}`).toBeDefined();
+        names.push(name);
+        values.push(entry![name]);
+      }
+    }
     const expected = lines.filter((line) => line.includes('console.log(')).map((line) => line.slice(line.lastIndexOf('// ') + 3));
     const printed: string[] = [];
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(format(...args)));
     try {
       const body = lines.filter((line) => !line.startsWith('import ')).join('\n');
-      new Function(...names, body)(...names.map((name) => (core as Record<string, unknown>)[name]));
+      new Function(...names, body)(...values);
     } finally {
       log.mockRestore();
     }
@@ -30,7 +54,7 @@ describe('README, for adapter authors', () => {
   const section = readme.slice(readme.indexOf('## For adapter authors'), readme.indexOf('\n## ', readme.indexOf('## For adapter authors') + 1));
 
   it('names every state set, role and effect core exports', () => {
-    for (const name of [...Object.keys(core.STATE_SETS), ...Object.keys(core.STATE_ROLES), ...Object.keys(core.EFFECTS)]) {
+    for (const name of [...Object.keys(lifecycle.STATE_SETS), ...Object.keys(lifecycle.STATE_ROLES), ...Object.keys(lifecycle.EFFECTS)]) {
       expect(section, name).toContain(`\`${name}\``);
     }
   });
@@ -39,7 +63,7 @@ describe('README, for adapter authors', () => {
     const ts = (await import('typescript')).default;
     const source = /```ts\n([\s\S]*?)```/.exec(section)![1]!.replace(/^import .*\n/m, '');
     const js = ts.transpileModule(`${source}\nreturn { expire, sql };`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
-    const { expire, sql } = new Function('EFFECTS', 'STATE_SETS', js)(core.EFFECTS, core.STATE_SETS);
+    const { expire, sql } = new Function('EFFECTS', 'STATE_SETS', js)(lifecycle.EFFECTS, lifecycle.STATE_SETS);
     const job: Record<string, unknown> = { state: 'available' };
     const x: Record<string, unknown> = {};
     expire(job, x, 5, '1970-01-01T00:00:00.005Z');
@@ -71,10 +95,10 @@ describe('README, the driver primitives', () => {
     const source = /```ts\n([\s\S]*?)```/.exec(section)![1]!.replace(/^import [\s\S]*?;\n/m, '');
     const js = ts.transpileModule(`${source}\nreturn { jobCompleteMany, jobFailMany };`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
     const applyOps = async (ops: unknown[]) => ops;
-    const { jobCompleteMany, jobFailMany } = new Function('completionOp', 'failureOp', 'applyOps', js)(core.completionOp, core.failureOp, applyOps);
+    const { jobCompleteMany, jobFailMany } = new Function('completionOp', 'failureOp', 'applyOps', js)(driver.completionOp, driver.failureOp, applyOps);
     const [ack] = await jobCompleteMany({ jobs: [{ id: 'a', attempt: 1, result: 7 }], now: 5, nowIso: '1970-01-01T00:00:00.005Z' });
-    expect(ack).toMatchObject({ id: 'a', from: core.EFFECTS.ack.from, to: core.EFFECTS.ack.to, expect: { attempt: 1 }, set: { completed_at: '1970-01-01T00:00:00.005Z', result: 7 }, returning: 'job' });
+    expect(ack).toMatchObject({ id: 'a', from: driver.EFFECTS.ack.from, to: driver.EFFECTS.ack.to, expect: { attempt: 1 }, set: { completed_at: '1970-01-01T00:00:00.005Z', result: 7 }, returning: 'job' });
     const [retry] = await jobFailMany({ jobs: [{ id: 'b', outcome: 'retry', attempt: 2, retryDelayMs: 10 }], now: 5, nowIso: '1970-01-01T00:00:00.005Z' });
-    expect(retry).toMatchObject({ id: 'b', to: core.EFFECTS.retry.to, expect: { attempt: 2 }, set: { retry_delay_ms: 10, next_attempt_at: '1970-01-01T00:00:00.015Z' }, x: { dueAt: 15 } });
+    expect(retry).toMatchObject({ id: 'b', to: driver.EFFECTS.retry.to, expect: { attempt: 2 }, set: { retry_delay_ms: 10, next_attempt_at: '1970-01-01T00:00:00.015Z' }, x: { dueAt: 15 } });
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { matchesNonRetryable } from '../src/retry/non-retryable.js';
 import {
   DEFAULT_RETRY_POLICY,
-  matchesNonRetryable,
   resolveRetryPolicy,
   retryDelayMs,
   retryPolicyFromJob,
   retryPolicyToWire,
   type RetryPolicy,
-} from '../src/index.js';
+} from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const policy = (over: Partial<RetryPolicy>): RetryPolicy => ({ ...DEFAULT_RETRY_POLICY, jitter: false, nonRetryableErrors: [], ...over });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimestamp, resolveTimestamp, timestampMs, toTimestamp } from '../src/index.js';
+import { parseTimestamp, resolveTimestamp, timestampMs, toTimestamp } from '../src/entries/formats.js';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 30, 0, 0);
 

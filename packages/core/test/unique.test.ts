@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_UNIQUE_STATES, canonicalJson, resolveUniquePolicy, uniqueFingerprint, type UniquePolicy } from '../src/index.js';
+import { canonicalJson, uniqueFingerprint } from '../src/unique/fingerprint.js';
+import { DEFAULT_UNIQUE_STATES, resolveUniquePolicy, type UniquePolicy } from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 describe('resolveUniquePolicy', () => {

@@ -1,6 +1,7 @@
 /** The universal model maps every state for every system, and what a system lacks follows from the table. */
 import { describe, expect, it } from 'vitest';
-import { JOB_STATES, TRANSITIONS, TRIGGERS, UNIVERSAL_MODEL, lackingTransitions, transitionSupport } from '../src/index.js';
+import { JOB_STATES } from '../src/index.js';
+import { TRANSITIONS, TRIGGERS, UNIVERSAL_MODEL, lackingTransitions, transitionSupport } from '../src/entries/lifecycle.js';
 
 describe('UNIVERSAL_MODEL', () => {
   it('names each system once and maps exactly the eight states, with triggers from the table', () => {

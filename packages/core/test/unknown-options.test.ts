@@ -1,6 +1,8 @@
 /** Unknown keys under `options` (and in its retry and unique policies) are refused, never dropped (envelope.md E7). */
 import { describe, expect, it } from 'vitest';
-import { ENQUEUE_OPTION_KEYS, EnqueueOptionsSchema, nearestName, parseEnqueue } from '../src/index.js';
+import { ENQUEUE_OPTION_KEYS } from '../src/schemas/known-keys.js';
+import { nearestName } from '../src/entries/formats.js';
+import { EnqueueOptionsSchema, parseEnqueue } from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 30, 0, 0);

@@ -7,7 +7,7 @@ import {
   parseHeartbeatRequest,
   parseNackRequest,
   parseProgressRequest,
-} from '../src/index.js';
+} from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const invalid = (fn: () => unknown, field?: string) => {

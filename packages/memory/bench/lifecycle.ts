@@ -6,7 +6,9 @@
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import { Engine, newId, systemClock, type StoredJob } from '@ojskit/core';
+import { Engine, systemClock } from '@ojskit/core';
+import type { StoredJob } from '@ojskit/core/driver';
+import { newId } from '@ojskit/core/formats';
 import { MemoryDriver } from '../src/index.js';
 
 const { values } = parseArgs({

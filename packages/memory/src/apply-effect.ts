@@ -1,5 +1,6 @@
 /** Applies one of core's transition effects (`EFFECTS`) to a stored job in place: the moves the driver makes itself. */
-import type { Job, JobInternals, TransitionEffect } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals, TransitionEffect } from '@ojskit/core/driver';
 
 /**
  * Writes `effect` at an instant: the new state, the stamps, the removals and a new attempt when it starts one.

@@ -1,5 +1,6 @@
 /** Copying at the driver boundary, so no caller can reach into stored state. */
-import type { Job, JobInternals } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals } from '@ojskit/core/driver';
 
 const objectProto = Object.prototype;
 

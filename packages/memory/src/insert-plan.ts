@@ -6,8 +6,9 @@
  * index the jobs and cancel replaced ones, which is how an insert stays all-or-nothing without an undo
  * log. It all runs in one synchronous step, so no caller ever sees a job of an aborted batch.
  */
-import { planInsert } from '@ojskit/core';
-import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertResult, Job, StoredJob } from '@ojskit/core';
+import { planInsert } from '@ojskit/core/driver';
+import type { Job } from '@ojskit/core';
+import type { InsertConflictMode, InsertPlan, InsertPlanPort, InsertResult, StoredJob } from '@ojskit/core/driver';
 import { copyInternals, copyJob, copyStoredJob } from './clone.js';
 import { flatten } from './flatten.js';
 import { JobEntry } from './job-entry.js';

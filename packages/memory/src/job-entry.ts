@@ -1,5 +1,6 @@
 /** A stored job as the memory driver holds it: the record plus its places in the indexes. */
-import type { Job, JobInternals } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals } from '@ojskit/core/driver';
 import type { BinaryHeap, HeapNode } from './binary-heap.js';
 import type { QueueState } from './queue-state.js';
 import type { ReadyItem, ReadyLevel } from './ready-queue.js';

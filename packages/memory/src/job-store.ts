@@ -3,7 +3,7 @@
  * here: a job is `detach`ed before any change to its state or indexed fields and `attach`ed after, so
  * the indexes and counters can never disagree with the jobs.
  */
-import { STATE_INDEX, STATE_ROLES, STATE_SETS, type JobState, type QueueRecord, type StateIndex } from '@ojskit/core';
+import { STATE_INDEX, STATE_ROLES, STATE_SETS, type JobState, type QueueRecord, type StateIndex } from '@ojskit/core/driver';
 import { BinaryHeap } from './binary-heap.js';
 import { ExpiryNode, type JobEntry } from './job-entry.js';
 import { QueueState } from './queue-state.js';

@@ -1,4 +1,5 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
+import type { Job } from '@ojskit/core';
 import {
   completionOp,
   EFFECTS,
@@ -20,7 +21,6 @@ import {
   type InsertOutcome,
   type InsertParams,
   type InsertResult,
-  type Job,
   type JobInternals,
   type JobListParams,
   type JobState,
@@ -31,7 +31,7 @@ import {
   type TransitionResult,
   type WorkerRecord,
   type WorkflowRecord,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 import { applyEffect } from './apply-effect.js';
 import { cloneValue, copyStoredJob } from './clone.js';
 import { MemoryInsertPort } from './insert-plan.js';

@@ -1,5 +1,5 @@
 /** What the memory driver keeps per queue: its record, its ready queue and due heap, its counters. */
-import type { JobState, QueueRecord } from '@ojskit/core';
+import type { JobState, QueueRecord } from '@ojskit/core/driver';
 import { BinaryHeap } from './binary-heap.js';
 import type { JobEntry } from './job-entry.js';
 import { ReadyQueue } from './ready-queue.js';

@@ -1,5 +1,5 @@
 /** Per-state job counters, kept current on every state change so counts never scan. */
-import { JOB_STATES, type JobState } from '@ojskit/core';
+import { JOB_STATES, type JobState } from '@ojskit/core/driver';
 
 /** A counter at zero for each of the eight states. */
 export function zeroCounts(): Record<JobState, number> {

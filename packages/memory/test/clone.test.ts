@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Job, JobInternals } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals } from '@ojskit/core/driver';
 import { cloneValue, copyInternals, copyJob, copyStoredJob } from '../src/clone.js';
 
 describe('cloneValue', () => {

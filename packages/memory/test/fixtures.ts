@@ -1,5 +1,6 @@
 /** Builders for stored jobs, so each test states only what it is about. */
-import type { Job, JobInternals, StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals, StoredJob } from '@ojskit/core/driver';
 
 export const T0 = Date.UTC(2026, 0, 1);
 export const iso = (ms: number): string => new Date(ms).toISOString();

@@ -4,7 +4,8 @@
  * insert that throws half-way leaving nothing behind, and its capabilities.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClaimParams, Driver, Job } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { ClaimParams, Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '../src/index.js';
 import { at, iso, scheduled, stored, T0 } from './fixtures.js';
 

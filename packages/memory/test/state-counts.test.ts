@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_STATES } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core/driver';
 import { addCount, zeroCounts } from '../src/state-counts.js';
 
 describe('addCount', () => {

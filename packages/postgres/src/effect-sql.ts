@@ -3,7 +3,7 @@
  * promotion, expiry): the statements never spell out which columns a move writes, so they cannot drift from
  * the memory and Redis drivers.
  */
-import { EFFECTS, type TransitionEffect } from '@ojskit/core';
+import { EFFECTS, type TransitionEffect } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';
 

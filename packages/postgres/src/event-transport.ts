@@ -16,21 +16,21 @@
  * (for a LISTEN that is not ojskit, such as psql's).
  */
 import { randomUUID } from 'node:crypto';
+import type { OjsEvent } from '@ojskit/core';
 import {
   DEFAULT_EVENT_PUBLISH_DELAY_MS,
   ListenerPresence,
   PRESENCE_PROBE_MS,
   presenceMessage,
-  settingMs,
   packEvent,
   packEvents,
   unpackEvent,
   unpackItem,
   type EventGroup,
   type EventTransport,
-  type OjsEvent,
   type PackedEvent,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
+import { settingMs } from '@ojskit/core/formats';
 import pg from 'pg';
 import type { ClientConfig, Pool } from 'pg';
 import type { Queryable, Statements } from './statements.js';

@@ -4,6 +4,7 @@
  * the plan turned into what this driver writes. Nothing is written while planning: the driver writes only a
  * plan that passed, so an aborted insert leaves nothing behind.
  */
+import type { Job } from '@ojskit/core';
 import {
   EFFECTS,
   effectChanges,
@@ -11,10 +12,9 @@ import {
   type InsertConflictMode,
   type InsertPlanPort,
   type InsertResult,
-  type Job,
   type JobInternals,
   type StoredJob,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 
 /** What happens to one job of the batch. */
 export type InsertStep =

@@ -1,5 +1,6 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
-import { EFFECTS, effectChanges, type InsertConflictMode, type InsertOutcome, type InsertResult, type Job, type StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import { EFFECTS, effectChanges, type InsertConflictMode, type InsertOutcome, type InsertResult, type StoredJob } from '@ojskit/core/driver';
 import type { Pool } from 'pg';
 import { insertColumnsOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';

@@ -2,7 +2,8 @@
  * The one mapper between job rows and core's types (the row layout is in job-columns.ts). Envelopes are
  * rebuilt in wire order; a NULL column is an absent field; json columns arrive as text and are parsed here.
  */
-import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, ENVELOPE_COLUMNS, INSERT_COLUMNS, INTERNAL_BY_KEY, INTERNAL_COLUMNS, type Column } from './job-columns.js';
 
 /** Envelope keys in the order the protocol documents them; other keys follow in stored order. */

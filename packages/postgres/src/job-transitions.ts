@@ -2,7 +2,7 @@
  * Runs guarded transitions: one statement per op shape and round, then one read for the ops that lost. The named
  * primitives (`jobCompleteMany`, `jobFailMany`) run through it as the ops core builds from its effects.
  */
-import { completionOp, failureOp, type CompleteManyParams, type FailManyParams, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { completionOp, failureOp, type CompleteManyParams, type FailManyParams, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { jobFromRow, RowReader, type JobRow } from './job-row.js';
 import type { Queryable, Statements } from './statements.js';
 import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResults, type OpShape } from './transition-ops.js';

@@ -1,4 +1,5 @@
 /** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
+import type { Job } from '@ojskit/core';
 import {
   JOB_STATES,
   STATE_ROLES,
@@ -13,7 +14,6 @@ import {
   type HeartbeatResult,
   type InsertParams,
   type InsertResult,
-  type Job,
   type JobListParams,
   type JobState,
   type JobSummary,
@@ -23,7 +23,7 @@ import {
   type TransitionResult,
   type WorkerRecord,
   type WorkflowRecord,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 import type { ClientConfig, Pool, QueryResultRow } from 'pg';
 import { PgEventTransport } from './event-transport.js';
 import { jobFromRow, RowReader, storedFromRow, summaryFromRow, type JobRow } from './job-row.js';

@@ -1,5 +1,5 @@
 /** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
-import { JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS } from '@ojskit/core';
+import { JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS } from '@ojskit/core/driver';
 import { effectTemplateValues } from './effect-sql.js';
 import { jobTemplateValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';

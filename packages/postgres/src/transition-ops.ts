@@ -7,7 +7,7 @@
  * FAILs of one kind) have one or two shapes.
  */
 import { createHash } from 'node:crypto';
-import { TERMINAL_STATES, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { TERMINAL_STATES, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues, type Column } from './job-columns.js';
 import { jobFromRow, type JobRow, type RowReader } from './job-row.js';
 

@@ -3,7 +3,8 @@
  * between subjects after being emptied, see support/schema-pool.ts); every schema is dropped afterwards.
  */
 import { afterAll, describe } from 'vitest';
-import { Engine, ManualClock } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import { runBackendContract } from '@ojskit/contract';
 import { PostgresDriver } from '../src/postgres-driver.js';
 import { HAVE_PG } from './support/database.js';

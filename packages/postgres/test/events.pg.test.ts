@@ -1,5 +1,6 @@
 /** LISTEN/NOTIFY events: across processes, split under the 8000-byte limit, oversized ones by reference, transactional. */
-import { Engine, makeEvent, ManualClock, type OjsEvent } from '@ojskit/core';
+import { Engine, type OjsEvent } from '@ojskit/core';
+import { makeEvent, ManualClock } from '@ojskit/core/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MAX_PAYLOAD_BYTES, packEvent, packPayloads, PgEventTransport, unpackEvent, type PgEventTransportOptions } from '../src/event-transport.js';
 import type { PostgresDriver } from '../src/postgres-driver.js';

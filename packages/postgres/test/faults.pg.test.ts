@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { Engine, isOjsError, ManualClock, type OjsError, type OjsEvent } from '@ojskit/core';
+import { Engine, isOjsError, type OjsError, type OjsEvent } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPostgresDriver } from '../src/factory.js';
 import type { PostgresDriver } from '../src/postgres-driver.js';

@@ -1,6 +1,6 @@
 /** The driver's half of insert planning (core decides): write steps, and jobs handed out as before. No database. */
 import { describe, expect, it } from 'vitest';
-import type { JobInternals, StoredJob } from '@ojskit/core';
+import type { JobInternals, StoredJob } from '@ojskit/core/driver';
 import { planInsert, type StoredConflicts } from '../src/insert-plan.js';
 import { iso, storedJob, T0 } from './support/jobs.js';
 

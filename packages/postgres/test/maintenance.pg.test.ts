@@ -1,5 +1,6 @@
 /** Bloat control: retention pruning through the engine's pruner, and planner statistics kept fresh. */
-import { Engine, ManualClock } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';
 import { iso, storedJob, T0 } from './support/jobs.js';

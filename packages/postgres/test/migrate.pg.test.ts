@@ -1,5 +1,5 @@
 /** Migrations: idempotent, concurrent-safe, rendered from core's lifecycle; the trigger's second line of defence; the CLI. */
-import { JOB_STATES, TRANSITIONS } from '@ojskit/core';
+import { JOB_STATES, TRANSITIONS } from '@ojskit/core/driver';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli.js';

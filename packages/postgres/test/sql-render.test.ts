@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { EFFECTS, STATE_SETS } from '@ojskit/core';
+import { EFFECTS, STATE_SETS } from '@ojskit/core/driver';
 import { sqlFile, versionedMigrations } from '../src/sql-files.js';
 import { renderSql, templateValues } from '../src/sql-template.js';
 

@@ -1,5 +1,6 @@
 /** Transactional enqueue: the job commits or rolls back with the caller's own writes. */
-import { Engine, ManualClock, OjsError } from '@ojskit/core';
+import { Engine, OjsError } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import type { PoolClient } from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';

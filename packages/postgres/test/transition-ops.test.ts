@@ -1,5 +1,5 @@
 /** Encoding transition ops for jobTransitionMany.sql: a batch's shared patches are worked out once. */
-import { allowedFrom, type TransitionOp } from '@ojskit/core';
+import { allowedFrom, type TransitionOp } from '@ojskit/core/driver';
 import { describe, expect, it } from 'vitest';
 import { encodeOp, OpEncoder } from '../src/transition-ops.js';
 

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Engine, JOB_STATES, TERMINAL_STATES, type StoredJob } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import { JOB_STATES, TERMINAL_STATES, type StoredJob } from '@ojskit/core/driver';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordOf } from '../src/job-row.js';

@@ -4,7 +4,8 @@
  * insert that no script needs one by one travel together as one JSON field, `@e` (SEALED). Lua never decodes
  * JSON, so user data (`args`, `meta`, `result`) round-trips byte for byte.
  */
-import type { Job, JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core/driver';
 
 /** Envelope fields stored as raw strings. */
 const RAW_STRING = new Set([

@@ -3,7 +3,7 @@
  * job-complete-many.lua. The ops come from core's `completionOp` (EFFECTS.ack): ops of one instant share their
  * writes by identity, so each distinct set of writes (a shape) travels once.
  */
-import { STATE_ROLES, type JobSummary, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { STATE_ROLES, type JobSummary, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotAt, hotRank, hotStart, locateHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 

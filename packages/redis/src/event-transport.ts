@@ -15,7 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
+import type { OjsEvent } from '@ojskit/core';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type PackedEvent } from '@ojskit/core/driver';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;

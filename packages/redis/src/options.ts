@@ -1,7 +1,7 @@
 /** Options of `RedisDriver`, validated at construction. */
 import type { Redis, RedisOptions } from 'ioredis';
 import { z } from 'zod';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS } from '@ojskit/core';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS } from '@ojskit/core/driver';
 import { DEFAULT_EVENT_STREAM_MAX_LEN } from './event-transport.js';
 
 /** Where the driver reports start-up warnings (default: `console`). */

@@ -1,5 +1,6 @@
 /** RedisDriver: the ojskit Driver over ioredis, every primitive one Lua script. */
 import { Redis } from 'ioredis';
+import type { Job } from '@ojskit/core';
 import {
   completionOp,
   failureOp,
@@ -17,7 +18,6 @@ import {
   type InsertOutcome,
   type InsertParams,
   type InsertResult,
-  type Job,
   type JobListParams,
   type JobState,
   type JobSummary,
@@ -27,7 +27,7 @@ import {
   type TransitionResult,
   type WorkerRecord,
   type WorkflowRecord,
-} from '@ojskit/core';
+} from '@ojskit/core/driver';
 import { decodeClaimedJobs, decodeJob, decodeStoredJob, decodeSummary, encodeEnvelopeValue, encodeStoredJob } from './codec.js';
 import { toDriverError } from './errors.js';
 import { RedisEventTransport } from './event-transport.js';

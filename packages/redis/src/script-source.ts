@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
-import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, type JobState, type TransitionEffect } from '@ojskit/core';
+import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, type JobState, type TransitionEffect } from '@ojskit/core/driver';
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [

@@ -1,5 +1,5 @@
 /** Encodes `TransitionOp`s as the ARGV batch lib/transition.lua reads, and decodes their results. */
-import type { TransitionOp, TransitionResult, JobState } from '@ojskit/core';
+import type { TransitionOp, TransitionResult, JobState } from '@ojskit/core/driver';
 import { checkHotValue, decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField, hotRank, SEALED } from './codec.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job, or `to` sets them. */

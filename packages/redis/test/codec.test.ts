@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { StoredJob } from '@ojskit/core';
+import type { StoredJob } from '@ojskit/core/driver';
 import { decodeClaimedJobs, decodeJob, encodeStoredJob, ENVELOPE_ORDER } from '../src/codec.js';
 
 const T = '2026-11-26T04:19:32.192Z';

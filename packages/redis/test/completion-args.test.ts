@@ -1,6 +1,6 @@
 /** completion-args.ts without Redis: the '@h' a compare-and-set completion writes, and when one is not sent. */
 import { describe, expect, it } from 'vitest';
-import { allowedFrom, type TransitionOp } from '@ojskit/core';
+import { allowedFrom, type TransitionOp } from '@ojskit/core/driver';
 import { HOT_FIELDS, unpackHot } from '../src/codec.js';
 import { pushCompletionBatch, type CasArgs } from '../src/completion-args.js';
 

@@ -4,7 +4,7 @@
  * the same jobs and keep every index and count right.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { completionOp, type CompleteItem, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { completionOp, type CompleteItem, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { RedisDriver } from '../src/index.js';
 import { ScriptRunner } from '../src/script-runner.js';
 import { decodeTransitionReply, pushTransitionBatch } from '../src/transition-args.js';

@@ -1,6 +1,7 @@
 /** The shared backend contract suite against Redis, one key prefix per case. */
 import { describe } from 'vitest';
-import { Engine, ManualClock } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import { runBackendContract } from '@ojskit/contract';
 import { dispose, redisAvailable, testDriver } from './support.js';
 

@@ -5,7 +5,8 @@
  * insert and claim, write coalescing, and connection failures.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Job, JobState, StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobState, StoredJob } from '@ojskit/core/driver';
 import { RedisDriver } from '../src/index.js';
 import { unpackHot } from '../src/codec.js';
 import { ACTIVE_ANCHOR } from '../src/script-source.js';

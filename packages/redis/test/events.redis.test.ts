@@ -3,7 +3,8 @@
  * survive a Redis restart, and a cursor is resumed from the stream by an engine that never saw it.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Engine, makeEvent, type OjsEvent } from '@ojskit/core';
+import { Engine, type OjsEvent } from '@ojskit/core';
+import { makeEvent } from '@ojskit/core/testing';
 import type { RedisDriver } from '../src/index.js';
 import { RedisDriver as Driver } from '../src/index.js';
 import { PrivateRedis, redisServerAvailable } from './private-redis.js';

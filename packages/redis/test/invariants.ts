@@ -3,7 +3,7 @@
  * internals call for (driver.ts "Index rules"), with the right scores, and every index entry points at a job
  * of its own queue. Tests run random operations and then expect no violation.
  */
-import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
+import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core/driver';
 import type { RedisDriver } from '../src/index.js';
 import { unpackHot } from '../src/codec.js';
 import { ACTIVE_ANCHOR } from '../src/script-source.js';

@@ -1,5 +1,7 @@
 /** Builders of stored jobs for direct driver tests. */
-import { newId, type Job, type JobInternals, type StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals, StoredJob } from '@ojskit/core/driver';
+import { newId } from '@ojskit/core/formats';
 
 export const T0 = Date.UTC(2026, 0, 1);
 export const iso = (ms: number): string => new Date(ms).toISOString();

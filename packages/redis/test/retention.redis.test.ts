@@ -1,6 +1,7 @@
 /** Retention: the engine's pruner deletes finished jobs past their retention, leaving no key or index entry behind. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Engine, ManualClock } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import { ManualClock } from '@ojskit/core/testing';
 import type { RedisDriver } from '../src/index.js';
 import { indexViolations } from './invariants.js';
 import { dispose, redisAvailable, testDriver } from './support.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EFFECTS, STATE_ROLES, STATE_SETS } from '@ojskit/core';
+import { EFFECTS, STATE_ROLES, STATE_SETS } from '@ojskit/core/driver';
 import { renderLifecycle, SCRIPT_NAMES, scriptSource } from '../src/script-source.js';
 
 describe('scripts render core lifecycle data at build time', () => {

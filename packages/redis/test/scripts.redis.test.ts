@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
+import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core/driver';
 import { SCRIPT_NAMES } from '../src/index.js';
 import { generatedLua, scriptSource, withoutUnused } from '../src/script-source.js';
 import { ScriptRunner } from '../src/script-runner.js';

@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newId } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
 
 export interface ChaosOptions {
   jobs: number;

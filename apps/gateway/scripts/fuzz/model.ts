@@ -8,7 +8,8 @@
  * (the sentinel jobs read back the same and the job count is unchanged); the gateway still answers after.
  */
 import fc from 'fast-check';
-import type { Driver, Engine } from '@ojskit/core';
+import type { Engine } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 
 export const OJS_MEDIA_TYPE = 'application/openjobspec+json';
 

@@ -9,7 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
-import { Engine, ManualClock, type Driver } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
+import { ManualClock } from '@ojskit/core/testing';
 import { MemoryDriver } from '@ojskit/memory';
 import { migrate, PostgresDriver } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Client, Worker, http } from '@ojskit/client';
-import type { Driver } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
 import { migrate, PostgresDriver } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';

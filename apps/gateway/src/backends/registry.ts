@@ -3,7 +3,7 @@
  * only when asked for, so the gateway runs without the ones it does not use; a missing adapter package is a
  * clear error naming what to install.
  */
-import type { Driver } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 
 /** Builds a driver from the backend spec (`memory`, or a URL). */
 export type BackendFactory = (spec: string) => Promise<Driver>;

@@ -1,6 +1,6 @@
 /** The CLI's configuration: flags, each with an environment variable, flags winning. */
 import { parseArgs } from 'node:util';
-import { nearestName } from '@ojskit/core';
+import { nearestName } from '@ojskit/core/formats';
 import { DEFAULT_BODY_LIMIT } from '../options.js';
 
 export interface CliConfig {

@@ -1,7 +1,8 @@
 /** Requests Node's HTTP parser refuses before any route sees them, answered in the OJS error envelope. */
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { newRequestId, OjsError } from '@ojskit/core';
+import { OjsError } from '@ojskit/core';
+import { newRequestId } from '@ojskit/core/formats';
 import { OJS_MEDIA_TYPE, OJS_VERSION } from './media.js';
 
 /** Parser errors worth an answer, by Node's code: status and what to tell the client. */

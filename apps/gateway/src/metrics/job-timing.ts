@@ -4,7 +4,8 @@
  * the job entered the state it leaves (`enqueued_at` on `job.started`, `started_at` on moves out of `active`),
  * so a job enqueued through one gateway and run through another is measured by every gateway that hears it.
  */
-import { SINCE_FIELDS, STATE_ROLES, TRANSITION_EVENT_TYPES, type EventType, type OjsEvent } from '@ojskit/core';
+import { SINCE_FIELDS, TRANSITION_EVENT_TYPES, type EventType, type OjsEvent } from '@ojskit/core';
+import { STATE_ROLES } from '@ojskit/core/lifecycle';
 import { Counter, Histogram, LabelSets } from './exposition.js';
 
 /** Upper bounds (seconds) of the time-in-state histograms: a no-op job's milliseconds to a backoff's hour. */

@@ -3,7 +3,8 @@
  * response; and rejection of a request `OJS-Version` whose major version is not 1.
  */
 import type { MiddlewareHandler } from 'hono';
-import { OjsError, newRequestId } from '@ojskit/core';
+import { OjsError } from '@ojskit/core';
+import { newRequestId } from '@ojskit/core/formats';
 import type { GatewayEnv } from '../http/env.js';
 import { errorResponse } from '../http/errors.js';
 import { hasProtocolHeaders, OJS_VERSION } from '../http/media.js';

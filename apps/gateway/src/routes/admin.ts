@@ -3,7 +3,8 @@
  * (job listing, bulk job actions, worker listing and directives, queue config, retry of a discarded job
  * outside the DLQ) are not registered, so they answer `404 not_found` like any unknown route.
  */
-import { JOB_STATES, type Driver, type QueueStatsResponse, type StateCounts } from '@ojskit/core';
+import { JOB_STATES, type QueueStatsResponse, type StateCounts } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import { ojsJson } from '../http/media.js';
 import { listQueueNames, type GatewayMetrics } from '../metrics/prometheus.js';
 import { BulkActionBody } from '../schemas/bodies.js';

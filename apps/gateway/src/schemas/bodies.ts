@@ -14,7 +14,7 @@ import {
   HeartbeatRequestSchema,
   NackRequestSchema,
   ProgressRequestSchema,
-} from '@ojskit/core';
+} from '@ojskit/core/schemas';
 import { named } from './named.js';
 
 const jsonObject = z.record(z.string(), z.unknown());

@@ -4,7 +4,9 @@
  * expectation ("a lowercase UUIDv7"), which becomes `details.expected` of the `400 invalid_request`.
  */
 import { z } from '@hono/zod-openapi';
-import { MAX_CRON_NAME_LENGTH, MAX_QUEUE_LENGTH, QUEUE_NAME_PATTERN, UUIDV7_PATTERN, JOB_STATES } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { UUIDV7_PATTERN } from '@ojskit/core/formats';
+import { MAX_CRON_NAME_LENGTH, MAX_QUEUE_LENGTH, QUEUE_NAME_PATTERN } from '@ojskit/core/schemas';
 
 const UUID_EXPECTATION = 'a lowercase UUIDv7';
 const QUEUE_EXPECTATION = `a queue name matching ${QUEUE_NAME_PATTERN.source} (at most ${MAX_QUEUE_LENGTH} characters)`;

@@ -1,6 +1,7 @@
 /** Response bodies as the OpenAPI document describes them (the engine produces them; see `OjsApi`). */
 import { z } from '@hono/zod-openapi';
-import { JobSchema, JOB_STATES } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { JobSchema } from '@ojskit/core/schemas';
 import { named } from './named.js';
 
 const jsonObject = z.record(z.string(), z.unknown());

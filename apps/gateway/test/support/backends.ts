@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
-import type { Driver } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
 import { GENERIC_PLANS, migrate, PostgresDriver } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';

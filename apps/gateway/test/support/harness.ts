@@ -1,6 +1,8 @@
 /** Test harness: a gateway over a fresh store of one backend and an engine reading a ManualClock. */
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
-import { Engine, ManualClock, type Driver } from '@ojskit/core';
+import { Engine } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
+import { ManualClock } from '@ojskit/core/testing';
 import { createGateway, type Gateway } from '../../src/index.js';
 import type { GatewayWithEngine } from '../../src/options.js';
 import type { TestBackend } from './backends.js';

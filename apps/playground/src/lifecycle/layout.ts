@@ -3,7 +3,8 @@
  * edge per (from, to) pair carrying every trigger the table lists for it. Nothing here names a state.
  */
 import { Graph, layout } from '@dagrejs/dagre';
-import { JOB_STATES, TRANSITIONS, isTerminal, type JobState, type Trigger } from '@ojskit/core';
+import { JOB_STATES, isTerminal, type JobState } from '@ojskit/core';
+import { TRANSITIONS, type Trigger } from '@ojskit/core/lifecycle';
 
 /** The node a new job comes from (`from: null` rows). Not a state: it has no count and no token rests there. */
 export const NEW_NODE = 'new';

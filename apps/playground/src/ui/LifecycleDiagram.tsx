@@ -3,7 +3,8 @@
  * imperatively on animation frames (a pool of circles), never through React state, so a burst costs the
  * frame nothing beyond the sampled tokens.
  */
-import { JOB_STATES, TRANSITIONS, type JobState } from '@ojskit/core';
+import { JOB_STATES, type JobState } from '@ojskit/core';
+import { TRANSITIONS } from '@ojskit/core/lifecycle';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { computeLayout, edgeKey, pointAt, type LaidOutEdge } from '../lifecycle/layout.js';
 import type { LiveModel } from '../live/live-model.js';

@@ -1,5 +1,6 @@
 /** The universal model from @ojskit/core: each OJS state's name elsewhere, and the transitions each system lacks. */
-import { JOB_STATES, TRANSITIONS, UNIVERSAL_MODEL, transitionSupport } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { TRANSITIONS, UNIVERSAL_MODEL, transitionSupport } from '@ojskit/core/lifecycle';
 import { useState } from 'react';
 
 export function UniversalModel() {

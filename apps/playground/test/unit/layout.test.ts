@@ -1,5 +1,6 @@
 /** The diagram's layout is derived from core's table alone. */
-import { JOB_STATES, TRANSITIONS, isTerminal } from '@ojskit/core';
+import { JOB_STATES, isTerminal } from '@ojskit/core';
+import { TRANSITIONS } from '@ojskit/core/lifecycle';
 import { describe, expect, it } from 'vitest';
 import { NEW_NODE, computeLayout, edgeKey, edgesFromTable, pathThrough, pointAt } from '../../src/lifecycle/layout.js';
 

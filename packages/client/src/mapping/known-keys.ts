@@ -4,7 +4,7 @@
  * the default retries. So an unknown key throws, naming the accepted ones and the nearest (the server does
  * the same for the wire's `options`: spec/envelope.md E16).
  */
-import { nearestName } from '@ojskit/core';
+import { nearestName } from '@ojskit/core/formats';
 import type { RetryPolicyInput, UniquePolicyInput } from './policies.js';
 import type { EnqueueOptions } from './enqueue.js';
 

@@ -1,5 +1,6 @@
 /** Retry and unique policies: camelCase in the SDK, snake_case objects on the wire. */
-import type { JobState, RetryPolicy, RetryPolicyWire } from '@ojskit/core';
+import type { JobState, RetryPolicyWire } from '@ojskit/core';
+import type { RetryPolicy } from '@ojskit/core/schemas';
 import { durationFromWire, durationToWire, type DurationInput } from './time.js';
 
 /** Backoff strategies the protocol names. */
@@ -25,7 +26,7 @@ export interface RetryPolicyInput {
 }
 
 /** The effective retry policy a job carries, intervals in ms: core's own type, not a copy of it. */
-export type { RetryPolicy } from '@ojskit/core';
+export type { RetryPolicy } from '@ojskit/core/schemas';
 
 /** The wire object for `options.retry`. */
 export function retryPolicyToWire(policy: RetryPolicyInput): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /** Times between the SDK (Date, milliseconds) and the wire (RFC 3339 text, ISO 8601 durations). */
-import { durationToMs, msToDuration, timestampMs } from '@ojskit/core';
+import { durationToMs, msToDuration, timestampMs } from '@ojskit/core/formats';
 
 /** A point in time as callers give it: a `Date`, or RFC 3339 text sent verbatim (its offset is kept). */
 export type TimeInput = Date | string;

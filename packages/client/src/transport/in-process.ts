@@ -1,5 +1,6 @@
 /** The in-process transport: an `Engine` over a driver, in the same process as the client and workers. */
-import { Engine, type Driver, type EngineOptions } from '@ojskit/core';
+import { Engine, type EngineOptions } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 
 /**
  * An `Engine` to hand to `Client` and `Worker`. Given a driver, it builds the engine and starts its background

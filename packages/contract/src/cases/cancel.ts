@@ -1,6 +1,7 @@
 /** CANCEL: from every cancellable state, active jobs, terminal refusals, and what cancellation removes. */
 import { expect } from 'vitest';
-import { allowedFrom, JOB_STATES } from '@ojskit/core';
+import { JOB_STATES } from '@ojskit/core';
+import { allowedFrom } from '@ojskit/core/lifecycle';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';
 import { expectOjsError } from '../support/errors.js';

@@ -4,7 +4,9 @@
  * subject exposes its driver.
  */
 import { expect } from 'vitest';
-import { allowedFrom, toTimestamp, type Job } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import { toTimestamp } from '@ojskit/core/formats';
+import { allowedFrom } from '@ojskit/core/lifecycle';
 import type { CaseContext } from '../context.js';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';

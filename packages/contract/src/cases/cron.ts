@@ -1,6 +1,7 @@
 /** Cron: both registration forms, upsert, list/get/patch/delete, validation, timezones, firing and overlap. */
 import { expect } from 'vitest';
-import { toTimestamp, type CronDescription, type OjsApi, type OjsEvent } from '@ojskit/core';
+import type { CronDescription, OjsApi, OjsEvent } from '@ojskit/core';
+import { toTimestamp } from '@ojskit/core/formats';
 import type { CaseContext } from '../context.js';
 import type { Suite } from '../harness.js';
 import { expectOjsError } from '../support/errors.js';

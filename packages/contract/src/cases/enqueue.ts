@@ -1,6 +1,7 @@
 /** PUSH: single jobs, all-or-nothing batches, pending + ACTIVATE, enqueue into a paused queue. */
 import { expect } from 'vitest';
-import { newId, type OjsError } from '@ojskit/core';
+import type { OjsError } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
 import { TEST_JOB_TYPE } from '../context.js';
 import type { Suite } from '../harness.js';
 import { expectOjsError } from '../support/errors.js';

@@ -1,6 +1,7 @@
 /** The job envelope on PUSH: defaults, validation order and codes, preservation rules, both request forms. */
 import { expect } from 'vitest';
-import { newId, retryPolicyToWire, DEFAULT_RETRY_POLICY } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
+import { retryPolicyToWire, DEFAULT_RETRY_POLICY } from '@ojskit/core/schemas';
 import { TEST_JOB_TYPE } from '../context.js';
 import type { Suite } from '../harness.js';
 import { expectOjsError } from '../support/errors.js';

@@ -1,6 +1,7 @@
 /** Events: one per transition in lifecycle order, envelope shape, polling (cursor, limit, filters), subscribe. */
 import { expect } from 'vitest';
-import { EVENT_TYPES, isUuidV7, type OjsEvent } from '@ojskit/core';
+import { EVENT_TYPES, type OjsEvent } from '@ojskit/core';
+import { isUuidV7 } from '@ojskit/core/formats';
 import type { CaseContext } from '../context.js';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';

@@ -5,7 +5,8 @@
  * that run together.
  */
 import fc from 'fast-check';
-import { newId, type Trigger } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
+import type { Trigger } from '@ojskit/core/lifecycle';
 import { CaseContext, token } from '../context.js';
 import type { Suite } from '../harness.js';
 import { outcomeOf } from '../support/errors.js';

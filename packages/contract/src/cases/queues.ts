@@ -1,6 +1,7 @@
 /** Queues: pause/resume semantics and shapes, listing, exact per-state stats. */
 import { expect } from 'vitest';
-import { canTransition, JOB_STATES, type JobState, type OjsApi, type QueueSummary } from '@ojskit/core';
+import { JOB_STATES, type JobState, type OjsApi, type QueueSummary } from '@ojskit/core';
+import { canTransition } from '@ojskit/core/lifecycle';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';
 import { expectOjsError } from '../support/errors.js';

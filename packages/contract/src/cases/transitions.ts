@@ -3,7 +3,8 @@
  * so a new row without a scenario fails), and one per (state, operation) pair the table does not allow.
  */
 import { expect } from 'vitest';
-import { JOB_STATES, TRANSITIONS, type Job, type JobState, type Transition, type Trigger } from '@ojskit/core';
+import { JOB_STATES, type Job, type JobState } from '@ojskit/core';
+import { TRANSITIONS, type Transition, type Trigger } from '@ojskit/core/lifecycle';
 import type { CaseContext } from '../context.js';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';

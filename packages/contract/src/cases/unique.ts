@@ -1,6 +1,6 @@
 /** Unique jobs: conflict rules, blocking states, period, dimensions, batches. */
 import { expect } from 'vitest';
-import { newId } from '@ojskit/core';
+import { newId } from '@ojskit/core/formats';
 import type { Suite } from '../harness.js';
 import { INTO } from '../support/drive.js';
 import { expectOjsError } from '../support/errors.js';

@@ -1,17 +1,8 @@
 /** `DriverCaseContext`: one case's driver, its peers, and builders of stored jobs in any state. */
 import { expect } from 'vitest';
-import {
-  newId,
-  toTimestamp,
-  type ClaimParams,
-  type ClaimResult,
-  type Driver,
-  type InsertOutcome,
-  type Job,
-  type JobInternals,
-  type JobState,
-  type StoredJob,
-} from '@ojskit/core';
+import type { Job, JobState } from '@ojskit/core';
+import type { ClaimParams, ClaimResult, Driver, InsertOutcome, JobInternals, StoredJob } from '@ojskit/core/driver';
+import { newId, toTimestamp } from '@ojskit/core/formats';
 import { token } from '../context.js';
 import type { DriverSubject } from './subject.js';
 

@@ -1,5 +1,5 @@
 /** What a driver hands the driver-level suite: a fresh driver on a namespace of its own, and more on the same one. */
-import type { Driver } from '@ojskit/core';
+import type { Driver } from '@ojskit/core/driver';
 
 /**
  * One driver under test. The suite creates one per case, and cases call store-wide primitives (`jobPromote`,

@@ -6,7 +6,8 @@
  * swept in the same pass that reclaimed it), the model keeps several candidate outcomes and resolves them
  * against what the backend reports.
  */
-import { TRANSITIONS, canTransition, type JobState, type Trigger } from '@ojskit/core';
+import type { JobState } from '@ojskit/core';
+import { TRANSITIONS, canTransition, type Trigger } from '@ojskit/core/lifecycle';
 
 /** Retry policy every model job uses: deterministic delays so the model can compute due times. */
 export const MODEL_RETRY_INITIAL_MS = 1_000;

@@ -1,6 +1,6 @@
 /** Wire-format checks shared by the cases. */
 import { expect } from 'vitest';
-import { isUuidV7 } from '@ojskit/core';
+import { isUuidV7 } from '@ojskit/core/formats';
 
 /** A server-generated timestamp: UTC with milliseconds. */
 export const SERVER_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

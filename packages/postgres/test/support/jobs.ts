@@ -1,5 +1,7 @@
 /** Stored-job fixtures for driver-level tests (the engine builds these in production). */
-import { newId, type Job, type JobInternals, type JobState, type StoredJob } from '@ojskit/core';
+import type { Job } from '@ojskit/core';
+import type { JobInternals, JobState, StoredJob } from '@ojskit/core/driver';
+import { newId } from '@ojskit/core/formats';
 
 export const T0 = Date.UTC(2026, 0, 1, 0, 0, 0);
 export const iso = (ms: number): string => new Date(ms).toISOString();

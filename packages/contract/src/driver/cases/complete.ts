@@ -3,7 +3,8 @@
  * state that holds and changing nothing, and batches of mixed outcomes answered item by item.
  */
 import { expect } from 'vitest';
-import { EFFECTS, JOB_STATES, STATE_ROLES, type JobError } from '@ojskit/core';
+import { JOB_STATES, type JobError } from '@ojskit/core';
+import { EFFECTS, STATE_ROLES } from '@ojskit/core/driver';
 import { DRIVER_JOB_TYPE, iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { expectEffectApplied } from './effect-applied.js';

@@ -1,6 +1,6 @@
 /** The check every primitive case makes: a stored job carries exactly what core's effect writes at an instant. */
 import { expect } from 'vitest';
-import type { StoredJob, TransitionEffect } from '@ojskit/core';
+import { type StoredJob, type TransitionEffect } from '@ojskit/core/driver';
 import { iso } from '../context.js';
 
 /**

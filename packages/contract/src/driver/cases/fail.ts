@@ -4,7 +4,8 @@
  * state that holds and change nothing; batches of mixed outcomes are answered item by item.
  */
 import { expect } from 'vitest';
-import { EFFECTS, JOB_STATES, STATE_ROLES, type FailItem, type FailOutcome, type JobError } from '@ojskit/core';
+import { JOB_STATES, type JobError } from '@ojskit/core';
+import { EFFECTS, STATE_ROLES, type FailItem, type FailOutcome } from '@ojskit/core/driver';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { expectEffectApplied } from './effect-applied.js';

@@ -1,6 +1,7 @@
 /** `jobInsert`: what is stored, all-or-nothing aborts, and every unique-conflict outcome. */
 import { expect } from 'vitest';
-import type { JobInternals, JobState } from '@ojskit/core';
+import type { JobState } from '@ojskit/core';
+import type { JobInternals } from '@ojskit/core/driver';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 

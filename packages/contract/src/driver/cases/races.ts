@@ -4,7 +4,7 @@
  * or a unique insert must have exactly one winner, whatever the interleaving.
  */
 import { expect } from 'vitest';
-import { EFFECTS, type Driver, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { EFFECTS, type Driver, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { cronRecord } from './records.js';

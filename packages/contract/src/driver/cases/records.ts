@@ -1,6 +1,6 @@
 /** The non-job records: queues, workers, crons, workflows, leases; and the store-wide ping and reset. */
 import { expect } from 'vitest';
-import type { CronRecord } from '@ojskit/core';
+import type { CronRecord } from '@ojskit/core/driver';
 import { iso, T0 } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 

@@ -5,7 +5,9 @@
  * the cases, and a driver that trusts its caller's `from` fails them.
  */
 import { expect } from 'vitest';
-import { canTransition, JOB_STATES, type JobState, type TransitionOp } from '@ojskit/core';
+import { JOB_STATES, type JobState } from '@ojskit/core';
+import type { TransitionOp } from '@ojskit/core/driver';
+import { canTransition } from '@ojskit/core/lifecycle';
 import { iso, T0 } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 

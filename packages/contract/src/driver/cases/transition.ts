@@ -1,6 +1,7 @@
 /** `jobTransition`: the generic guarded compare-and-set (the engine's seldom moves), its guards, and what it writes. */
 import { expect } from 'vitest';
-import { allowedFrom, type TransitionOp } from '@ojskit/core';
+import type { TransitionOp } from '@ojskit/core/driver';
+import { allowedFrom } from '@ojskit/core/lifecycle';
 import { DRIVER_JOB_TYPE, iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 

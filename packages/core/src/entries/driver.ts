@@ -1,0 +1,13 @@
+/**
+ * @ojskit/core/driver: the seam a storage adapter implements (`Driver`, its records and capabilities, the
+ * event transport), the helpers every adapter shares (insert planning, event packing, listener presence) and
+ * the lifecycle data an adapter reads instead of naming states.
+ */
+export * from './lifecycle.js';
+export * from '../driver/driver.js';
+export * from '../driver/records.js';
+export * from '../driver/insert-plan.js';
+export type { EventTransport } from '../events/transport.js';
+export * from '../events/packing.js';
+export * from '../events/listener-presence.js';
+export * from '../driver/primitive-ops.js';

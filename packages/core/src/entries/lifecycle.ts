@@ -1,0 +1,9 @@
+/**
+ * @ojskit/core/lifecycle: the lifecycle as data: states, the transition table, the state sets and roles, each
+ * transition's effect, and how the systems OJS is modelled on support each transition.
+ */
+export * from '../lifecycle/states.js';
+export * from '../lifecycle/transitions.js';
+export * from '../lifecycle/sets.js';
+export * from '../lifecycle/effects.js';
+export * from '../lifecycle/universal-model.js';

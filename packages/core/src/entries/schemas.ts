@@ -1,0 +1,13 @@
+/**
+ * @ojskit/core/schemas: the wire shapes: zod schemas of the job envelope, enqueue and worker requests, retry
+ * and unique policies; the parsers that validate requests (what the engine runs on every input); the limits
+ * and patterns they enforce; and the response types.
+ */
+export * from '../schemas/patterns.js';
+export * from '../schemas/job.js';
+export * from '../schemas/retry-policy.js';
+export { retryDelayMs } from '../retry/backoff.js';
+export * from '../unique/policy.js';
+export * from '../schemas/enqueue.js';
+export * from '../schemas/worker-requests.js';
+export type * from '../api/responses.js';
