@@ -6,7 +6,8 @@
  * ojskit runs its Engine over PostgresDriver (in process), twice: with the worker loop of ojskit-worker.ts
  * (a local buffer of 500 fed by fetches of 250, two in flight, feeding 50 handlers; completions batched with
  * ackMany, two batches in flight: the same footing as graphile-worker's local queue of 500), and with the
- * SDK's Worker set up alike (prefetch 500, fetches of 250, ACK batches of up to 500 with two in flight). pg-boss runs with LISTEN/NOTIFY on, fetching in
+ * SDK's Worker, twice: with its default options (concurrency 50), and set up alike (prefetch 500, fetches of
+ * 250, ACK batches of up to 500 with two in flight). pg-boss runs with LISTEN/NOTIFY on, fetching in
  * batches; graphile-worker runs twice, with its defaults and with its documented batching (local queue of
  * 500, completions batched over 25 ms).
  *
@@ -16,7 +17,7 @@
  * every handler of the processing scenario ran, the system's table until all are stored as done.
  *
  * Usage: pnpm bench  (env: DATABASE_URL, BENCH_JOBS=20000, BENCH_LATENCY_SAMPLES=300, BENCH_ROUNDS=2, BENCH_ONLY=ojskit,…,
- *   BENCH_SDK_OPTIONS)
+ *   BENCH_SDK_OPTIONS, BENCH_SDK_TUNED=0 to leave out the tuned SDK Worker)
  */
 import { randomBytes } from 'node:crypto';
 import { Engine } from '@ojskit/core';
@@ -160,25 +161,27 @@ async function ojskit(): Promise<System> {
 }
 
 /**
- * ojskit through its SDK Worker (`@ojskit/client`), on the same engine and schema: handlers fed by fetches
- * beyond the concurrency while there is a backlog (prefetch), and ACKs sent together.
+ * ojskit through its SDK Worker (`@ojskit/client`), on the same engine and schema, twice: with its default
+ * options (only the concurrency set: what a user runs, and what issue 26's targets are about), and set up on
+ * graphile-worker's batched footing (a local buffer of PREFETCH jobs beyond the handlers, claimed in fetches of
+ * half that, ACK batches of up to PREFETCH with two in flight). BENCH_SDK_OPTIONS (JSON) overrides any option of
+ * the tuned one for A/B runs.
  */
-async function ojskitSdk(base: { engine: Engine; schema: string }): Promise<System> {
+async function ojskitSdk(base: { engine: Engine; schema: string }, tuned: boolean): Promise<System> {
   const { engine, schema } = base;
   const doneSql = `SELECT EXISTS (SELECT 1 FROM "${schema}".jobs_finished WHERE id = $1 AND state = 'completed') AS done`;
-  // The SDK Worker on graphile-worker's batched footing: a local buffer of PREFETCH jobs beyond the handlers,
-  // claimed in fetches of half that, and ACK batches of up to PREFETCH, two in flight. BENCH_SDK_OPTIONS (JSON)
-  // overrides any of these for A/B runs.
-  const options = {
-    concurrency: CONCURRENCY,
-    prefetch: PREFETCH,
-    fetchBatchSize: PREFETCH / 2,
-    ackBatch: { maxSize: PREFETCH, maxDelayMs: 0, maxInFlight: 2 },
-    ...(JSON.parse(process.env['BENCH_SDK_OPTIONS'] ?? '{}') as object),
-  };
+  const options = tuned
+    ? {
+        concurrency: CONCURRENCY,
+        prefetch: PREFETCH,
+        fetchBatchSize: PREFETCH / 2,
+        ackBatch: { maxSize: PREFETCH, maxDelayMs: 0, maxInFlight: 2 },
+        ...(JSON.parse(process.env['BENCH_SDK_OPTIONS'] ?? '{}') as object),
+      }
+    : { concurrency: CONCURRENCY };
   const unsupported = () => Promise.reject(new Error('enqueue rows come from the ojskit system'));
   return {
-    name: 'ojskit (SDK Worker)',
+    name: tuned ? 'ojskit (SDK Worker, batched)' : 'ojskit (SDK Worker)',
     enqueues: false,
     bulk: async (count, queue) => {
       for (let i = 0; i < count; i += CHUNK) {
@@ -358,7 +361,8 @@ const systems: System[] = [];
 const include = (name: string) => !ONLY || ONLY.some((o) => name.toLowerCase().startsWith(o.toLowerCase()));
 if (include('ojskit')) {
   systems.push(await ojskit());
-  systems.push(await ojskitSdk(ojskitBase!));
+  systems.push(await ojskitSdk(ojskitBase!, false));
+  if (process.env['BENCH_SDK_TUNED'] !== '0') systems.push(await ojskitSdk(ojskitBase!, true));
 }
 if (include('pg-boss')) systems.push(await pgBoss());
 if (include('graphile')) {

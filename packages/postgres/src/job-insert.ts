@@ -2,7 +2,7 @@
 import type { Job } from '@ojskit/core';
 import { checkDepthBounds, EFFECTS, effectChanges, type DepthBounds, type InsertConflictMode, type InsertOutcome, type InsertResult, type StoredJob } from '@ojskit/core/driver';
 import type { Pool } from 'pg';
-import { recordOf, storedFromRow, type JobRow } from './job-row.js';
+import { insertColumnsOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';
 import { planInsert, type StoredConflicts } from './insert-plan.js';
 import type { Queryable, Statements } from './statements.js';
@@ -54,12 +54,12 @@ export async function insertJobs(ctx: InsertContext, request: InsertRequest): Pr
 }
 
 async function insertPlain(ctx: InsertContext, request: InsertRequest): Promise<InsertResult> {
-  const rows = JSON.stringify(request.jobs.map(recordOf));
+  const params = [request.nowIso, ...insertColumnsOf(request.jobs)];
   try {
     const stored =
       request.tx !== undefined
-        ? await atomically(ctx.pool, request.tx, (on) => ctx.sql.run<{ clash: boolean }>(on, 'jobInsert', [rows, request.nowIso], { oneOff: true }))
-        : await ctx.sql.run<{ clash: boolean }>(ctx.pool, 'jobInsert', [rows, request.nowIso]);
+        ? await atomically(ctx.pool, request.tx, (on) => ctx.sql.run<{ clash: boolean }>(on, 'jobInsert', params, { oneOff: true }))
+        : await ctx.sql.run<{ clash: boolean }>(ctx.pool, 'jobInsert', params);
     if (stored[0]?.clash === true) throw new FinishedIdClash();
   } catch (error) {
     if (!isDuplicateJobId(error) && !(error instanceof FinishedIdClash)) throw error;
@@ -118,8 +118,8 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
 
   const inserts = plan.steps.flatMap((step) => (step.kind === 'insert' ? [step.row] : []));
   if (inserts.length > 0) {
-    const rows = JSON.stringify(inserts.map(recordOf));
-    const stored = await ctx.sql.run<{ clash?: boolean }>(on, request.mode === 'skip' ? 'jobInsert.skipExisting' : 'jobInsert', [rows, request.nowIso], { oneOff });
+    const params = [request.nowIso, ...insertColumnsOf(inserts)];
+    const stored = await ctx.sql.run<{ clash?: boolean }>(on, request.mode === 'skip' ? 'jobInsert.skipExisting' : 'jobInsert', params, { oneOff });
     // The plan read the finished jobs too: a finished job with one of these ids appeared since. Plan again.
     if (stored[0]?.clash === true) throw new Replan();
   }

@@ -4,7 +4,7 @@
  */
 import type { Job } from '@ojskit/core';
 import type { JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core/driver';
-import { ENVELOPE_BY_KEY, ENVELOPE_COLUMNS, INTERNAL_BY_KEY, INTERNAL_COLUMNS, type Column } from './job-columns.js';
+import { ENVELOPE_BY_KEY, ENVELOPE_COLUMNS, INSERT_COLUMNS, INTERNAL_BY_KEY, INTERNAL_COLUMNS, type Column } from './job-columns.js';
 
 /** Envelope keys in the order the protocol documents them; other keys follow in stored order. */
 const ENVELOPE_ORDER = [
@@ -178,4 +178,70 @@ export function recordOf(stored: StoredJob): Record<string, unknown> {
   }
   if (rest !== undefined) record['x_rest'] = rest;
   return record;
+}
+
+/** Where each field of a job, and each of its internals, goes in an insert: its column's position and type. */
+const insertPositions = (columns: readonly Column[]) =>
+  new Map(columns.map((c) => [c.key, { at: INSERT_COLUMNS.indexOf(c), type: c.type }] as const));
+const ENVELOPE_AT = insertPositions([...INSERT_COLUMNS.slice(0, 2), ...ENVELOPE_COLUMNS]);
+const INTERNAL_AT = insertPositions(INTERNAL_COLUMNS);
+const DOC_AT = INSERT_COLUMNS.findIndex((c) => c.column === 'doc');
+const REST_AT = INSERT_COLUMNS.findIndex((c) => c.column === 'x_rest');
+
+/** A column's value as its array element's text (json, jsonb and text[] columns as JSON text). */
+function elementText(type: Column['type'], value: unknown): string {
+  if (type === 'json' || type === 'jsonb' || type === 'text[]') return arrayElement(JSON.stringify(value));
+  return typeof value === 'string' ? arrayElement(value) : String(value);
+}
+
+const NEEDS_ESCAPE = /["\\]/;
+/**
+ * A string as a quoted element of a PostgreSQL array literal. Written here rather than left to pg, which
+ * escapes every element with two regular expressions: 2.6 µs per 46-column job against 1.3 (2026-11-27).
+ */
+function arrayElement(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? `"${text.replace(/["\\]/g, '\\$&')}"` : `"${text}"`;
+}
+
+/**
+ * The parameters jobs are inserted from (`{{job_unnest}}` in jobInsert.sql): one array literal per column of
+ * INSERT_COLUMNS, each job's value or NULL; `{}` for a column no job of the batch sets, which unnest pads
+ * with NULLs. Envelope fields without a column go to `doc`, internals without one to `x_rest`.
+ */
+export function insertColumnsOf(jobs: readonly StoredJob[]): string[] {
+  const columns: string[][] = INSERT_COLUMNS.map(() => []);
+  const set: boolean[] = INSERT_COLUMNS.map(() => false);
+  const put = (at: number, row: number, text: string) => {
+    const values = columns[at]!;
+    while (values.length < row) values.push('NULL');
+    values.push(text);
+    set[at] = true;
+  };
+  jobs.forEach(({ job, x }, row) => {
+    const doc: Record<string, unknown> = {};
+    const fields = job as unknown as Record<string, unknown>;
+    for (const key in fields) {
+      const value = fields[key];
+      if (value === undefined) continue;
+      const column = ENVELOPE_AT.get(key);
+      if (column !== undefined) put(column.at, row, elementText(column.type, value));
+      else doc[key] = value;
+    }
+    put(DOC_AT, row, elementText('jsonb', doc));
+    let rest: Record<string, unknown> | undefined;
+    const internals = x as unknown as Record<string, unknown>;
+    for (const key in internals) {
+      const value = internals[key];
+      if (value === undefined) continue;
+      const column = INTERNAL_AT.get(key);
+      if (column !== undefined) put(column.at, row, elementText(column.type, value));
+      else (rest ??= {})[key] = value;
+    }
+    if (rest !== undefined) put(REST_AT, row, elementText('jsonb', rest));
+  });
+  return columns.map((values, at) => {
+    if (!set[at]) return '{}';
+    while (values.length < jobs.length) values.push('NULL');
+    return `{${values.join(',')}}`;
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * What only the PostgreSQL driver has to get right beyond the shared driver suite (`driver-contract.pg.test.ts`,
  * which covers every primitive, the races and the transition table): the envelope read back from columns in
- * the protocol's key order, and heartbeats that skip a row another transaction holds instead of waiting.
+ * the protocol's key order, values stored as sent through the insert's column arrays, and heartbeats that skip
+ * a row another transaction holds instead of waiting.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HAVE_PG, openTestDatabase, type TestDatabase } from './support/database.js';
@@ -24,6 +25,17 @@ describe.runIf(HAVE_PG)('PostgresDriver (PostgreSQL only)', () => {
     await db.driver.jobInsert({ jobs: [stored], now: T0, nowIso: iso(T0) });
     expect(Object.keys((await db.driver.jobGet(stored.job.id))!.job).slice(0, 4)).toEqual(['specversion', 'id', 'type', 'queue']);
     expect(Object.keys((await claim(['q'], 1)).jobs[0]!).slice(0, 4)).toEqual(['specversion', 'id', 'type', 'queue']);
+  });
+
+  it('stores every value as sent through the column arrays: quotes, backslashes, braces, NULL as text, sparse columns', async () => {
+    const awkward = 'a "quoted" \\ back\\slash, {braced} NULL \u00e9\n';
+    const jobs = [
+      storedJob('q', { type: awkward, meta: { note: awkward, nul: '\u0000' }, tags: [awkward], worker_id: 'NULL' } as never, { uniqueKey: awkward, uniqueStates: ['available', awkward] as never, extra: { deep: [awkward] } } as never),
+      storedJob('q', { args: [null, 'NULL', ''], unknown_attribute: { a: 1 } } as never),
+      storedJob('q', { state: 'completed', result: null, completed_at: iso(T0) } as never, { deadLetter: false, finishedAt: T0 }),
+    ];
+    await db.driver.jobInsert({ jobs, now: T0, nowIso: iso(T0) });
+    for (const stored of jobs) expect(await db.driver.jobGet(stored.job.id)).toEqual(stored);
   });
 
   it('a heartbeat skips a job whose row another transaction holds instead of waiting for it (no deadlock with a batched ACK)', async () => {

@@ -30,18 +30,21 @@ export const WorkerOptionsSchema = z
      */
     prefetch: z.number().int().min(0).optional(),
     /**
-     * Batch completions (default `{ maxSize: 100, maxDelayMs: 5 }`): with no batch in flight, the ACKs of
+     * Batch completions (default `{ maxSize: 500, maxDelayMs: 5 }`): with no batch in flight, the ACKs of
      * one event-loop turn go out together at its end (no timer); while a batch is in flight they accumulate
      * and go out when it is answered, when `maxSize` are waiting, or after `maxDelayMs` (the longest an ACK
      * waits behind a slow batch); `maxInFlight` batches may be out at once (default 1: the batch grows with
-     * the round trip). `false` sends each ACK on its own.
+     * the round trip). `false` sends each ACK on its own. 500 rather than 100: with deep prefetching a busy
+     * worker finishes more than 100 jobs per round trip, and each ACK call has a fixed cost on the backend
+     * (PostgreSQL: about 1.9M instructions a statement, 2026-11-27), so batches capped at 100 cost it
+     * ~19k instructions per job against ~4k.
      */
     ackBatch: z
       .union([
         z.literal(false),
-        z.object({ maxSize: positiveInt.default(100), maxDelayMs: z.number().min(0).default(5), maxInFlight: positiveInt.default(1) }),
+        z.object({ maxSize: positiveInt.default(500), maxDelayMs: z.number().min(0).default(5), maxInFlight: positiveInt.default(1) }),
       ])
-      .default({ maxSize: 100, maxDelayMs: 5, maxInFlight: 1 }),
+      .default({ maxSize: 500, maxDelayMs: 5, maxInFlight: 1 }),
     /** Long-poll: how long the server may hold an empty fetch (`wait_ms`, default 1 000; 0 = never). */
     pollWaitMs: z.number().int().min(0).max(2_000).default(1_000),
     /** Sleep between empty fetches the server did not hold, doubling from `minMs` to `maxMs`. */
