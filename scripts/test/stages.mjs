@@ -16,6 +16,7 @@ export const STAGES = [
     { name: 'typecheck', command: 'tsc -p tsconfig.typecheck.json' },
     { name: 'typecheck:playground', command: 'tsc -p apps/playground/tsconfig.json --noEmit' },
     { name: 'lint', command: 'eslint .' },
+    { name: 'cycles', command: 'pnpm run cycles' },
     { name: 'format', command: 'pnpm run format:check' },
   ],
   [

@@ -1,5 +1,5 @@
 /** The engine surface the gateway drives: the OJS operations plus the ojskit extensions it exposes over HTTP. */
-import type { OjsApi, OjsErrorBody } from '@ojskit/core';
+import type { OjsApi, OjsErrorBody, OverdueJobsResponse } from '@ojskit/core';
 
 /** One acknowledgement of a batched ACK (`POST /ojs/v1/workers/ack/batch`). */
 export interface AckManyItem {
@@ -24,6 +24,8 @@ export interface AckManyResponse {
 export interface GatewayEngine extends OjsApi {
   /** Batched ACK: each item succeeds or fails on its own. */
   ackMany(request: unknown): Promise<AckManyResponse>;
+  /** Stuck jobs: active past a deadline, or held by a silent worker. Without it the admin route is absent. */
+  listOverdue?(query?: { limit?: number }): Promise<OverdueJobsResponse>;
   /** Starts background services (promote, rescue, expire, cron, prune). */
   start?(): unknown;
   /** Stops background services. */

@@ -15,6 +15,7 @@ import { browserCors } from './middleware/cors.js';
 import { jsonStdoutLogger, requestLog } from './middleware/request-log.js';
 import { requestContext, versionCheck } from './middleware/request-context.js';
 import { GatewayMetrics } from './metrics/prometheus.js';
+import { registerOverdueRoute } from './routes/admin-overdue.js';
 import { openApiDocumentFactory } from './openapi/document.js';
 import { referencePage, rootPage } from './openapi/pages.js';
 import { REFERENCE_ASSETS_PATH, registerReferenceAssets } from './openapi/reference-assets.js';
@@ -123,6 +124,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   registerCronRoutes(deps);
   registerWorkflowRoutes(deps);
   registerEventRoutes(deps);
+  registerOverdueRoute(deps);
   registerAdminRoutes(deps, { metrics, ...(options.enableReset && driver ? { resetDriver: driver } : {}) });
 
   const document = openApiDocumentFactory(app, { version: GATEWAY_VERSION, auth: options.apiKey !== undefined });

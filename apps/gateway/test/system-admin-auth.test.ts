@@ -82,7 +82,7 @@ describeEachBackend('system', (backend) => {
       'POST /ojs/v1/workflows', 'GET /ojs/v1/workflows/{id}', 'DELETE /ojs/v1/workflows/{id}',
       'GET /ojs/v1/events', 'GET /ojs/v1/events/stream',
       'GET /ojs/manifest', 'GET /ojs/v1/health', 'GET /health', 'GET /ready', 'GET /metrics',
-      'GET /ojs/v1/admin/stats', 'GET /ojs/v1/admin/queues', 'GET /ojs/v1/admin/dead-letter',
+      'GET /ojs/v1/admin/stats', 'GET /ojs/v1/admin/queues', 'GET /ojs/v1/admin/dead-letter', 'GET /ojs/v1/admin/overdue',
     ]) {
       expect(operations, expected).toContain(expected);
     }

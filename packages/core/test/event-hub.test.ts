@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventHub, makeEvent, matchesFilter, type EventType, type JobEventRecord, type OjsEvent } from '../src/index.js';
+import { EventHub, eventIdFor, eventSeqOf, makeEvent, matchesFilter, type EventType, type JobEventRecord, type OjsEvent } from '../src/index.js';
 
 const TIME = '2026-01-15T10:30:00.000Z';
 let seq = 0;
@@ -245,5 +245,24 @@ describe('EventHub cursor outside the window (issue 25 item 11)', () => {
     expect(kept.cursorLost).toBeUndefined();
     expect(ids(kept.events)).toEqual(ids(events.slice(10)));
     expect(hub.poll({ limit: 100 }).cursorLost).toBeUndefined();
+  });
+});
+
+describe('EventHub cursor ids', () => {
+  const record = (jobId: string, time: string): JobEventRecord => ({
+    kind: 'job', type: 'job.enqueued', jobId, jobType: 'email.send', queue: 'default', state: 'available', from: null, attempt: 0, time, extra: undefined,
+  });
+
+  it('resumes only after the very event of the cursor, not one that shares the low 32 bits of its sequence', () => {
+    const hub = new EventHub(10);
+    hub.emit(Array.from({ length: 5 }, (_, i) => record(`j${i}`, TIME)));
+    const kept = hub.poll({ limit: 10 }).events;
+    expect(ids(hub.poll({ after: kept[2]!.id, limit: 10 }).events)).toEqual(ids(kept.slice(3)));
+    // The id this process gave (or will give) another event with those bits: an hour earlier, evicted long ago.
+    const older = eventIdFor(Date.parse(TIME) - 3_600_000, eventSeqOf(kept[2]!.id)!);
+    expect(older).not.toBe(kept[2]!.id);
+    const lost = hub.poll({ after: older, limit: 10 });
+    expect(lost.cursorLost).toBe(true);
+    expect(ids(lost.events)).toEqual(ids(kept));
   });
 });

@@ -80,4 +80,23 @@ describe('packEvents', () => {
     }
     expect(roundTrip(events)).toEqual(events);
   });
+
+  it('keeps a run whose events differ only in their since (enqueued_at, started_at) one group, each since restored in place', () => {
+    const withSince = (n: number): OjsEvent => {
+      const event = started(n);
+      return { ...event, id: `evt_${n.toString(16).padStart(8, '0')}`, data: { ...event.data, enqueued_at: new Date(n * 7).toISOString() } };
+    };
+    const completed = (n: number): OjsEvent =>
+      makeEvent('job.completed', `c${n}`, { job_id: `c${n}`, job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, started_at: new Date(n).toISOString() }, at);
+    const events = [...Array.from({ length: 20 }, (_, n) => withSince(n)), ...Array.from({ length: 5 }, (_, n) => completed(n))];
+    const items = packEvents(events);
+    expect(items.map((i) => (i.event === undefined ? 'group' : 'single'))).toEqual(['group', 'group']);
+    expect((JSON.parse(items[0]!.text) as { s: string[] }).s).toHaveLength(20);
+    const back = roundTrip(events);
+    expect(back).toEqual(events);
+    expect(back.map((e) => Object.keys(e.data))).toEqual(events.map((e) => Object.keys(e.data)));
+    // A since that is not the last field (not as the engine writes it) is sent as it is.
+    const reordered = events.slice(0, 3).map((e) => ({ ...e, data: { ...e.data, enqueued_at: e.data['enqueued_at'], extra: 1 } }));
+    expect(roundTrip(reordered)).toEqual(reordered);
+  });
 });

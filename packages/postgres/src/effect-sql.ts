@@ -5,7 +5,7 @@
  */
 import { EFFECTS, type TransitionEffect } from '@ojskit/core';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues } from './job-columns.js';
-import { sqlLiteral } from './sql-template.js';
+import { sqlLiteral } from './sql-literal.js';
 
 /** Where a statement has the instant and the values an effect assigns (`assign`/`xAssign` keys). */
 interface EffectParams {

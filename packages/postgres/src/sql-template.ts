@@ -2,6 +2,7 @@
 import { JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS } from '@ojskit/core';
 import { effectTemplateValues } from './effect-sql.js';
 import { jobTemplateValues } from './job-columns.js';
+import { sqlLiteral } from './sql-literal.js';
 
 /** Schema names this package accepts: plain identifiers, so they never need case-sensitive quoting rules. */
 const SCHEMA_PATTERN = /^[a-z_][a-z0-9_]{0,47}$/;
@@ -15,11 +16,6 @@ export function assertSchemaName(schema: string): string {
     throw new Error(`Invalid schema name '${schema}': use lowercase letters, digits and '_' (at most 48, not starting with a digit).`);
   }
   return schema;
-}
-
-/** A SQL string literal. */
-export function sqlLiteral(value: string): string {
-  return `'${value.replaceAll("'", "''")}'`;
 }
 
 function textArray(values: readonly string[]): string {

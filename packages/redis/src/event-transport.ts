@@ -1,81 +1,96 @@
 /**
- * Events across processes over Redis pub/sub. Listeners in this process get this process's events directly
- * (in publish order, at the end of the microtask run they were published in) and other processes' events
- * from the channel; nothing is stored in Redis, so there is no event stream to trim.
+ * Events across processes over a Redis Stream (`P:events`), bounded by `XADD MAXLEN ~`. Every process appends
+ * its events to the stream and reads everyone's from it with `XREAD` on a dedicated connection, resuming from
+ * the last entry it read: a reconnect (a Redis restart, a network blip) misses nothing that reached the
+ * stream meanwhile, and a client's `Last-Event-ID` that fell out of a gateway's in-memory window is looked up
+ * in the stream (`replay`). Pub/sub, which this replaced, dropped every message sent while a subscriber was
+ * reconnecting (issue 25 item 11).
  *
- * Publishes are coalesced: every event of `publishDelayMs` (2 ms by default) goes out in one PUBLISH. An idle
- * worker's job used to cost three PUBLISH writes (enqueued, started, completed: each behind a different reply)
- * and each socket write costs Node ~70–100 µs of CPU on the 2-core machine of the benchmarks, two of them on
- * the way from enqueue to handler start (socket probe, 2026-11-25: 4.5 → 3.6 writes and 2.1 → 1.2 ms per
- * idle-worker job). Other processes see events that much later.
- *
- * Nobody else listening, nothing is packed or published (core's `ListenerPresence`): a PUBLISH answers how
- * many clients got it, and when that is only this process's own subscriber, the transport stops publishing
- * until another process says hello on the channel or a probe counts again. `ready()` waits for the answers
- * to this process's own hello. Off with `publishWhenAlone` (Redis Cluster counts only one node's subscribers).
+ * Listeners in this process get this process's events directly (in publish order, at the end of the microtask
+ * run they were published in) and skip them when they come back from the stream. Appends are coalesced: the
+ * events of `publishDelayMs` (2 ms by default) go out in one `XADD` per entry of at most MAX_ENTRY_BYTES,
+ * packed by core's `packEvents` (runs of alike job events as one group). An append that fails (Redis down)
+ * is kept, in order, and retried until Redis takes it; only events of a process that dies within those
+ * milliseconds after its transition are lost (the transition itself is written by its own script).
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import {
-  DEFAULT_EVENT_PUBLISH_DELAY_MS,
-  ListenerPresence,
-  packEvents,
-  presenceMessage,
-  unpackItem,
-  type EventGroup,
-  type EventTransport,
-  type OjsEvent,
-  type PackedEvent,
-} from '@ojskit/core';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type OjsEvent, type PackedEvent } from '@ojskit/core';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
-// Message format: `<publisher id>\n<JSON array of items from core's packEvents>`: runs of alike job events (the
-// job.started of one claim, the job.completed of one ACK batch) as one group each, other events packed one by
-// one, a fraction of the bytes of CloudEvents JSON. The id comes first so a process can drop its own messages
-// (it delivered them locally) without parsing them.
+// Entry format: one field `m` = `<publisher id>\n<JSON array of items from core's packEvents>`. The id comes
+// first so a process can skip its own entries (it delivered them locally) without parsing them.
 const SEPARATOR = '\n';
-/** Pub/sub messages have no practical size limit: a group may hold a whole run. */
-const MAX_GROUP_BYTES = 1 << 24;
+const FIELD = 'm';
+/** An entry holds at most this many bytes of items, so the stream's size is bounded by its length. */
+const MAX_ENTRY_BYTES = 16_384;
+/** Entries one `XREAD` returns at most. */
+const READ_COUNT = 1_000;
+/** How long one `XREAD` blocks; the loop then reads again (and notices `close`). */
+const READ_BLOCK_MS = 2_000;
+/** Appends kept while Redis refuses them; past that the oldest are dropped and reported. */
+const MAX_UNSENT_ENTRIES = 100_000;
+/** How far around a cursor's own time `replay` looks for it (clock skew between writers, append delay). */
+const REPLAY_SLACK_MS = 10_000;
+
+/** How long `close` waits for appends in flight. */
+const CLOSE_WAIT_MS = 2_000;
+
+/** Default number of entries the stream keeps (each holds one event or more, so at least as many events). */
+export const DEFAULT_EVENT_STREAM_MAX_LEN = 10_000;
 
 export interface RedisEventTransportOptions {
-  /** Connection used to PUBLISH (shared with the driver). */
+  /** Connection used to append (shared with the driver). */
   publisher: Redis;
-  /** Creates the dedicated SUBSCRIBE connection, on first `subscribe`. */
-  createSubscriber: () => Redis;
-  channel: string;
-  /** How long events wait to be published to other processes (default 2 ms; 0: at the end of the microtask run). */
+  /** Creates the dedicated reading connection (it blocks in `XREAD`), on first `subscribe`. */
+  createReader: () => Redis;
+  /** The stream's key. */
+  stream: string;
+  /** Entries the stream keeps, approximately (`XADD MAXLEN ~`); default DEFAULT_EVENT_STREAM_MAX_LEN. */
+  maxLen?: number;
+  /** How long events wait to be appended, so those of that time share entries (default 2 ms; 0: at the end of the microtask run). */
   publishDelayMs?: number;
-  /** Where publish failures are reported (events are best effort: the state change already committed). */
+  /** Where failures with no caller are reported (an append retried, an unreadable entry). */
   onError?: (error: unknown) => void;
-  /**
-   * Publish even when no other process listens (default false). Set it on Redis Cluster, where a PUBLISH
-   * counts only the subscribers of the node it ran on.
-   */
-  publishWhenAlone?: boolean;
 }
 
-/** `EventTransport` over Redis pub/sub. */
+/** The milliseconds of a UUIDv7 event id (`evt_<uuidv7>`), else undefined. */
+function eventIdMs(id: string): number | undefined {
+  const hex = id.startsWith('evt_') ? id.slice(4, 12) + id.slice(13, 17) : '';
+  if (!/^[0-9a-f]{12}$/.test(hex)) return undefined;
+  return Number.parseInt(hex, 16);
+}
+
+/** The events of one stream entry's field value. */
+function entryEvents(message: string): OjsEvent[] {
+  const items = JSON.parse(message.slice(message.indexOf(SEPARATOR) + 1)) as Array<PackedEvent | OjsEvent | EventGroup>;
+  return Array.isArray(items) ? items.flatMap(unpackItem) : [];
+}
+
+/** `EventTransport` over a Redis Stream. */
 export class RedisEventTransport implements EventTransport {
   readonly publisherId = randomUUID();
+  private readonly ownPrefix = this.publisherId + SEPARATOR;
+  private readonly maxLen: string;
   private readonly listeners = new Set<Listener>();
   private pending: OjsEvent[] = [];
   private scheduled = false;
-  /** Packed items delivered here, waiting to be published to other processes. */
+  /** Packed items delivered here, waiting to become entries. */
   private outbox: string[] = [];
   private outboxTimer: ReturnType<typeof setTimeout> | null = null;
-  private subscriber: Redis | null = null;
-  private subscribed: Promise<unknown> | null = null;
+  /** Entries not yet taken by Redis, oldest first. */
+  private unsent: string[] = [];
+  private sending: Promise<void> | null = null;
+  private reader: Redis | null = null;
+  private reading: Promise<void> | null = null;
+  /** Resolves once the reader knows where the stream ends: events appended after that are read. */
+  private started: Promise<void> | null = null;
   private closed = false;
-  /** This process's subscription is active: it would hear a hello, so it may stop publishing. */
-  private listening = false;
-  private readonly presence: ListenerPresence;
-  /** The answers to this process's hello, which `ready()` waits on. */
-  private greeted: Promise<void> | null = null;
 
   constructor(private readonly options: RedisEventTransportOptions) {
-    this.presence = new ListenerPresence(this.publisherId, options.publishWhenAlone !== true);
+    this.maxLen = String(options.maxLen ?? DEFAULT_EVENT_STREAM_MAX_LEN);
   }
 
   publish(events: readonly OjsEvent[]): void {
@@ -86,35 +101,71 @@ export class RedisEventTransport implements EventTransport {
     queueMicrotask(() => this.flush());
   }
 
-  /** No other process would hear events now, and none waits for local delivery (see `EventTransport.quiet`). */
-  get quiet(): boolean {
-    return this.listening && !this.scheduled && !this.closed && !this.presence.publishing;
-  }
-
   subscribe(listener: Listener): () => void {
     this.listeners.add(listener);
-    this.ensureSubscribed();
+    this.ensureReading();
     return () => {
       this.listeners.delete(listener);
     };
   }
 
-  /** Resolves once the channel subscription is active (tests wait on it before publishing elsewhere). */
+  /** Resolves once the reader has found the stream's end: events appended from then on reach this process. */
   async ready(): Promise<void> {
-    this.ensureSubscribed();
-    await this.subscribed;
-    await this.greeted;
+    this.ensureReading();
+    await this.started;
+  }
+
+  /**
+   * Up to `limit` events after the event `after`, oldest first, read from the stream; undefined when the
+   * stream no longer holds (or never held) `after`. Whether more follow is `more`.
+   */
+  async replay(after: string, limit: number): Promise<{ events: OjsEvent[]; more: boolean } | undefined> {
+    const ms = eventIdMs(after);
+    if (ms === undefined) return undefined;
+    const { publisher, stream } = this.options;
+    let start = `${Math.max(0, ms - REPLAY_SLACK_MS)}-0`;
+    let found = false;
+    const events: OjsEvent[] = [];
+    for (;;) {
+      const entries = await publisher.xrange(stream, start, '+', 'COUNT', 500);
+      for (const [id, fields] of entries) {
+        // Appended within milliseconds of happening: past the slack, the cursor's entry is not in the stream.
+        if (!found && Number.parseInt(id, 10) > ms + REPLAY_SLACK_MS) return undefined;
+        start = `(${id}`;
+        const message = fields[1];
+        if (message === undefined) continue;
+        for (const event of entryEvents(message)) {
+          if (!found) found = event.id === after;
+          else if (events.length === limit) return { events, more: true };
+          else events.push(event);
+        }
+      }
+      if (entries.length < 500) return found ? { events, more: false } : undefined;
+    }
+  }
+
+  /** Events waiting to be appended (kept while Redis is unreachable). */
+  get backlog(): number {
+    return this.unsent.length + this.outbox.length + this.pending.length;
   }
 
   async close(): Promise<void> {
-    // events published before close still reach other processes
+    // events published before close still reach the stream, if Redis takes them now
     this.flush();
     this.publishOutbox();
     this.closed = true;
+    // Bounded: with Redis down an append waits for reconnect attempts, and a closing process cannot wait for them.
+    const sending = this.sending;
+    if (sending !== null) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([sending, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     this.listeners.clear();
-    const subscriber = this.subscriber;
-    this.subscriber = null;
-    if (subscriber) await subscriber.quit().catch(() => subscriber.disconnect());
+    const reader = this.reader;
+    this.reader = null;
+    if (reader) reader.disconnect();
+    await this.reading;
   }
 
   private flush(): void {
@@ -123,45 +174,65 @@ export class RedisEventTransport implements EventTransport {
     this.pending = [];
     if (batch.length === 0) return;
     this.deliver(batch);
-    if (!this.presence.publishing) return;
-    for (const item of packEvents(batch, MAX_GROUP_BYTES)) this.outbox.push(item.text);
+    for (const item of packEvents(batch, MAX_ENTRY_BYTES)) this.outbox.push(item.text);
     const delay = this.options.publishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS;
     if (delay === 0) this.publishOutbox();
     else this.outboxTimer ??= setTimeout(() => this.publishOutbox(), delay);
   }
 
+  /** Turns the outbox into entries of at most MAX_ENTRY_BYTES and sends them. */
   private publishOutbox(): void {
     if (this.outboxTimer !== null) clearTimeout(this.outboxTimer);
     this.outboxTimer = null;
     const items = this.outbox;
     this.outbox = [];
     if (items.length === 0) return;
-    const message = `${this.publisherId}${SEPARATOR}[${items.join(',')}]`;
-    corkUntilNextTick(this.options.publisher);
-    const mark = this.presence.mark;
-    this.options.publisher.publish(this.options.channel, message).then(
-      (receivers) => this.presence.counted(receivers, mark, this.listening),
-      (error: unknown) => this.options.onError?.(error),
-    );
+    let entry: string[] = [];
+    let bytes = 0;
+    for (const item of items) {
+      // String length, not bytes: a bound on size is all that is needed here.
+      if (entry.length > 0 && bytes + item.length > MAX_ENTRY_BYTES) {
+        this.unsent.push(`${this.ownPrefix}[${entry.join(',')}]`);
+        entry = [];
+        bytes = 0;
+      }
+      entry.push(item);
+      bytes += item.length + 1;
+    }
+    this.unsent.push(`${this.ownPrefix}[${entry.join(',')}]`);
+    if (this.unsent.length > MAX_UNSENT_ENTRIES) {
+      const dropped = this.unsent.splice(0, this.unsent.length - MAX_UNSENT_ENTRIES);
+      this.options.onError?.(new Error(`${dropped.length} event entries dropped: Redis has refused appends for too long`));
+    }
+    this.sending ??= this.send();
   }
 
-  /** Says on the channel that this process listens now; `ready()` waits for the answers (or a short while). */
-  private sayHello(): void {
-    this.greeted = this.options.publisher.publish(this.options.channel, this.control(this.presence.hello())).then(
-      // Everyone but this process's own subscriber may answer.
-      (receivers) => this.presence.answersFrom(receivers - 1),
-      (error: unknown) => this.options.onError?.(error),
-    );
+  /** Appends the unsent entries, in order, until none is left; retries after a failure (Redis down). */
+  private async send(): Promise<void> {
+    let delay = 50;
+    try {
+      while (this.unsent.length > 0) {
+        const entries = this.unsent;
+        this.unsent = [];
+        corkUntilNextTick(this.options.publisher);
+        const results = await Promise.allSettled(entries.map((m) => this.options.publisher.xadd(this.options.stream, 'MAXLEN', '~', this.maxLen, '*', FIELD, m)));
+        const failed = results.findIndex((r) => r.status === 'rejected');
+        if (failed < 0) {
+          delay = 50;
+          continue;
+        }
+        // Keep the order: the first refused entry and everything after it go again (an entry that was taken
+        // after a refused one is appended twice; readers see its events twice rather than never).
+        this.unsent = [...entries.slice(failed), ...this.unsent];
+        this.options.onError?.((results[failed] as PromiseRejectedResult).reason);
+        if (this.closed) return;
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 1_000);
+      }
+    } finally {
+      this.sending = null;
+    }
   }
-
-  /** A control message of `presence` as a channel message. */
-  private control(text: string): string {
-    return `${this.publisherId}${SEPARATOR}${text}`;
-  }
-
-  private readonly answer = (text: string): void => {
-    this.options.publisher.publish(this.options.channel, this.control(text)).catch((error: unknown) => this.options.onError?.(error));
-  };
 
   private deliver(events: readonly OjsEvent[]): void {
     for (const listener of this.listeners) {
@@ -173,54 +244,48 @@ export class RedisEventTransport implements EventTransport {
     }
   }
 
-  private ensureSubscribed(): void {
-    if (this.subscribed || this.closed) return;
-    const subscriber = this.options.createSubscriber();
-    this.subscriber = subscriber;
-    subscriber.on('message', (channel: string, message: string) => {
-      if (channel !== this.options.channel) return;
-      const cut = message.indexOf(SEPARATOR);
-      if (cut < 0 || message.startsWith(this.publisherId + SEPARATOR)) return;
-      let events: unknown;
+  private ensureReading(): void {
+    if (this.reading || this.closed) return;
+    const reader = this.options.createReader();
+    this.reader = reader;
+    let began: () => void = () => {};
+    this.started = new Promise<void>((resolve) => (began = resolve));
+    this.reading = this.read(reader, began);
+  }
+
+  /** Reads the stream from its current end, forever, delivering other processes' entries. */
+  private async read(reader: Redis, began: () => void): Promise<void> {
+    let last: string | undefined;
+    let delay = 50;
+    while (!this.closed && this.reader === reader) {
       try {
-        events = JSON.parse(message.slice(cut + 1));
+        if (last === undefined) {
+          const [newest] = await reader.xrevrange(this.options.stream, '+', '-', 'COUNT', 1);
+          last = newest?.[0] ?? '0-0';
+          began();
+        }
+        const reply = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.options.stream, last)) as Array<[string, Array<[string, string[]]>]> | null;
+        delay = 50;
+        for (const [id, fields] of reply?.[0]?.[1] ?? []) {
+          last = id;
+          const message = fields[1];
+          if (message === undefined || message.startsWith(this.ownPrefix)) continue;
+          let events: OjsEvent[];
+          try {
+            events = entryEvents(message);
+          } catch (error) {
+            this.options.onError?.(error);
+            continue;
+          }
+          if (events.length > 0) this.deliver(events);
+        }
       } catch (error) {
+        if (this.closed || this.reader !== reader) break;
         this.options.onError?.(error);
-        return;
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 1_000);
       }
-      if (Array.isArray(events)) this.deliver((events as Array<PackedEvent | OjsEvent | EventGroup>).flatMap(unpackItem));
-      else {
-        const control = presenceMessage(events);
-        if (control !== undefined) this.presence.handle(control, this.answer);
-      }
-    });
-    // While the subscriber is down this process would miss a hello: it publishes, whoever listens.
-    let dropped = false;
-    subscriber.on('close', () => {
-      dropped = true;
-      this.listening = false;
-      this.presence.deaf();
-    });
-    // ioredis re-subscribes after a reconnect by itself; subscribing again only tells when that is done.
-    subscriber.on('ready', () => {
-      if (!dropped || this.closed) return;
-      dropped = false;
-      void this.listen(subscriber);
-    });
-    this.subscribed = this.listen(subscriber);
+    }
+    began();
   }
-
-  private listen(subscriber: Redis): Promise<void> {
-    return subscriber.subscribe(this.options.channel).then(
-      () => {
-        if (this.closed || subscriber !== this.subscriber) return;
-        this.listening = true;
-        this.sayHello();
-      },
-      (error: unknown) => {
-        this.options.onError?.(error);
-      },
-    );
-  }
-
 }

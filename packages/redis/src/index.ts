@@ -3,7 +3,7 @@ import { RedisDriver } from './redis-driver.js';
 import type { RedisDriverOptions } from './options.js';
 
 export { RedisDriver } from './redis-driver.js';
-export { RedisEventTransport, type RedisEventTransportOptions } from './event-transport.js';
+export { RedisEventTransport, DEFAULT_EVENT_STREAM_MAX_LEN, type RedisEventTransportOptions } from './event-transport.js';
 export type { RedisDriverOptions, DriverLogger } from './options.js';
 export { readMemoryPolicy, memoryPolicyWarning, type MemoryPolicyReport } from './memory-policy.js';
 export { SCRIPT_NAMES, type ScriptName } from './script-source.js';

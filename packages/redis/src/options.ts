@@ -2,6 +2,7 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { z } from 'zod';
 import { DEFAULT_EVENT_PUBLISH_DELAY_MS } from '@ojskit/core';
+import { DEFAULT_EVENT_STREAM_MAX_LEN } from './event-transport.js';
 
 /** Where the driver reports start-up warnings (default: `console`). */
 export interface DriverLogger {
@@ -16,22 +17,22 @@ export interface RedisDriverOptions {
   url?: string;
   /** Extra ioredis options for connections the driver opens. */
   connection?: RedisOptions;
-  /** Prefix of every key and of the event channel (default `ojs`). Isolates deployments and tests. */
+  /** Prefix of every key, the event stream's included (default `ojs`). Isolates deployments and tests. */
   prefix?: string;
   /** Check `maxmemory-policy` at start-up and warn loudly unless it is `noeviction` (default true). */
   checkMemoryPolicy?: boolean;
   /**
-   * How long (ms) events wait to be published to other processes, so that the events of that time go out in
-   * one PUBLISH instead of a write each (default 2; 0 publishes at the end of the microtask run). Listeners in
+   * How long (ms) events wait to be appended to the event stream, so that the events of that time go out in
+   * one XADD instead of a write each (default 2; 0 appends at the end of the microtask run). Listeners in
    * this process get events at once either way.
    */
   eventPublishDelayMs?: number;
   /**
-   * Publish events even while no other process subscribes to them (default false: a PUBLISH that reached only
-   * this process's own subscriber stops publishing until another process says hello). Set it on Redis
-   * Cluster, where a PUBLISH counts only the subscribers of its own node.
+   * Entries the event stream `P:events` keeps, approximately (`XADD MAXLEN ~`; default 10 000). Each entry
+   * holds one event or more (a run of alike job events), at most 16 KiB: the window `Last-Event-ID` can
+   * resume from, and a bound on the stream's memory.
    */
-  publishEventsWhenAlone?: boolean;
+  eventStreamMaxLen?: number;
   logger?: DriverLogger;
 }
 
@@ -43,7 +44,7 @@ const optionsSchema = z.object({
   prefix: z.string().regex(PREFIX, 'letters, digits and _ . : - only').max(128).optional(),
   checkMemoryPolicy: z.boolean().optional(),
   eventPublishDelayMs: z.number().int().min(0).max(60_000).optional(),
-  publishEventsWhenAlone: z.boolean().optional(),
+  eventStreamMaxLen: z.number().int().min(1).max(100_000_000).optional(),
 });
 
 /** Validates the plain-data options (connections and loggers are passed through). */
@@ -52,20 +53,20 @@ export function parseOptions(options: RedisDriverOptions): {
   prefix: string;
   checkMemoryPolicy: boolean;
   eventPublishDelayMs: number;
-  publishEventsWhenAlone: boolean;
+  eventStreamMaxLen: number;
 } {
   const parsed = optionsSchema.parse({
     url: options.url,
     prefix: options.prefix,
     checkMemoryPolicy: options.checkMemoryPolicy,
     eventPublishDelayMs: options.eventPublishDelayMs,
-    publishEventsWhenAlone: options.publishEventsWhenAlone,
+    eventStreamMaxLen: options.eventStreamMaxLen,
   });
   return {
     url: parsed.url ?? 'redis://127.0.0.1:6379',
     prefix: parsed.prefix ?? 'ojs',
     checkMemoryPolicy: parsed.checkMemoryPolicy ?? true,
     eventPublishDelayMs: parsed.eventPublishDelayMs ?? DEFAULT_EVENT_PUBLISH_DELAY_MS,
-    publishEventsWhenAlone: parsed.publishEventsWhenAlone ?? false,
+    eventStreamMaxLen: parsed.eventStreamMaxLen ?? DEFAULT_EVENT_STREAM_MAX_LEN,
   };
 }

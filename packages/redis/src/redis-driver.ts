@@ -126,10 +126,10 @@ export class RedisDriver implements Driver {
     this.scripts = new ScriptRunner(this.redis);
     this.events = new RedisEventTransport({
       publisher: this.redis,
-      createSubscriber: () => this.watchConnection(this.redis.duplicate()),
-      channel: `${this.prefix}:events`,
+      createReader: () => this.watchConnection(this.redis.duplicate()),
+      stream: `${this.prefix}:events`,
+      maxLen: parsed.eventStreamMaxLen,
       publishDelayMs: parsed.eventPublishDelayMs,
-      publishWhenAlone: parsed.publishEventsWhenAlone,
       // While the connection is down, the transport's failures are that outage, already reported once.
       onError: (error) => {
         if (this.state !== 'down') this.logger.error?.(`@ojskit/redis: event transport error: ${(error as Error)?.message ?? String(error)}`);

@@ -1,8 +1,12 @@
-/** Events over Redis pub/sub: they cross processes (here: connections), arrive in publish order, and are coalesced. */
+/**
+ * Events over a Redis Stream: they cross processes (here: connections), arrive in publish order, are coalesced,
+ * survive a Redis restart, and a cursor is resumed from the stream by an engine that never saw it.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Engine, makeEvent, type OjsEvent } from '@ojskit/core';
 import type { RedisDriver } from '../src/index.js';
-import { PRESENCE_PROBE_MS as PROBE_MS } from '@ojskit/core';
+import { RedisDriver as Driver } from '../src/index.js';
+import { PrivateRedis, redisServerAvailable } from './private-redis.js';
 import { dispose, redisAvailable, testDriver, uniquePrefix } from './support.js';
 
 const drivers: RedisDriver[] = [];
@@ -19,9 +23,9 @@ const jobEvent = (n: number): OjsEvent =>
   makeEvent('job.started', `job-${n}`, { job_id: `job-${n}`, job_type: 'email.send', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: 'w1' }, new Date(0).toISOString());
 const event = (n: number): OjsEvent => makeEvent('job.completed', `job-${n}`, { job_id: `job-${n}`, n }, new Date(0).toISOString());
 
-/** The event messages among a spied `publish`'s calls (hellos and their answers left out). */
+/** The entries (`<publisher>\n[items]`) among a spied `xadd`'s calls: XADD key MAXLEN ~ n * m <entry>. */
 function eventMessages(calls: ReadonlyArray<readonly unknown[]>): string[] {
-  return calls.map((call) => String(call[1])).filter((message) => message.charAt(message.indexOf('\n') + 1) === '[');
+  return calls.map((call) => String(call.at(-1)));
 }
 
 async function until(check: () => boolean, ms = 3000): Promise<void> {
@@ -58,12 +62,12 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     const seen: OjsEvent[] = [];
     b.events.subscribe((events) => seen.push(...events));
     await b.events.ready();
-    const spy = vi.spyOn(a.redis, 'publish');
+    const spy = vi.spyOn(a.redis, 'xadd');
     const sent = [...Array.from({ length: 40 }, (_, i) => jobEvent(i)), event(99)];
     a.events.publish(sent);
     await until(() => seen.length === sent.length);
     expect(seen).toEqual(sent);
-    const message = spy.mock.calls[0]![1] as string;
+    const message = eventMessages(spy.mock.calls)[0]!;
     // one group for the 40 job events, one item for the other
     expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(2);
   });
@@ -79,41 +83,58 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     expect(seen).toEqual([]);
   });
 
-  it('publishes the events of eventPublishDelayMs in one PUBLISH, and hands them to listeners here at once', async () => {
+  it('appends the events of eventPublishDelayMs in one XADD, and hands them to listeners here at once', async () => {
     // a delay long enough for this test's two turns on a loaded machine (the default is 2 ms)
     const a = testDriver({ eventPublishDelayMs: 300 }, uniquePrefix('ev'));
     drivers.push(a);
-    const spy = vi.spyOn(a.redis, 'publish');
+    const spy = vi.spyOn(a.redis, 'xadd');
     const local: OjsEvent[] = [];
     a.events.subscribe((events) => local.push(...events));
     await a.events.ready();
     const published = () => eventMessages(spy.mock.calls);
-    for (let i = 0; i < 100; i++) a.events.publish([event(i)]);
+    for (let i = 0; i < 60; i++) a.events.publish([event(i)]);
     await new Promise((r) => setImmediate(r));
-    expect(local).toHaveLength(100);
-    // a second microtask run within the delay joins the same PUBLISH
-    for (let i = 100; i < 150; i++) a.events.publish([event(i)]);
+    expect(local).toHaveLength(60);
+    // a second microtask run within the delay joins the same XADD
+    for (let i = 60; i < 90; i++) a.events.publish([event(i)]);
     await new Promise((r) => setImmediate(r));
-    expect(local).toHaveLength(150);
+    expect(local).toHaveLength(90);
     expect(published()).toHaveLength(0);
     await until(() => published().length > 0);
     await new Promise((r) => setTimeout(r, 20));
     expect(published()).toHaveLength(1);
     const message = published()[0]!;
-    expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(150);
+    expect(JSON.parse(message.slice(message.indexOf('\n') + 1))).toHaveLength(90);
   });
 
-  it('publishes each microtask run at once with eventPublishDelayMs 0, and what is waiting on close', async () => {
+  it('splits what it appends into entries of at most 16 KiB, in order', async () => {
     const prefix = uniquePrefix('ev');
     const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
     drivers.push(a);
-    const now = vi.spyOn(a.redis, 'publish');
+    const b = driver(prefix);
+    const seen: number[] = [];
+    b.events.subscribe((events) => seen.push(...events.map((e) => e.data.n as number)));
+    await b.events.ready();
+    const spy = vi.spyOn(a.redis, 'xadd');
+    a.events.publish(Array.from({ length: 1_000 }, (_, i) => event(i)));
+    await until(() => seen.length === 1_000);
+    expect(seen).toEqual([...Array(1_000).keys()]);
+    const entries = eventMessages(spy.mock.calls);
+    expect(entries.length).toBeGreaterThan(1);
+    for (const entry of entries) expect(entry.length).toBeLessThanOrEqual(16_384 + 64);
+  });
+
+  it('appends each microtask run at once with eventPublishDelayMs 0, and what is waiting on close', async () => {
+    const prefix = uniquePrefix('ev');
+    const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
+    drivers.push(a);
+    const now = vi.spyOn(a.redis, 'xadd');
     for (let i = 0; i < 10; i++) a.events.publish([event(i)]);
     await Promise.resolve();
     await new Promise((r) => setTimeout(r, 0));
     expect(now).toHaveBeenCalledTimes(1);
-    // that PUBLISH reached Redis (a reply on the same connection comes after its own), before c below listens:
-    // a connection still opening holds it back, and c would hear these ten too
+    // that XADD reached Redis (a reply on the same connection comes after its own) before c below starts
+    // reading at the stream's end, so c does not read these ten
     await a.redis.ping();
 
     const b = testDriver({ eventPublishDelayMs: 60_000 }, prefix);
@@ -168,95 +189,102 @@ describe.skipIf(!redisAvailable)('a FETCH waiting in the engine that enqueues', 
   });
 });
 
-describe.skipIf(!redisAvailable)('a process no other process listens to', () => {
-  /** Publishes one event and waits until its PUBLISH has answered (and been counted). */
-  async function publishOne(d: RedisDriver, n: number): Promise<void> {
-    d.events.publish([event(n)]);
-    await new Promise((r) => setTimeout(r, 30));
-  }
-
-  it('stops publishing once a PUBLISH reaches only itself, and publishes again once another process says hello', async () => {
-    const prefix = uniquePrefix('alone');
-    const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
+describe.skipIf(!redisAvailable)('the event stream', () => {
+  it('is trimmed to about eventStreamMaxLen entries', async () => {
+    const a = testDriver({ eventPublishDelayMs: 0, eventStreamMaxLen: 100 }, uniquePrefix('trim'));
     drivers.push(a);
-    const local: number[] = [];
-    a.events.subscribe((events) => local.push(...events.map((e) => e.data.n as number)));
-    await a.events.ready();
-    const spy = vi.spyOn(a.redis, 'publish');
-    expect(a.events.quiet).toBe(false); // nobody counted yet
-    await publishOne(a, 0); // reaches only a's own subscriber
-    expect(a.events.quiet).toBe(true); // the engine's hub keeps a's events itself now
-    await publishOne(a, 1);
-    await publishOne(a, 2);
-    expect(eventMessages(spy.mock.calls)).toHaveLength(1);
-    expect(local).toEqual([0, 1, 2]); // listeners here hear everything either way
-
-    const b = driver(prefix);
-    const atB: number[] = [];
-    b.events.subscribe((events) => atB.push(...events.map((e) => e.data.n as number)));
-    await b.events.ready(); // b's hello was heard and answered
-    expect(a.events.quiet).toBe(false);
-    a.events.publish([event(3)]);
-    await until(() => atB.length === 1);
-    expect(atB).toEqual([3]);
-    await publishOne(a, 4);
-    await until(() => atB.length === 2);
-    expect(atB).toEqual([3, 4]);
-    expect(eventMessages(spy.mock.calls)).toHaveLength(3);
-    expect(local).toEqual([0, 1, 2, 3, 4]);
-  });
-
-  it('publishes again within PROBE_MS for a subscriber that never says hello', async () => {
-    const prefix = uniquePrefix('alone');
-    const a = testDriver({ eventPublishDelayMs: 0 }, prefix);
-    drivers.push(a);
-    a.events.subscribe(() => {});
-    await a.events.ready();
-    await publishOne(a, 0);
-    const spy = vi.spyOn(a.redis, 'publish');
-    // A plain client subscribing (redis-cli, another tool): no hello.
-    const plain = a.redis.duplicate();
-    const heard: string[] = [];
-    plain.on('message', (_channel: string, message: string) => heard.push(message));
-    await plain.subscribe(`${prefix}:events`);
-    try {
-      await publishOne(a, 1);
-      expect(eventMessages(spy.mock.calls)).toHaveLength(0); // still quiet
-      await new Promise((r) => setTimeout(r, PROBE_MS));
-      await publishOne(a, 2); // the probe: counts two listeners
-      await publishOne(a, 3);
-      await until(() => heard.length === 2);
-      expect(heard.map((m) => (JSON.parse(m.slice(m.indexOf('\n') + 1)) as unknown[]).length)).toEqual([1, 1]);
-      expect(eventMessages(spy.mock.calls)).toHaveLength(2);
-    } finally {
-      await plain.quit();
+    for (let i = 0; i < 1_000; i++) {
+      a.events.publish([event(i)]);
+      await new Promise((r) => setImmediate(r));
     }
+    await until(() => a.events.backlog === 0);
+    const length = await a.redis.xlen(`${a.prefix}:events`);
+    // MAXLEN ~ trims whole macro nodes (100 entries each by default): never below the bound, never far above
+    expect(length).toBeGreaterThanOrEqual(100);
+    expect(length).toBeLessThan(300);
   });
 
-  it('is not quiet while events it was handed wait for their delivery here', async () => {
-    const a = testDriver({ eventPublishDelayMs: 0 }, uniquePrefix('alone'));
-    drivers.push(a);
-    const local: number[] = [];
-    a.events.subscribe((events) => local.push(...events.map((e) => e.data.n as number)));
+  it('resumes a cursor this engine never saw from the stream, and expires one trimmed away', async () => {
+    const prefix = uniquePrefix('resume');
+    const a = driver(prefix);
+    const producer = new Engine({ driver: a });
+    const ids: string[] = [];
+    producer.subscribe({ queues: ['resume'] }, (e) => ids.push(e.id));
     await a.events.ready();
-    await publishOne(a, 0);
-    expect(a.events.quiet).toBe(true);
-    a.events.publish([event(1)]);
-    // delivered at the end of the microtask run: an event the hub kept at once meanwhile would overtake it
-    expect(a.events.quiet).toBe(false);
-    await Promise.resolve();
-    expect(local).toEqual([0, 1]);
-    expect(a.events.quiet).toBe(true);
+    for (let i = 0; i < 30; i++) await producer.enqueue({ type: 'test.resume', queue: 'resume', args: [i] });
+    await until(() => ids.length === 30 && a.events.backlog === 0);
+    // An engine started afterwards: its window is empty, the stream holds the events.
+    const b = driver(prefix);
+    const late = new Engine({ driver: b });
+    const page = await late.pollEvents({ after: ids[9]!, limit: 15 });
+    expect(page.cursor_expired).toBeUndefined();
+    expect(page.events.map((e) => e.id)).toEqual(ids.slice(10, 25));
+    expect(page.has_more).toBe(true);
+    const rest = await late.pollEvents({ after: page.cursor!, limit: 100 });
+    expect(rest.events.map((e) => e.id)).toEqual(ids.slice(25));
+    expect(rest.has_more).toBe(false);
+    // filters apply to what the stream gives back
+    const none = await late.pollEvents({ after: ids[0]!, types: ['job.completed'], limit: 10 });
+    expect(none).toMatchObject({ events: [], has_more: false, cursor: ids[29] });
+    // an id the stream does not hold (trimmed, or never there) is expired, as before
+    const gone = await late.pollEvents({ after: 'evt_00000000-0001-7000-8000-000000000001', limit: 10 });
+    expect(gone.cursor_expired).toBe(true);
+    await producer.stop();
+    await late.stop();
+  });
+});
+
+describe.skipIf(!redisServerAvailable)('events across a Redis restart (private redis-server)', () => {
+  let server: PrivateRedis | undefined;
+  afterEach(async () => {
+    await server?.stop();
+    server = undefined;
   });
 
-  it('keeps publishing with publishEventsWhenAlone', async () => {
-    const a = testDriver({ eventPublishDelayMs: 0, publishEventsWhenAlone: true }, uniquePrefix('alone'));
-    drivers.push(a);
-    a.events.subscribe(() => {});
-    await a.events.ready();
-    const spy = vi.spyOn(a.redis, 'publish');
-    for (let n = 0; n < 3; n++) await publishOne(a, n);
-    expect(eventMessages(spy.mock.calls)).toHaveLength(3);
-    expect(a.events.quiet).toBe(false);
-  });
+  it('loses no event published while Redis is down or just back, and resumes a cursor from before the restart', async () => {
+    server = await PrivateRedis.start(['--appendonly', 'yes', '--appendfsync', 'always']);
+    const options = { url: server.url, prefix: 'restart', checkMemoryPolicy: false, eventPublishDelayMs: 0, logger: { warn: () => {}, error: () => {} } };
+    const a = new Driver(options);
+    const b = new Driver(options);
+    const seen: number[] = [];
+    const seenIds: string[] = [];
+    b.events.subscribe((events) => {
+      for (const e of events) {
+        seen.push(e.data.n as number);
+        seenIds.push(e.id);
+      }
+    });
+    await b.events.ready();
+    const sent: OjsEvent[] = [];
+    const send = (n: number): void => {
+      const e = event(n);
+      sent.push(e);
+      a.events.publish([e]);
+    };
+    try {
+      for (let n = 0; n < 50; n++) send(n);
+      await until(() => seen.length === 50, 10_000);
+      await server.kill();
+      // Published while Redis is down: kept and appended once it is back.
+      for (let n = 50; n < 75; n++) send(n);
+      await new Promise((r) => setTimeout(r, 300));
+      await server.launch();
+      // Published right after it came back, before either connection is necessarily up again (the case
+      // pub/sub lost: the subscriber had not re-subscribed yet).
+      for (let n = 75; n < 100; n++) send(n);
+      await until(() => seen.length >= 100, 20_000);
+      expect(seen).toEqual([...Array(100).keys()]);
+      // A third process, started now, resumes from a cursor of before the restart out of the stream.
+      const c = new Driver(options);
+      const late = new Engine({ driver: c });
+      const page = await late.pollEvents({ after: sent[20]!.id, limit: 1_000 });
+      expect(page.cursor_expired).toBeUndefined();
+      expect(page.events.map((e) => e.data.n)).toEqual([...Array(79).keys()].map((k) => k + 21));
+      await late.stop();
+      await c.close();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
 });

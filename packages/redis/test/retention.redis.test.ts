@@ -40,8 +40,9 @@ describe.skipIf(!redisAvailable)('retention on Redis', () => {
     await engine.runMaintenance();
     expect((await driver.jobCounts({ queue })).discarded).toBe(0);
     const left = (await driver.redis.keys(`${driver.prefix}:*`)).map((k) => k.slice(driver!.prefix.length + 1)).filter((k) => !k.startsWith('lease:'));
-    // per queue: its record, counts, FIFO counter and active index (only the anchor that keeps it a skiplist)
-    expect(left.sort()).toEqual(['queues', `{${queue}}:active`, `{${queue}}:counts`, `{${queue}}:meta`, `{${queue}}:seq`]);
+    // per queue: its record, counts, FIFO counter and active index (only the anchor that keeps it a skiplist);
+    // the event stream, bounded by eventStreamMaxLen
+    expect(left.sort()).toEqual(['events', 'queues', `{${queue}}:active`, `{${queue}}:counts`, `{${queue}}:meta`, `{${queue}}:seq`]);
     expect(await driver.redis.zcard(`${driver.prefix}:{${queue}}:active`)).toBe(1);
     await engine.stop();
   });

@@ -1,72 +1,18 @@
 /**
- * Prometheus text exposition for `GET /metrics`. Counters are fed by the engine's events (this process's
- * view); queue gauges are read from the engine at scrape time. No job ids as labels.
+ * Prometheus text exposition for `GET /metrics`. Counters and histograms are fed by the events this gateway
+ * hears: its own, and with a cross-process transport (Redis, PostgreSQL) every other process's on the same
+ * store too. Queue gauges and the stuck-job gauge are read from the store at scrape time. No job ids as labels.
  */
 import type { OjsEvent } from '@ojskit/core';
 import type { GatewayEngine } from '../engine-port.js';
+import { Counter, Histogram, labelText, type LabelSet } from './exposition.js';
+import { JobTimingMetrics } from './job-timing.js';
 
 /** Upper bounds (seconds) of the job duration histogram. */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
-type LabelSet = Record<string, string>;
-
-function escapeLabel(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-}
-
-function labelText(labels: LabelSet): string {
-  const entries = Object.entries(labels);
-  return entries.length === 0 ? '' : `{${entries.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',')}}`;
-}
-
-class Counter {
-  /** Keyed by the label set object when callers reuse it, else by its text. */
-  private readonly values = new Map<string, number>();
-  private readonly keys = new WeakMap<LabelSet, string>();
-  constructor(readonly name: string, readonly help: string) {}
-
-  inc(labels: LabelSet, by = 1): void {
-    let key = this.keys.get(labels);
-    if (key === undefined) {
-      key = labelText(labels);
-      this.keys.set(labels, key);
-    }
-    this.values.set(key, (this.values.get(key) ?? 0) + by);
-  }
-
-  render(lines: string[]): void {
-    lines.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`);
-    for (const [labels, value] of this.values) lines.push(`${this.name}${labels} ${value}`);
-  }
-}
-
-class Histogram {
-  private readonly series = new Map<string, { labels: LabelSet; buckets: number[]; sum: number; count: number }>();
-  constructor(readonly name: string, readonly help: string, readonly bounds: readonly number[]) {}
-
-  observe(labels: LabelSet, value: number): void {
-    const key = labelText(labels);
-    let entry = this.series.get(key);
-    if (!entry) {
-      entry = { labels, buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
-      this.series.set(key, entry);
-    }
-    this.bounds.forEach((bound, i) => {
-      if (value <= bound) entry.buckets[i]! += 1;
-    });
-    entry.sum += value;
-    entry.count += 1;
-  }
-
-  render(lines: string[]): void {
-    lines.push(`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`);
-    for (const { labels, buckets, sum, count } of this.series.values()) {
-      this.bounds.forEach((bound, i) => lines.push(`${this.name}_bucket${labelText({ ...labels, le: String(bound) })} ${buckets[i]}`));
-      lines.push(`${this.name}_bucket${labelText({ ...labels, le: '+Inf' })} ${count}`);
-      lines.push(`${this.name}_sum${labelText(labels)} ${sum}`, `${this.name}_count${labelText(labels)} ${count}`);
-    }
-  }
-}
+/** At most this many stuck jobs are read per scrape; past it the gauge is a lower bound. */
+const OVERDUE_SCRAPE_LIMIT = 1_000;
 
 /** Counts per second over the last minute (wall clock: this is an operator's view, not protocol timing). */
 class MinuteWindow {
@@ -99,6 +45,7 @@ export class GatewayMetrics {
   private readonly discarded = new Counter('ojs_jobs_discarded_total', 'Jobs discarded after failure or expiry.');
   private readonly requests = new Counter('ojs_http_requests_total', 'HTTP requests served, by method and status.');
   private readonly duration = new Histogram('ojs_job_duration_seconds', 'Time from start to completion of completed jobs.', DURATION_BUCKETS);
+  private readonly timing = new JobTimingMetrics();
   private readonly completedWindow = new MinuteWindow();
   private readonly failedWindow = new MinuteWindow();
   private readonly unsubscribe: () => void;
@@ -108,6 +55,7 @@ export class GatewayMetrics {
   }
 
   private onEvent(event: OjsEvent): void {
+    this.timing.observe(event);
     const data = event.data;
     if (typeof data['queue'] !== 'string' || typeof data['job_type'] !== 'string') return;
     const labels = this.jobLabels(data['queue'], data['job_type']);
@@ -175,6 +123,7 @@ export class GatewayMetrics {
     this.failed.render(lines);
     this.discarded.render(lines);
     this.duration.render(lines);
+    this.timing.render(lines);
     this.requests.render(lines);
     lines.push('# HELP ojs_queue_depth Jobs waiting: available + scheduled + retryable + pending.', '# TYPE ojs_queue_depth gauge');
     const active: string[] = ['# HELP ojs_queue_active Jobs being processed.', '# TYPE ojs_queue_active gauge'];
@@ -187,7 +136,26 @@ export class GatewayMetrics {
       paused.push(`ojs_queue_paused${labels} ${stats.paused ? 1 : 0}`);
     }
     lines.push(...active, ...paused);
+    await this.renderOverdue(lines);
     return `${lines.join('\n')}\n`;
+  }
+
+  /** `ojs_jobs_overdue` per queue: active jobs past a deadline or held by a silent worker, read at scrape time. */
+  private async renderOverdue(lines: string[]): Promise<void> {
+    if (!this.engine.listOverdue) return;
+    const { jobs, truncated } = await this.engine.listOverdue({ limit: OVERDUE_SCRAPE_LIMIT });
+    const perQueue = new Map<string, number>();
+    for (const job of jobs) perQueue.set(job.queue, (perQueue.get(job.queue) ?? 0) + 1);
+    lines.push(
+      '# HELP ojs_jobs_overdue Active jobs past their visibility deadline or execution timeout, or held by a worker that stopped heartbeating (ids: GET /ojs/v1/admin/overdue).',
+      '# TYPE ojs_jobs_overdue gauge',
+    );
+    for (const [queue, count] of perQueue) lines.push(`ojs_jobs_overdue${labelText({ queue })} ${count}`);
+    lines.push(
+      `# HELP ojs_jobs_overdue_truncated 1 when more than ${OVERDUE_SCRAPE_LIMIT} jobs are overdue and ojs_jobs_overdue counts only the first.`,
+      '# TYPE ojs_jobs_overdue_truncated gauge',
+      `ojs_jobs_overdue_truncated ${truncated ? 1 : 0}`,
+    );
   }
 
   close(): void {

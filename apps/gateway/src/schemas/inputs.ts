@@ -102,6 +102,10 @@ export const AdminPageQuery = z.object({
   per_page: queryInt('a positive integer', 1).optional().openapi({ type: 'integer', description: 'Items per page (default 25, max 100).' }),
 });
 
+export const AdminOverdueQuery = z.object({
+  limit: queryInt('a positive integer', 1).optional().openapi({ type: 'integer', description: 'Most jobs listed (default 100, max 1000).' }),
+});
+
 export const AdminDeadLetterQuery = AdminPageQuery.extend({
   queue: z.string().optional(),
   type: z.string().optional(),

@@ -207,6 +207,22 @@ export const AdminStatsResponse = z
     uptime_seconds: z.number(),
   })
   .openapi('AdminStatsResponse');
+export const OverdueJob = z
+  .object({
+    job_id: z.string(),
+    type: z.string(),
+    queue: z.string(),
+    attempt: z.number().int(),
+    worker_id: z.string().optional(),
+    started_at: z.string().optional(),
+    reason: z.enum(['visibility_timeout', 'timeout', 'worker_death']).openapi({ description: 'The error the rescuer records when it moves the job.' }),
+    deadline: z.string().openapi({ description: 'The deadline that passed (for `worker_death`: last heartbeat + the worker death time).' }),
+    overdue_ms: z.number().int(),
+  })
+  .openapi('OverdueJob');
+export const AdminOverdueResponse = z
+  .object({ jobs: z.array(OverdueJob), count: z.number().int(), truncated: z.boolean(), checked_at: z.string() })
+  .openapi('AdminOverdueResponse');
 export const AdminQueuePauseResponse = z
   .looseObject({ name: z.string(), paused: z.boolean(), paused_at: z.string().optional(), resumed_at: z.string().optional() })
   .openapi('AdminQueuePauseResponse');

@@ -7,16 +7,8 @@
  */
 import type { Job } from '../schemas/job.js';
 import type { OjsEvent } from '../events/event.js';
+import type { EventFilter } from '../events/filter.js';
 import type * as R from './responses.js';
-
-/** Filters for event subscriptions and polling. */
-export interface EventFilter {
-  /** Event types; an entry ending in `*` matches by prefix (`job.*`). */
-  types?: string[];
-  queues?: string[];
-  jobTypes?: string[];
-  jobId?: string;
-}
 
 export interface ListQuery {
   limit?: number;

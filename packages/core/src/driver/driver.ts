@@ -19,7 +19,7 @@
  */
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
-import type { OjsEvent } from '../events/event.js';
+import type { EventTransport } from '../events/transport.js';
 import type { JobInternals, JobSummary, StoredJob } from './records.js';
 
 /** What a backend can do, as data: drives the manifest, contract skips and the playground. */
@@ -188,20 +188,6 @@ export interface WorkflowRecord {
  * fraction of a millisecond apart, each behind another answer; the adapters' `eventPublishDelayMs` default.
  */
 export const DEFAULT_EVENT_PUBLISH_DELAY_MS = 2;
-
-/** How events travel between engines sharing a store. Publishing must not block on slow subscribers. */
-export interface EventTransport {
-  publish(events: readonly OjsEvent[], tx?: unknown): void | Promise<void>;
-  /** Receives every published event (this process's and others'), in publish order per publisher. */
-  subscribe(listener: (events: readonly OjsEvent[]) => void): () => void;
-  /**
-   * True while events published now would reach no other process (nobody else listens, no probe is due) and
-   * none published earlier still waits for local delivery. The hub then keeps this process's events itself,
-   * unbuilt, as it does without a transport, and does not hand them to `publish`; events inside a caller's
-   * transaction still go to `publish`. Absent: always false.
-   */
-  readonly quiet?: boolean;
-}
 
 /**
  * The storage seam. Each method is atomic; see the module doc for the index rules.

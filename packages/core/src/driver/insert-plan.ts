@@ -7,7 +7,7 @@
 import { STATE_ROLES, STATE_SETS } from '../lifecycle/sets.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
-import { DEFAULT_UNIQUE_STATES } from '../schemas/unique-policy.js';
+import { DEFAULT_UNIQUE_STATES } from '../unique/policy.js';
 import type { InsertResult } from './driver.js';
 import type { StoredJob } from './records.js';
 

@@ -60,6 +60,8 @@ export interface JobSummary {
   state: JobState;
   attempt: number;
   workflow_id?: string;
+  /** When the current attempt started, where the driver has it at hand (run time in events and metrics). */
+  started_at?: string;
   /** The state before the change, where a primitive reports moves (promotion, expiry). */
   from?: JobState;
 }
@@ -69,5 +71,6 @@ export function summarize(job: Job): JobSummary {
   // Assigned rather than spread in: an ACK of a batch summarizes every job, and the spread cost more than the rest.
   const summary: JobSummary = { id: job.id, type: job.type, queue: job.queue, state: job.state, attempt: job.attempt };
   if (job.workflow_id) summary.workflow_id = job.workflow_id;
+  if (job.started_at) summary.started_at = job.started_at;
   return summary;
 }

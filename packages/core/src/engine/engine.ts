@@ -3,28 +3,30 @@
  * every transition from core's table and policies, runs the driver's atomic primitives, emits one event per
  * transition and runs the background services.
  */
-import type { EventFilter, ListQuery, OjsApi } from '../api/ojs-api.js';
+import type { ListQuery, OjsApi } from '../api/ojs-api.js';
 import type * as R from '../api/responses.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Driver } from '../driver/driver.js';
 import { OjsError } from '../errors/ojs-error.js';
 import type { OjsEvent } from '../events/event.js';
+import type { EventFilter } from '../events/filter.js';
 import { EventHub } from '../events/hub.js';
 import { WorkSignal } from './work-signal.js';
 import { newId } from '../formats/ids.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS } from '../schemas/patterns.js';
-import { cronFirer } from '../services/cron-firer.js';
-import { expirer } from '../services/expirer.js';
-import { promoter } from '../services/promoter.js';
-import { pruner } from '../services/pruner.js';
-import { rescuer } from '../services/rescuer.js';
-import { ServiceRunner } from '../services/runner.js';
+import { cronFirer } from './services/cron-firer.js';
+import { expirer } from './services/expirer.js';
+import { promoter } from './services/promoter.js';
+import { pruner } from './services/pruner.js';
+import { rescuer } from './services/rescuer.js';
+import { ServiceRunner } from './services/runner.js';
 import type { EngineContext, EngineSettings } from './context.js';
 import { DEFAULT_RETENTION, DEFAULT_SERVICE_INTERVALS, type EngineOptions } from './options.js';
 import * as cron from './ops/cron.js';
 import * as deadLetter from './ops/dead-letter.js';
 import * as enqueueOps from './ops/enqueue.js';
 import * as jobs from './ops/jobs.js';
+import * as overdue from './ops/overdue.js';
 import * as queues from './ops/queues.js';
 import * as system from './ops/system.js';
 import * as worker from './ops/worker.js';
@@ -144,11 +146,25 @@ export class Engine implements OjsApi {
   pollEvents = async (query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> => {
     const limit = query?.limit ?? DEFAULT_EVENT_POLL_LIMIT;
     if (!Number.isInteger(limit) || limit < 1) throw OjsError.invalidRequest('limit must be a positive integer.', { field: 'limit', received: limit });
-    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: Math.min(limit, MAX_EVENT_POLL_LIMIT) });
+    const capped = Math.min(limit, MAX_EVENT_POLL_LIMIT);
+    const { events, hasMore, cursorLost } = this.ctx.hub.poll({ ...query, limit: capped });
+    // Not in this process's window: the store's may still hold it (another gateway's event, or one from before
+    // this process started). Only a cursor neither holds is expired.
+    if (cursorLost && query?.after) {
+      // A store that cannot be read now (down) leaves the answer to the window: expired, which is true here.
+      const stored = await this.ctx.hub.replay({ ...query, after: query.after, limit: capped }).catch((error: unknown) => {
+        this.onError(error, 'event replay');
+        return undefined;
+      });
+      if (stored !== undefined) return { events: stored.events, cursor: stored.cursor, has_more: stored.hasMore };
+    }
     const response: R.EventPollResponse = { events, cursor: events.at(-1)?.id ?? query?.after ?? null, has_more: hasMore };
     if (cursorLost) response.cursor_expired = true;
     return response;
   };
+
+  /** Stuck jobs: active past a deadline, or held by a silent worker (ojskit extension, admin API). */
+  listOverdue = (query?: { limit?: number }): Promise<overdue.OverdueJobsResponse> => overdue.listOverdue(this.ctx, query);
 
   subscribe = (filter: EventFilter, listener: (event: OjsEvent) => void): (() => void) => this.ctx.hub.subscribe(filter, listener);
 }

@@ -1,13 +1,19 @@
 /** Building the OJS events for job transitions: one place decides which events a transition emits. */
-import type { EventType, JobEventRecord } from '../events/event.js';
+import { SINCE_FIELDS, type EventType, type JobEventRecord } from '../events/event.js';
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
 import type { JobSummary } from '../driver/records.js';
 import { MAX_PRIORITY, MIN_PRIORITY } from '../schemas/patterns.js';
 
-/** A job event: common data (job_id, job_type, queue, state, from, attempt) plus `extra`. */
-export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra?: Record<string, unknown>): JobEventRecord {
-  return { kind: 'job', type, jobId: job.id, jobType: job.type, queue: job.queue, state: job.state, from, attempt: job.attempt, time, extra };
+/**
+ * A job event: common data (job_id, job_type, queue, state, from, attempt) plus `extra`. `since` (when the job
+ * entered `from`) is read from the job unless given: a move that clears the instant (a reclaim, a requeue)
+ * passes the value the job had before.
+ */
+export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra?: Record<string, unknown>, since?: string): JobEventRecord {
+  const field = from === null ? undefined : SINCE_FIELDS[from];
+  const at = since ?? (field === undefined ? undefined : (job as Partial<Job>)[field]);
+  return { kind: 'job', type, jobId: job.id, jobType: job.type, queue: job.queue, state: job.state, from, attempt: job.attempt, time, extra, since: at };
 }
 
 /** The event for a job that just entered its first state. */
@@ -55,13 +61,21 @@ export function startedExtra(workerId: string | undefined): Record<string, unkno
   return lastStarted;
 }
 
-/** Events for a job that failed (FAIL, execution timeout, visibility timeout, worker death). */
-export function failureEvents(job: Job, time: string, deadLettered: boolean): JobEventRecord[] {
+/**
+ * Events for a job that failed (FAIL, execution timeout, visibility timeout, worker death). `startedAt`: the
+ * failed attempt's start, for moves that clear it (a reclaim).
+ */
+export function failureEvents(job: Job, time: string, deadLettered: boolean, startedAt?: string): JobEventRecord[] {
   const error = job.error;
   const events = [
-    jobEvent('job.failed', job, 'active', time, {
-      error: error ? { code: error.code, type: error.type, message: error.message, retryable: error.retryable ?? job.state !== 'discarded' } : undefined,
-    }),
+    jobEvent(
+      'job.failed',
+      job,
+      'active',
+      time,
+      { error: error ? { code: error.code, type: error.type, message: error.message, retryable: error.retryable ?? job.state !== 'discarded' } : undefined },
+      startedAt,
+    ),
   ];
   if (job.state === 'retryable') {
     events.push(jobEvent('job.retrying', job, 'active', time, { max_attempts: job.max_attempts, next_retry_at: job.next_attempt_at, retry_delay_ms: job.retry_delay_ms, error }));

@@ -1,5 +1,6 @@
 /** OJS events: the CloudEvents-shaped record of every transition, published by the engine. */
 import { newEventId } from '../formats/ids.js';
+import { STATE_ROLES } from '../lifecycle/sets.js';
 import type { JobState } from '../lifecycle/states.js';
 
 /** Every event type the engine emits. */
@@ -12,6 +13,16 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The job event types that each stand for one transition: counting these counts every transition once. The
+ * others repeat one of them (`job.retrying` and `job.discarded` follow `job.failed`, `dead_letter.*` follows
+ * the move it names) or change no state (`job.heartbeat`, `job.progress`).
+ */
+export const TRANSITION_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
+  'job.enqueued', 'job.scheduled', 'job.pending', 'job.started', 'job.completed', 'job.failed', 'job.requeued',
+  'job.cancelled', 'job.expired',
+]);
+
 /** Data every job event carries; `from` is the state before the transition (ojskit extension, for animation). */
 export interface JobEventData {
   job_id: string;
@@ -20,6 +31,10 @@ export interface JobEventData {
   state: JobState;
   from?: JobState | null;
   attempt?: number;
+  /** On `job.started`: when the job last became available (its wait is `time` − this). ojskit extension. */
+  enqueued_at?: string;
+  /** On events leaving `active`: when that attempt started (its run time is `time` − this). ojskit extension. */
+  started_at?: string;
   [field: string]: unknown;
 }
 
@@ -58,7 +73,21 @@ export interface JobEventRecord {
   readonly attempt: number;
   readonly time: string;
   readonly extra: Record<string, unknown> | undefined;
+  /**
+   * When the job entered `from`, where the transition knows it: the time it last became available for a claim,
+   * the start of the attempt for a move out of `active`. On the wire under the field `SINCE_FIELDS` names.
+   */
+  readonly since?: string | undefined;
 }
+
+/**
+ * The wire field that carries a job event's `since`, by the state the job left: the envelope's own name for
+ * that instant, so the time spent there (wait, run time) can be measured from any one event, in any process.
+ */
+export const SINCE_FIELDS: Readonly<Partial<Record<JobState, 'enqueued_at' | 'started_at'>>> = Object.freeze({
+  [STATE_ROLES.claimable]: 'enqueued_at',
+  [STATE_ROLES.claimed]: 'started_at',
+});
 
 /** What the engine hands the hub: a built event (queue, cron, workflow) or a job event record. */
 export type EventInput = OjsEvent | JobEventRecord;
@@ -70,7 +99,7 @@ export function isJobEventRecord(input: EventInput): input is JobEventRecord {
 
 /** The wire form of a job event record, under the given id. */
 export function jobEventToOjs(record: Omit<JobEventRecord, 'kind'>, id: string): OjsEvent {
-  return {
+  const event: OjsEvent = {
     specversion: '1.0',
     id,
     type: record.type,
@@ -88,4 +117,7 @@ export function jobEventToOjs(record: Omit<JobEventRecord, 'kind'>, id: string):
       ...record.extra,
     },
   };
+  const field = record.since === undefined || record.from === null ? undefined : SINCE_FIELDS[record.from];
+  if (field !== undefined) event.data[field] = record.since;
+  return event;
 }

@@ -1,12 +1,15 @@
 /** The event hub: fans events out to subscribers and keeps a bounded window of recent events for polling and resume. */
-import type { EventTransport } from '../driver/driver.js';
-import type { EventFilter } from '../api/ojs-api.js';
+import type { EventFilter } from './filter.js';
+import type { EventTransport } from './transport.js';
 import { eventIdFor, eventSeqOf } from '../formats/ids.js';
 import { timestampMs } from '../formats/timestamps.js';
 import { DEFAULT_EVENT_ORDER_WINDOW_MS, JobEventOrder } from './job-order.js';
 import { isJobEventRecord, jobEventToOjs, type EventInput, type JobEventRecord, type OjsEvent } from './event.js';
 
 type Listener = (event: OjsEvent) => void;
+
+/** Events read from a transport's store per round of `replay`. */
+const STORE_PAGE = 1_000;
 
 // A loop, not `types.some(closure)`: this runs for every kept event and every subscriber, and the closure was
 // an allocation each time (~0.1 KB per processed job on Redis with a listening SDK worker).
@@ -61,6 +64,7 @@ export class EventHub {
   private readonly from: Array<string | null>;
   private readonly attempt: number[];
   private readonly extra: Array<Record<string, unknown> | undefined>;
+  private readonly since: Array<string | undefined>;
   /** Sequence number of the oldest kept event; the newest is `first + size - 1`. */
   private first = 0;
   private size = 0;
@@ -87,6 +91,7 @@ export class EventHub {
     this.from = new Array(n);
     this.attempt = new Array(n);
     this.extra = new Array(n);
+    this.since = new Array(n);
     if (transport !== undefined) {
       const order = new JobEventOrder((event) => this.store(event), orderWindowMs);
       this.order = order;
@@ -135,6 +140,7 @@ export class EventHub {
       this.from[i] = event.from;
       this.attempt[i] = event.attempt;
       this.extra[i] = event.extra;
+      this.since[i] = event.since;
       if (this.listeners.size === 0) return;
       let built: OjsEvent | undefined;
       for (const sub of this.listeners) {
@@ -146,6 +152,7 @@ export class EventHub {
     }
     this.built[i] = event;
     this.extra[i] = undefined;
+    this.since[i] = undefined;
     for (const sub of this.listeners) if (matchesFilter(event, sub.filter)) this.deliver(sub.listener, event);
   }
 
@@ -173,6 +180,7 @@ export class EventHub {
         attempt: this.attempt[i]!,
         time: this.time[i]!,
         extra: this.extra[i],
+        since: this.since[i],
       },
       eventIdFor(timestampMs(this.time[i]!), seq),
     );
@@ -220,10 +228,13 @@ export class EventHub {
     const end = this.first + this.size;
     const low = eventSeqOf(after);
     if (low !== undefined && this.size > 0) {
-      // Ids carry the sequence's low 32 bits: the kept event with those bits is the newest such one.
+      // Ids carry the sequence's low 32 bits: the kept event with those bits is the newest such one. It is the
+      // cursor's event only if its whole id is the cursor (its time too): an id 2^32 events older, evicted long
+      // ago, has the same low bits, and matching it would resume silently in the wrong place.
       const newest = end - 1;
       const seq = newest - ((newest % 2 ** 32) - low + 2 ** 32) % 2 ** 32;
-      if (seq >= this.first && !this.built[seq % this.capacity]) return seq + 1;
+      const i = seq % this.capacity;
+      if (seq >= this.first && !this.built[i] && eventIdFor(timestampMs(this.time[i]!), seq) === after) return seq + 1;
     }
     for (let seq = end - 1; seq >= this.first; seq--) if (this.built[seq % this.capacity]?.id === after) return seq + 1;
     this.lost = true;
@@ -258,6 +269,31 @@ export class EventHub {
       events.push(built ?? this.read(seq));
     }
     return answer(false);
+  }
+
+  /**
+   * Events after `after` read from the transport's store (`EventTransport.replay`), for a cursor that is not
+   * in this process's window: it may still be in the store's (a gateway that started after the cursor's
+   * event, or kept fewer events). Undefined when the transport keeps no store or no longer holds `after`.
+   * `cursor` is the last event looked at, so a filtered read that found few events still moves on.
+   */
+  async replay(filter: EventFilter & { after: string; limit: number }): Promise<{ events: OjsEvent[]; hasMore: boolean; cursor: string } | undefined> {
+    const transport = this.transport;
+    if (transport?.replay === undefined) return undefined;
+    const events: OjsEvent[] = [];
+    let cursor = filter.after;
+    for (;;) {
+      const page = await transport.replay(cursor, STORE_PAGE);
+      if (page === undefined) return cursor === filter.after ? undefined : { events, hasMore: false, cursor };
+      for (const event of page.events) {
+        if (matchesFilter(event, filter)) {
+          if (events.length === filter.limit) return { events, hasMore: true, cursor: events.at(-1)!.id };
+          events.push(event);
+        }
+        cursor = event.id;
+      }
+      if (!page.more) return { events, hasMore: false, cursor };
+    }
   }
 
   close(): void {

@@ -2,7 +2,8 @@
  * A compact wire form of events for cross-process transports (NOTIFY payloads, pub/sub messages): about half
  * the bytes of the CloudEvents JSON. `packEvent` writes it, `unpackEvent` restores the event exactly.
  */
-import { EVENT_SOURCE, type OjsEvent } from './event.js';
+import type { JobState } from '../lifecycle/states.js';
+import { EVENT_SOURCE, SINCE_FIELDS, type OjsEvent } from './event.js';
 
 /** The source the engine puts on its events, left out of payloads. */
 const ENGINE_SOURCE = EVENT_SOURCE;
@@ -64,11 +65,23 @@ export function packEvent(event: OjsEvent): string {
  * attempt, extra?]`, then `[id, job_id, id, job_id, …]`. A message then carries about twice the events.
  * When the run's ids count up in their last 8 hex digits (the engine derives its ids from a sequence
  * number), only the first id travels, as `i`, and `e` holds the job ids alone: about four times the events.
+ * Each event's `enqueued_at`/`started_at` (spec/events.md V3a, the one value that differs from job to job)
+ * travels in `s`, in member order; the field is named by `SINCE_FIELDS[from]`.
  */
 export interface EventGroup {
   j: unknown[];
   i?: string;
   e: string[];
+  s?: string[];
+}
+
+/** The field of a job event's data that holds its `since` (as jobEventToOjs writes it: last), else undefined. */
+function sinceKeyOf(data: Record<string, unknown>): string | undefined {
+  const key = typeof data['from'] === 'string' ? SINCE_FIELDS[data['from'] as JobState] : undefined;
+  if (key === undefined || typeof data[key] !== 'string') return undefined;
+  let last: string | undefined;
+  for (const k in data) last = k;
+  return last === key ? key : undefined;
 }
 
 /** The value of an id's last 8 characters as lowercase hex digits, else -1. */
@@ -89,12 +102,17 @@ function countedId(first: string, k: number): string {
   return first.slice(0, -8) + ((hexTail(first) + k) % 0x1_0000_0000).toString(16).padStart(8, '0');
 }
 
-/** True when `data` holds the job fields, then exactly the flat values of `extra`, in their order. */
-function sameExtraData(extra: Record<string, unknown> | undefined, extraKeys: readonly string[], data: Record<string, unknown>): boolean {
+/**
+ * True when `data` holds the job fields, then exactly the flat values of `extra`, in their order, then (when
+ * `sinceKey` is given) that field, a string.
+ */
+function sameExtraData(extra: Record<string, unknown> | undefined, extraKeys: readonly string[], data: Record<string, unknown>, sinceKey: string | undefined): boolean {
   let n = 0;
   for (const key in data) {
     if (n < JOB_DATA_KEYS.length) {
       if (key !== JOB_DATA_KEYS[n]) return false;
+    } else if (n === JOB_DATA_KEYS.length + extraKeys.length) {
+      if (key !== sinceKey || typeof data[key] !== 'string') return false;
     } else {
       if (key !== extraKeys[n - JOB_DATA_KEYS.length]) return false;
       const value = extra![key];
@@ -102,13 +120,19 @@ function sameExtraData(extra: Record<string, unknown> | undefined, extraKeys: re
     }
     n++;
   }
-  return n === JOB_DATA_KEYS.length + extraKeys.length;
+  return n === JOB_DATA_KEYS.length + extraKeys.length + (sinceKey === undefined ? 0 : 1);
 }
 
 const NO_KEYS: readonly string[] = [];
 
 /** True when `event` can join the group that `first` (with `parts`) opened. */
-function joins(first: OjsEvent, parts: { source: string | null; extra: Record<string, unknown> | undefined }, extraKeys: readonly string[], event: OjsEvent): boolean {
+function joins(
+  first: OjsEvent,
+  parts: { source: string | null; extra: Record<string, unknown> | undefined },
+  extraKeys: readonly string[],
+  sinceKey: string | undefined,
+  event: OjsEvent,
+): boolean {
   if (event.type !== first.type || event.time !== first.time) return false;
   const a = first.data;
   const b = event.data;
@@ -119,7 +143,7 @@ function joins(first: OjsEvent, parts: { source: string | null; extra: Record<st
     hasExactlyEventKeys(event) &&
     b['job_id'] === event.subject &&
     (event.source === ENGINE_SOURCE ? null : event.source) === parts.source &&
-    sameExtraData(parts.extra, extraKeys, b)
+    sameExtraData(parts.extra, extraKeys, b, sinceKey)
   );
 }
 
@@ -182,11 +206,18 @@ function packGroup(
   maxGroupBytes: number,
 ): { text: string; end: number } | undefined {
   const first = events[i]!;
-  const extraKeys = parts.extra === undefined ? NO_KEYS : Object.keys(parts.extra);
-  if (!joins(first, parts, extraKeys, events[i + 1]!)) return undefined;
+  const sinceKey = sinceKeyOf(first.data);
+  let extra = parts.extra;
+  if (sinceKey !== undefined && extra !== undefined) {
+    const { [sinceKey]: _since, ...rest } = extra;
+    extra = Object.keys(rest).length > 0 ? rest : undefined;
+  }
+  const shared = { source: parts.source, extra };
+  const extraKeys = extra === undefined ? NO_KEYS : Object.keys(extra);
+  if (!joins(first, shared, extraKeys, sinceKey, events[i + 1]!)) return undefined;
   const d = first.data;
   const common: unknown[] = [first.type, parts.source, first.time, d['job_type'], d['queue'], d['state'], d['from'], d['attempt']];
-  if (parts.extra !== undefined) common.push(parts.extra);
+  if (extra !== undefined) common.push(extra);
   const head = JSON.stringify(common);
   const firstId = first.id;
   const seq = hexTail(firstId);
@@ -197,20 +228,24 @@ function packGroup(
   };
   const compact = seq >= 0 && counts(i + 1);
   const idText = compact ? JSON.stringify(firstId) : '';
-  // {"j":…,"i":…,"e":[…]} or {"j":…,"e":[…]}
-  let bytes = utf8Bytes(head) + (compact ? utf8Bytes(idText) + 18 : 13);
+  // {"j":…,"i":…,"e":[…]} or {"j":…,"e":[…]}, then ,"s":[…] when the events carry their since
+  let bytes = utf8Bytes(head) + (compact ? utf8Bytes(idText) + 18 : 13) + (sinceKey === undefined ? 0 : 7);
   const members: string[] = [];
+  const sinces: string[] = [];
   let k = i;
   for (; k < events.length; k++) {
-    if (k > i && !(joins(first, parts, extraKeys, events[k]!) && (!compact || counts(k)))) break;
+    if (k > i && !(joins(first, shared, extraKeys, sinceKey, events[k]!) && (!compact || counts(k)))) break;
     const event = events[k]!;
     const member = compact ? jsonString(event.subject) : `${jsonString(event.id)},${jsonString(event.subject)}`;
-    bytes += utf8Bytes(member) + (k > i ? 1 : 0);
+    const since = sinceKey === undefined ? undefined : jsonString(event.data[sinceKey] as string);
+    bytes += utf8Bytes(member) + (k > i ? 1 : 0) + (since === undefined ? 0 : utf8Bytes(since) + (k > i ? 1 : 0));
     if (bytes > maxGroupBytes) break;
     members.push(member);
+    if (since !== undefined) sinces.push(since);
   }
   if (k - i < 2) return undefined;
-  return { text: compact ? `{"j":${head},"i":${idText},"e":[${members.join(',')}]}` : `{"j":${head},"e":[${members.join(',')}]}`, end: k };
+  const tail = sinceKey === undefined ? '}' : `,"s":[${sinces.join(',')}]}`;
+  return { text: compact ? `{"j":${head},"i":${idText},"e":[${members.join(',')}]${tail}` : `{"j":${head},"e":[${members.join(',')}]${tail}`, end: k };
 }
 
 /** The events an item of `packEvents` stands for (a packed event or a group). */
@@ -218,9 +253,11 @@ export function unpackItem(item: PackedEvent | OjsEvent | EventGroup): OjsEvent[
   if (Array.isArray(item) || 'specversion' in item || !('j' in item)) return [unpackEvent(item as PackedEvent | OjsEvent)];
   const [type, source, time, jobType, queue, state, from, attempt, extra] = item.j as [OjsEvent['type'], string | null, string, unknown, unknown, unknown, unknown, unknown, Record<string, unknown> | undefined];
   const events: OjsEvent[] = [];
+  const sinceKey = item.s !== undefined && typeof from === 'string' ? SINCE_FIELDS[from as JobState] : undefined;
   const event = (id: string, subject: string): OjsEvent => {
     const data: Record<string, unknown> = { job_id: subject, job_type: jobType, queue, state, from, attempt };
     if (extra !== undefined) Object.assign(data, extra);
+    if (sinceKey !== undefined) data[sinceKey] = item.s![events.length];
     return { specversion: '1.0', id, type, source: source ?? ENGINE_SOURCE, time, subject, datacontenttype: 'application/json', data };
   };
   if (item.i !== undefined) for (let k = 0; k < item.e.length; k++) events.push(event(k === 0 ? item.i : countedId(item.i, k), item.e[k]!));

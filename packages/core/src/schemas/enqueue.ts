@@ -24,7 +24,7 @@ import { checkOptionKeys, checkPolicyKeys } from './known-keys.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, JOB_TYPE_PATTERN, MAX_META_BYTES, MAX_QUEUE_LENGTH, MAX_TIMEOUT_MS, MAX_TYPE_LENGTH, QUEUE_NAME_PATTERN } from './patterns.js';
 import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
-import { resolveUniquePolicy, type UniquePolicy } from './unique-policy.js';
+import { resolveUniquePolicy, type UniquePolicy } from '../unique/policy.js';
 import { uniqueFingerprint } from '../unique/fingerprint.js';
 
 /** `options` of an enqueue request. */

@@ -1,7 +1,7 @@
 /** Unique-job fingerprints: SHA-256 of canonical JSON over the policy's dimensions. */
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils';
-import type { UniquePolicy } from '../schemas/unique-policy.js';
+import type { UniquePolicy } from './policy.js';
 
 /**
  * JSON with keys sorted at every depth, no whitespace, strings NFC-normalised.

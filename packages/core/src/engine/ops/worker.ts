@@ -96,7 +96,9 @@ async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void>
   const { now, nowIso } = instant(ctx);
   const results = await ctx.driver.jobTransitionMany(jobs.map((job) => ({ ...requeueOp(job, now, nowIso), expect: { attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) } })));
   const events: EventInput[] = [];
-  for (const result of results) if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, 'active', nowIso));
+  results.forEach((result, i) => {
+    if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, 'active', nowIso, undefined, jobs[i]!.started_at));
+  });
   await ctx.hub.emit(events);
 }
 
@@ -361,7 +363,7 @@ export async function nack(ctx: EngineContext, body: unknown): Promise<NackRespo
     const result = await ctx.driver.jobTransition({ ...requeueOp(job, now, nowIso), expect: { attempt: job.attempt } });
     if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
     const requeued = (result as { job: Job }).job;
-    await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso)]);
+    await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso, undefined, job.started_at)]);
     return { id: job.id, job_id: job.id, state: 'available', attempt: requeued.attempt, max_attempts: requeued.max_attempts, job: requeued };
   }
 

@@ -3,21 +3,22 @@
  * or held by a worker that stopped heartbeating, go back to available with the attempt consumed. Every move is
  * a compare-and-set on the attempt (and deadline), so a job that just completed or was extended is never touched.
  */
-import type { StoredJob } from '../driver/records.js';
-import type { EngineContext } from '../engine/context.js';
-import { instant } from '../engine/context.js';
-import { buildJobError, decideFailure, decideReclaim, type FailureDecision } from '../engine/failure.js';
-import { failureEvents } from '../engine/job-events.js';
-import type { Job } from '../schemas/job.js';
+import type { StoredJob } from '../../driver/records.js';
+import type { EngineContext } from '../context.js';
+import { instant } from '../context.js';
+import { buildJobError, decideFailure, decideReclaim, type FailureDecision } from '../failure.js';
+import { failureEvents } from '../job-events.js';
+import type { Job } from '../../schemas/job.js';
 import type { BackgroundService } from './service.js';
 
 const BATCH = 500;
 
-async function apply(ctx: EngineContext, decision: FailureDecision, nowIso: string): Promise<boolean> {
+async function apply(ctx: EngineContext, stored: StoredJob, decision: FailureDecision, nowIso: string): Promise<boolean> {
   const result = await ctx.driver.jobTransition(decision.op);
   if (!result.ok) return false;
   const job = (result as { job: Job }).job;
-  await ctx.hub.emit(failureEvents(job, nowIso, decision.deadLettered));
+  // A reclaim clears `started_at`; the events still say when the lost attempt began.
+  await ctx.hub.emit(failureEvents(job, nowIso, decision.deadLettered, stored.job.started_at));
   if (job.state === 'discarded' && job.workflow_id) await ctx.onTerminal(job);
   return true;
 }
@@ -38,10 +39,10 @@ async function rescueOne(ctx: EngineContext, stored: StoredJob, now: number, now
       job.attempt,
       nowIso,
     );
-    return apply(ctx, decideFailure(stored, error, now, ctx.random), nowIso);
+    return apply(ctx, stored, decideFailure(stored, error, now, ctx.random), nowIso);
   }
   const error = buildJobError({ code: 'visibility_timeout', type: 'visibility_timeout', message: 'The visibility deadline passed without an ACK or FAIL.' }, job.attempt, nowIso);
-  return apply(ctx, decideReclaim(stored, error, now), nowIso);
+  return apply(ctx, stored, decideReclaim(stored, error, now), nowIso);
 }
 
 /** Reclaims the jobs of workers silent for longer than `workerDeathMs` after at least one heartbeat. */
@@ -53,7 +54,7 @@ async function reclaimDeadWorkers(ctx: EngineContext, now: number, nowIso: strin
       const stored = await ctx.driver.jobGet(id);
       if (!stored || stored.job.state !== 'active' || stored.job.worker_id !== worker.id) continue;
       const error = buildJobError({ code: 'worker_death', type: 'worker_death', message: `Worker '${worker.id}' stopped heartbeating.` }, stored.job.attempt, nowIso);
-      if (await apply(ctx, decideReclaim(stored, error, now), nowIso)) total++;
+      if (await apply(ctx, stored, decideReclaim(stored, error, now), nowIso)) total++;
     }
     const { directive: _directive, ...info } = worker;
     await ctx.driver.workerRecord({ ...info, state: 'dead', active_job_ids: [] });

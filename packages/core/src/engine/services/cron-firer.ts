@@ -1,5 +1,5 @@
 /** Cron firer: enqueues each due cron occurrence exactly once across engines. */
-import { fireDueCrons } from '../engine/ops/cron.js';
+import { fireDueCrons } from '../ops/cron.js';
 import type { BackgroundService } from './service.js';
 
 export const cronFirer: BackgroundService = {

@@ -1,5 +1,5 @@
 /** A background service: one idempotent pass of work, safe to run on any engine sharing the store. */
-import type { EngineContext } from '../engine/context.js';
+import type { EngineContext } from '../context.js';
 
 export interface BackgroundService {
   /** Lease and log name. */

@@ -1,6 +1,6 @@
 /** Promoter: scheduled and retryable jobs whose time has come become available (or expire). */
-import { instant } from '../engine/context.js';
-import { expiredEvent, jobEvent } from '../engine/job-events.js';
+import { instant } from '../context.js';
+import { expiredEvent, jobEvent } from '../job-events.js';
 import type { BackgroundService } from './service.js';
 
 const BATCH = 1_000;

@@ -3,7 +3,7 @@
  * lease lasts three intervals (at least a second) and is renewed once half of it has gone, not at every pass:
  * an idle engine made a lease call before each of its ~9 passes a second, each a round trip to the store.
  */
-import type { EngineContext } from '../engine/context.js';
+import type { EngineContext } from '../context.js';
 import type { BackgroundService } from './service.js';
 
 /** Runs `services` until stopped. Errors are reported, never thrown out of a timer. */

@@ -1,6 +1,6 @@
 /** Expirer: jobs past `expires_at` that were never started are discarded without running. */
-import { instant } from '../engine/context.js';
-import { expiredEvent } from '../engine/job-events.js';
+import { instant } from '../context.js';
+import { expiredEvent } from '../job-events.js';
 import type { BackgroundService } from './service.js';
 
 const BATCH = 1_000;
