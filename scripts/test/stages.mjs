@@ -21,7 +21,8 @@ export const STAGES = [
   ],
   [
     // Replays the builds from turbo's cache (`dependsOn: ["^build"]`), rebuilding nothing.
-    { name: 'test', command: `turbo run test --concurrency=${TEST_CONCURRENCY}` },
+    // --continue: one package's failure does not stop the others, so a run reports every failing package.
+    { name: 'test', command: `turbo run test --concurrency=${TEST_CONCURRENCY} --continue` },
     { name: 'consumer:check', command: 'pnpm run consumer:check' },
     { name: 'first-hour', command: 'pnpm run first-hour' },
   ],
