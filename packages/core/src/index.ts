@@ -27,6 +27,7 @@ export * from './events/transport.js';
 export * from './driver/records.js';
 export * from './driver/driver.js';
 export * from './driver/insert-plan.js';
+export * from './driver/primitive-ops.js';
 export * from './api/responses.js';
 export * from './api/ojs-api.js';
 export * from './engine/options.js';

@@ -50,3 +50,33 @@ describe('README, for adapter authors', () => {
     expect(sql).toBe("UPDATE jobs SET state = 'discarded' WHERE state IN ('scheduled', 'available', 'retryable')");
   }, 120_000);
 });
+
+describe('README, the driver primitives', () => {
+  const start = readme.indexOf('## For adapter authors: the driver primitives');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+
+  it('lists every member of the Driver interface, and counts them right', () => {
+    const source = readFileSync(new URL('../src/driver/driver.ts', import.meta.url), 'utf8');
+    const body = source.slice(source.indexOf('export interface Driver {'));
+    const block = body.slice(0, body.indexOf('\n}\n'));
+    const methods = [...block.matchAll(/^ {2}([a-zA-Z]+)\(/gm)].map((m) => m[1]!);
+    const properties = [...block.matchAll(/^ {2}readonly ([a-zA-Z]+)\??:/gm)].map((m) => m[1]!);
+    for (const name of methods) {
+      const family = /^(queue|worker|cron|workflow|lease)/.exec(name)?.[1];
+      expect(section.includes(`\`${name}\``) || (family !== undefined && section.includes(`\`${family}*\``)), name).toBe(true);
+    }
+    expect(section).toContain(`${methods.length} methods and ${properties.length} properties`);
+  });
+
+  it('runs the example: each item becomes the compare-and-set core builds from EFFECTS', async () => {
+    const ts = (await import('typescript')).default;
+    const source = /```ts\n([\s\S]*?)```/.exec(section)![1]!.replace(/^import [\s\S]*?;\n/m, '');
+    const js = ts.transpileModule(`${source}\nreturn { jobCompleteMany, jobFailMany };`, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+    const applyOps = async (ops: unknown[]) => ops;
+    const { jobCompleteMany, jobFailMany } = new Function('completionOp', 'failureOp', 'applyOps', js)(core.completionOp, core.failureOp, applyOps);
+    const [ack] = await jobCompleteMany({ jobs: [{ id: 'a', attempt: 1, result: 7 }], now: 5, nowIso: '1970-01-01T00:00:00.005Z' });
+    expect(ack).toMatchObject({ id: 'a', from: core.EFFECTS.ack.from, to: core.EFFECTS.ack.to, expect: { attempt: 1 }, set: { completed_at: '1970-01-01T00:00:00.005Z', result: 7 }, returning: 'job' });
+    const [retry] = await jobFailMany({ jobs: [{ id: 'b', outcome: 'retry', attempt: 2, retryDelayMs: 10 }], now: 5, nowIso: '1970-01-01T00:00:00.005Z' });
+    expect(retry).toMatchObject({ id: 'b', to: core.EFFECTS.retry.to, expect: { attempt: 2 }, set: { retry_delay_ms: 10, next_attempt_at: '1970-01-01T00:00:00.015Z' }, x: { dueAt: 15 } });
+  });
+});

@@ -124,7 +124,7 @@ function storedJob(i: number, nowIso: string): StoredJob {
   };
 }
 
-/** jobInsert of BATCH, jobClaim of BATCH, jobTransitionMany (ack, summary): the driver's own ceiling. */
+/** jobInsert of BATCH, jobClaim of BATCH, jobCompleteMany (summary): the driver's own ceiling. */
 async function driverBatched(): Promise<Result> {
   const driver = new MemoryDriver();
   // Inputs are built up front: the figure is the driver's, not the cost of making job ids.
@@ -136,18 +136,7 @@ async function driverBatched(): Promise<Result> {
       const nowIso = new Date(now).toISOString();
       await driver.jobInsert({ jobs, now, nowIso });
       const claimed = await driver.jobClaim({ queues: [QUEUE], limit: BATCH, workerId: 'bench', now, nowIso });
-      const acked = await driver.jobTransitionMany(
-        claimed.jobs.map((j) => ({
-          id: j.id,
-          from: ['active'],
-          to: 'completed',
-          expect: { attempt: j.attempt },
-          set: { completed_at: nowIso },
-          unset: ['worker_id'],
-          x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
-          returning: 'summary',
-        })),
-      );
+      const acked = await driver.jobCompleteMany({ jobs: claimed.jobs.map((j) => ({ id: j.id, attempt: j.attempt })), now, nowIso, returning: 'summary' });
       if (acked.length !== BATCH || !acked.every((r) => r.ok)) throw new Error('driver lifecycle failed');
     }
   });

@@ -1,15 +1,19 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
 import {
+  completionOp,
   EFFECTS,
+  failureOp,
   STATE_ROLES,
   STATE_SETS,
   summarize,
   TRANSITIONS,
   type ClaimParams,
   type ClaimResult,
+  type CompleteManyParams,
   type CronRecord,
   type Driver,
   type DriverCapabilities,
+  type FailManyParams,
   type HeartbeatParams,
   type HeartbeatResult,
   type InsertConflictMode,
@@ -161,9 +165,24 @@ export class MemoryDriver implements Driver {
     return this.transition(op);
   }
 
-  async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
-    const results = new Array<TransitionResult>(ops.length);
-    for (let i = 0; i < ops.length; i++) results[i] = this.transition(ops[i]!);
+  async jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
+    const { jobs, now, nowIso } = params;
+    const returning = params.returning ?? 'job';
+    const results = new Array<TransitionResult>(jobs.length);
+    for (let i = 0; i < jobs.length; i++) {
+      const result = this.transition(completionOp(jobs[i]!, now, nowIso, returning));
+      // a workflow member comes back in full (CompleteManyParams.returning)
+      if (result.ok && 'summary' in result && result.summary.workflow_id !== undefined) {
+        results[i] = { ok: true, from: result.from, job: copyStoredJob(this.store.jobs.get(result.summary.id)!.job) };
+      } else results[i] = result;
+    }
+    return results;
+  }
+
+  async jobFailMany(params: FailManyParams): Promise<TransitionResult[]> {
+    const { jobs, now, nowIso } = params;
+    const results = new Array<TransitionResult>(jobs.length);
+    for (let i = 0; i < jobs.length; i++) results[i] = this.transition(failureOp(jobs[i]!, now, nowIso));
     return results;
   }
 

@@ -1,6 +1,9 @@
-/** Runs guarded transitions: one statement per op shape and round, then one read for the ops that lost. */
-import type { TransitionOp, TransitionResult } from '@ojskit/core';
-import { RowReader, type JobRow } from './job-row.js';
+/**
+ * Runs guarded transitions: one statement per op shape and round, then one read for the ops that lost. The named
+ * primitives (`jobCompleteMany`, `jobFailMany`) run through it as the ops core builds from its effects.
+ */
+import { completionOp, failureOp, type CompleteManyParams, type FailManyParams, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { jobFromRow, RowReader, type JobRow } from './job-row.js';
 import type { Queryable, Statements } from './statements.js';
 import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResults, type OpShape } from './transition-ops.js';
 
@@ -38,4 +41,33 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
     for (const index of losers) results[index] = lostResult(byId.get(ops[index]!.id));
   }
   return results;
+}
+
+/**
+ * ACKs (`Driver.jobCompleteMany`). The completed workflow members of a summary batch are read back in full by one
+ * more statement: the engine advances their workflows with them.
+ */
+export async function completeJobs(sql: Statements, on: Queryable, params: CompleteManyParams): Promise<TransitionResult[]> {
+  const returning = params.returning ?? 'job';
+  const results = await transitionJobs(sql, on, params.jobs.map((item) => completionOp(item, params.now, params.nowIso, returning)));
+  if (returning === 'job') return results;
+  const members: number[] = [];
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (r.ok && 'summary' in r && r.summary.workflow_id !== undefined) members.push(i);
+  }
+  if (members.length === 0) return results;
+  const rows = await sql.run<JobRow>(on, 'jobTransitionMany.losers', [members.map((i) => params.jobs[i]!.id)]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const i of members) {
+    const row = byId.get(params.jobs[i]!.id);
+    const won = results[i] as Extract<TransitionResult, { ok: true }>;
+    if (row !== undefined) results[i] = { ok: true, from: won.from, job: jobFromRow(row) };
+  }
+  return results;
+}
+
+/** FAILs, requeues, timeouts and reclaims (`Driver.jobFailMany`). */
+export function failJobs(sql: Statements, on: Queryable, params: FailManyParams): Promise<TransitionResult[]> {
+  return transitionJobs(sql, on, params.jobs.map((item) => failureOp(item, params.now, params.nowIso)));
 }

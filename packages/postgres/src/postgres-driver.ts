@@ -4,9 +4,11 @@ import {
   STATE_ROLES,
   type ClaimParams,
   type ClaimResult,
+  type CompleteManyParams,
   type CronRecord,
   type Driver,
   type DriverCapabilities,
+  type FailManyParams,
   type HeartbeatParams,
   type HeartbeatResult,
   type InsertParams,
@@ -31,7 +33,7 @@ import { errorCode, toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
-import { transitionJobs } from './job-transitions.js';
+import { completeJobs, failJobs, transitionJobs } from './job-transitions.js';
 import { DEFAULT_PARTITIONS, dropPartitionsBefore, ensurePartitions, type PartitionPlan } from './finished-partitions.js';
 
 /** How long a claim waits for other statements' promotions of the due jobs it met (ms). */
@@ -229,12 +231,18 @@ export class PostgresDriver implements Driver {
   }
 
   async jobTransition(op: TransitionOp): Promise<TransitionResult> {
-    const [result] = await this.jobTransitionMany([op]);
+    const [result] = await transitionJobs(this.sql, this.pool, [op]);
     return result!;
   }
 
-  async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
-    return transitionJobs(this.sql, this.pool, ops);
+  /** Every item one guarded statement (per shape), built from core's EFFECTS.ack. */
+  async jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
+    return completeJobs(this.sql, this.pool, params);
+  }
+
+  /** Every item one guarded statement (per shape), built from core's EFFECTS for its outcome. */
+  async jobFailMany(params: FailManyParams): Promise<TransitionResult[]> {
+    return failJobs(this.sql, this.pool, params);
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {

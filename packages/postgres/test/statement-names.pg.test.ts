@@ -1,6 +1,5 @@
 /** Prepared statement names stay distinct whatever the schema's name (PostgreSQL keeps only 63 bytes of one). */
 import { randomBytes } from 'node:crypto';
-import { allowedFrom } from '@ojskit/core';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../src/migrate.js';
@@ -25,15 +24,17 @@ describe.runIf(HAVE_PG)('a schema with the longest name allowed (48 characters)'
       const claimed = await driver.jobClaim({ queues: ['q'], limit: 3, workerId: 'w1', now: T0 + 1, nowIso: iso(T0 + 1) });
       expect(claimed.jobs).toHaveLength(3);
       const [a, b, c] = claimed.jobs;
-      // Two shapes of jobTransitionMany (their names differ only in a hash at the end), then one that loses
+      // Two shapes of transition statements (their names differ only in a hash at the end), then one that loses
       // (jobTransitionMany.losers).
-      const done = await driver.jobTransitionMany([
-        { id: a!.id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1 }, x: { finishedAt: T0 + 2 } },
-      ]);
-      const failed = await driver.jobTransitionMany([
-        { id: b!.id, from: ['active'], to: 'discarded', set: { discarded_at: iso(T0 + 2) }, x: { finishedAt: T0 + 2 } },
-        { id: a!.id, from: ['active'], to: 'discarded', set: { discarded_at: iso(T0 + 2) }, x: { finishedAt: T0 + 2 } },
-      ]);
+      const done = await driver.jobCompleteMany({ jobs: [{ id: a!.id, attempt: 1 }], now: T0 + 2, nowIso: iso(T0 + 2) });
+      const failed = await driver.jobFailMany({
+        jobs: [
+          { id: b!.id, outcome: 'discard', attempt: 1 },
+          { id: a!.id, outcome: 'discard', attempt: 1 },
+        ],
+        now: T0 + 2,
+        nowIso: iso(T0 + 2),
+      });
       expect([done[0]!.ok, failed[0]!.ok]).toEqual([true, true]);
       expect(failed[1]).toMatchObject({ ok: false, state: 'completed' });
       expect((await driver.jobGet(c!.id))!.job.state).toBe('active');

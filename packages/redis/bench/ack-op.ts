@@ -1,15 +1,6 @@
-/** The batched ACK's transition op as the engine sends it (core's ackOp, which is internal), for the script-level probes. */
-import { allowedFrom, type TransitionOp } from '@ojskit/core';
+/** The batched ACK as the engine sends it (`jobCompleteMany`, summaries back), for the script-level probes. */
+import type { Driver, TransitionResult } from '@ojskit/core';
 
-export function benchAckOp(job: { id: string; attempt: number }, workerId: string, now: number, nowIso: string): TransitionOp {
-  return {
-    id: job.id,
-    from: allowedFrom('completed', 'ack'),
-    to: 'completed',
-    expect: { workerId, attempt: job.attempt },
-    set: { completed_at: nowIso },
-    unset: ['error', 'worker_id', 'next_attempt_at'],
-    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
-    returning: 'summary',
-  };
+export function benchAck(driver: Driver, jobs: ReadonlyArray<{ id: string; attempt: number }>, workerId: string, now: number, nowIso: string): Promise<TransitionResult[]> {
+  return driver.jobCompleteMany({ jobs: jobs.map((job) => ({ id: job.id, attempt: job.attempt, workerId })), now, nowIso, returning: 'summary' });
 }

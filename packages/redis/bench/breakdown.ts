@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ojskitSystem } from './ojskit-system.js';
 import { measure, table, type Sample } from './measure.js';
-import { benchAckOp } from './ack-op.js';
+import { benchAck } from './ack-op.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const N = Number(process.env.BENCH_JOBS ?? 20_000);
@@ -67,7 +67,7 @@ const acks = await probe(async () => {
   for (let i = 0; i < claimed.length; i += BATCH) {
     const now = Date.now();
     const nowIso = new Date(now).toISOString();
-    await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => benchAckOp(job, 'breakdown', now, nowIso)));
+    await benchAck(driver, claimed.slice(i, i + BATCH), 'breakdown', now, nowIso);
   }
 });
 const script = (p: typeof claim) => perJob(p.commands.find(([name]) => name === 'evalsha')?.[2] ?? 0);

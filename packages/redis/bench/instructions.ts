@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ojskitSystem } from './ojskit-system.js';
-import { benchAckOp } from './ack-op.js';
+import { benchAck } from './ack-op.js';
 import { startCallgrindRedis } from './callgrind.js';
 
 const N = Number(process.env.BENCH_JOBS ?? 2_000);
@@ -46,13 +46,13 @@ async function measure(): Promise<void> {
       for (let i = 0; i < claimed.length; i += BATCH) {
         const now = Date.now();
         const nowIso = new Date(now).toISOString();
-        await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => benchAckOp(job, 'bench', now, nowIso)));
+        await benchAck(driver, claimed.slice(i, i + BATCH), 'bench', now, nowIso);
       }
     });
     await ojskit.bulk(N, 'sdk');
     const sdk = await count('sdk', () => ojskit.process(N, 'sdk'));
     const k = (n: number) => (n / N / 1000).toFixed(1);
-    console.log(`Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, ACK batch (jobTransitionMany: job-complete-many) alone ${k(ack)}, SDK worker run ${k(sdk)}`);
+    console.log(`Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, ACK batch (jobCompleteMany: job-complete-many) alone ${k(ack)}, SDK worker run ${k(sdk)}`);
   } finally {
     await ojskit.close();
   }

@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ojskitSystem } from './ojskit-system.js';
 import { measure, table, type Sample } from './measure.js';
-import { benchAckOp } from './ack-op.js';
+import { benchAck } from './ack-op.js';
 import { startCallgrindRedis } from './callgrind.js';
 
 const callgrind = process.env.BENCH_CALLGRIND === '1' ? await startCallgrindRedis(Number(process.env.BENCH_PORT ?? 6399)) : null;
@@ -332,7 +332,7 @@ async function runCurrent(round: number): Promise<Array<Record<string, unknown>>
     for (let i = 0; i < claimed.length; i += BATCH) {
       const now = Date.now();
       const nowIso = new Date(now).toISOString();
-      const out = await driver.jobTransitionMany(claimed.slice(i, i + BATCH).map((job) => benchAckOp(job, 'bench', now, nowIso)));
+      const out = await benchAck(driver, claimed.slice(i, i + BATCH), 'bench', now, nowIso);
       for (const r of out) if (!r.ok) failed++;
     }
   }));

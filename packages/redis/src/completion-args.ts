@@ -1,47 +1,19 @@
 /**
- * Encodes a batch of completions (ACKs) as the ARGV of job-complete-many.lua, the hot path of a worker, or
- * says that a batch is not one: any op that is not a plain `active -> completed` with a summary reply sends
- * the whole batch to job-transition-many.lua, whose results job-complete-many's match op for op.
+ * Encodes a batch of completions (`Driver.jobCompleteMany`, the hot path of a worker) as the ARGV of
+ * job-complete-many.lua. The ops come from core's `completionOp` (EFFECTS.ack): ops of one instant share their
+ * writes by identity, so each distinct set of writes (a shape) travels once.
  */
-import { STATE_ROLES, TRANSITIONS, type JobState, type JobSummary, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { STATE_ROLES, type JobSummary, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core';
 import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotAt, hotRank, hotStart, locateHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
 
 /** Where an ACK moves a job, and the one state job-complete-many.lua moves it from. */
 const COMPLETED = STATE_ROLES.completed;
 const ACTIVE = STATE_ROLES.claimed;
-/** The states core's transition table lets into `completed`. */
-const INTO_COMPLETED = new Set(TRANSITIONS.filter((t) => t.to === COMPLETED && t.from !== null).map((t) => t.from));
-/** The script admits `active` only: should the table ever let another state in, every op takes the general script. */
-const SCRIPT_ADMITS = ACTIVE;
-const TABLE_MATCHES_SCRIPT = INTO_COMPLETED.size === 1 && INTO_COMPLETED.has(SCRIPT_ADMITS);
-
-/**
- * Whether job-complete-many.lua does for `op` what job-transition-many.lua would. It moves a job from
- * `active` to `completed` and from the `active` index to `fin` (scored by `x.finishedAt`), and writes the
- * op's fields; so the op must allow no other way in (no in-place update of a completed job, no other source
- * state), keep the job in its queue, leave its unique key, dead-letter flag and visibility deadline alone,
- * and want a summary back.
- */
-function isCompletion(op: TransitionOp): boolean {
-  if (!TABLE_MATCHES_SCRIPT || op.to !== COMPLETED || op.returning !== 'summary') return false;
-  if (op.expect?.visibleUntil !== undefined || op.expect?.deadLetter !== undefined) return false;
-  if (op.from.includes(COMPLETED)) return false;
-  const x = op.x;
-  if (!x || typeof x.finishedAt !== 'number' || !Number.isFinite(x.finishedAt)) return false;
-  if (x.uniqueKey !== undefined || x.deadLetter !== undefined) return false;
-  const set = op.set;
-  if (set) {
-    if ('queue' in set) return false;
-    if ('result' in set && encodeEnvelopeValue('result', set.result) === undefined) return false;
-  }
-  if (op.unset?.includes('queue')) return false;
-  return true;
-}
 
 /** Whether two completions share a shape for sure (their values behind it are equal, the result aside). */
 function sameCompletionShape(a: TransitionOp, b: TransitionOp): boolean {
-  if (!sameList(a.from, b.from) || !sameList(a.unset, b.unset) || !sameEntries(a.x, b.x)) return false;
+  if (a.returning !== b.returning || !sameList(a.from, b.from) || !sameList(a.unset, b.unset) || !sameEntries(a.x, b.x)) return false;
   return a.set === b.set || sameEntries(a.set, b.set, 'result');
 }
 
@@ -72,8 +44,8 @@ const H_WORKER = hotRank('worker_id')!;
 const HOT_COUNT = HOT_FIELDS.length;
 
 /**
- * Appends the batch to `out` when every op is a completion (see isCompletion) and returns true; returns false,
- * having appended nothing and asked `claimOf` nothing, otherwise.
+ * Appends the batch of completions to `out`. A shape ends with '1' when its ops want the job back in full
+ * (`returning: 'job'`); a completed workflow member comes back in full whatever its shape says.
  *
  * With `cas`, a completion of a job this process claimed goes as a compare-and-set: '@h' as the claim wrote it
  * and '@h' as the completion leaves it, computed here, both as raw ARGV (cjson would decode them byte by
@@ -82,8 +54,7 @@ const HOT_COUNT = HOT_FIELDS.length;
  * splitting and joining '@h' in Lua (~18k Redis instructions per job). Any other stored value (a heartbeat
  * moved the deadline, the job moved on) takes the script's usual path.
  */
-export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, claimOf: (id: string) => ClaimHint | undefined, cas?: CasArgs): boolean {
-  for (const op of ops) if (!isCompletion(op)) return false;
+export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, claimOf: (id: string) => ClaimHint | undefined, cas?: CasArgs): void {
   // per shape number, the '@h' writes its completions make (rank, value, ...), as the script applies them
   const hotWrites: Array<Array<number | string>> = [];
   // per shape number, the ARGV index of each claimed '@h' sent so far: jobs claimed together mostly share one
@@ -94,15 +65,15 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
   let lastShape: Array<string | number> = [];
   pushShapedBatch(ops, out, {
     // opShape: from, to, deadLetter, returning, nSet, pairs, nDel, fields; the script takes from, the
-    // finishedAt score, then nSet onwards
+    // finishedAt score, nSet onwards, then whether to answer with the whole job
     shape: (op) => {
       const full = opShape(op, 'result');
-      lastShape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4)];
+      lastShape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4), op.returning === 'summary' ? '' : '1'];
       return lastShape;
     },
     sameShape: sameCompletionShape,
     pushOp: (op, n, args) => {
-      const result = op.set && 'result' in op.set ? encodeEnvelopeValue('result', op.set.result)! : '';
+      const result = (op.set && 'result' in op.set && encodeEnvelopeValue('result', op.set.result)) || '';
       const claim = claimOf(op.id);
       let at: number | '' = '';
       if (cas) {
@@ -130,7 +101,6 @@ export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<str
       args.push(op.id, op.expect?.attempt ?? '', op.expect?.workerId ?? '', n, claim?.queue ?? '', result, at);
     },
   });
-  return true;
 }
 
 /**
@@ -203,31 +173,28 @@ function casGuarded(op: TransitionOp, hint: ClaimHint, after: CasAfter): CasComp
 }
 
 /**
- * Decodes job-complete-many's answer for one op: the text 'attempt|queue|type|workflow_id' when the job was
- * completed (type and queue names never hold '|'; the workflow id comes last), '=workflow_id' when it was
- * completed by compare-and-set (`cas`: what that op's answer leaves out), else [state|null, fields?].
+ * Decodes job-complete-many's answer for one op: the text 'attempt|queue|type' when the job was completed (type
+ * and queue names never hold '|'), '=' when it was completed by compare-and-set (`cas`: what that op's answer
+ * leaves out), [1, fields] when it was completed and comes back in full, else [state|null, fields?].
  */
 export function decodeCompletionReply(reply: unknown, op: TransitionOp, cas?: CasCompletion): TransitionResult {
   if (typeof reply === 'string' && reply.charCodeAt(0) === 61 /* = */ && cas) {
-    const summary: JobSummary = { id: op.id, type: cas.type, queue: cas.queue, state: COMPLETED, attempt: cas.attempt };
-    if (reply.length > 1) summary.workflow_id = reply.slice(1);
-    return { ok: true, from: ACTIVE, summary };
+    return { ok: true, from: ACTIVE, summary: { id: op.id, type: cas.type, queue: cas.queue, state: COMPLETED, attempt: cas.attempt } };
   }
   if (typeof reply === 'string') {
     const a = reply.indexOf('|');
     const q = reply.indexOf('|', a + 1);
-    const t = reply.indexOf('|', q + 1);
     const summary: JobSummary = {
       id: op.id,
-      type: reply.slice(q + 1, t),
+      type: reply.slice(q + 1),
       queue: reply.slice(a + 1, q),
       state: COMPLETED,
       attempt: Number(reply.slice(0, a)),
     };
-    if (t + 1 < reply.length) summary.workflow_id = reply.slice(t + 1);
     return { ok: true, from: ACTIVE, summary };
   }
-  const [state, fields] = reply as [JobState | null, string[] | undefined];
+  const [state, fields] = reply as [JobState | 1 | null, string[] | undefined];
+  if (state === 1) return { ok: true, from: ACTIVE, job: decodeJob(fields!) };
   if (!state) return { ok: false, state: null };
   return fields ? { ok: false, state, job: decodeJob(fields) } : { ok: false, state };
 }

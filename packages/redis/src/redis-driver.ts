@@ -1,13 +1,17 @@
 /** RedisDriver: the ojskit Driver over ioredis, every primitive one Lua script. */
 import { Redis } from 'ioredis';
 import {
+  completionOp,
+  failureOp,
   JOB_STATES,
   STATE_ROLES,
   type ClaimParams,
   type ClaimResult,
+  type CompleteManyParams,
   type CronRecord,
   type Driver,
   type DriverCapabilities,
+  type FailManyParams,
   type HeartbeatParams,
   type HeartbeatResult,
   type InsertOutcome,
@@ -96,6 +100,7 @@ export class RedisDriver implements Driver {
    */
   private readonly inserts = new Coalescer<InsertParams, InsertResult>((batch, full) => this.insertBatch(batch, full), INSERT_CHUNK_JOBS, (p) => p.jobs.length);
   private readonly transitions = new Coalescer<TransitionOp, TransitionResult>((batch) => this.transitionBatch(batch));
+  private readonly completions = new Coalescer<TransitionOp, TransitionResult>((batch) => this.completeBatch(batch, false));
   /**
    * The queue and '@h' of each job this driver claimed, until its next transition: the ACK's script then reads
    * the job where it was claimed instead of first looking its queue up in P:ids (one command per job of a
@@ -238,6 +243,7 @@ export class RedisDriver implements Driver {
     // this claim but still waiting to be coalesced goes out ahead of it.
     this.inserts.flushNow();
     this.transitions.flushNow();
+    this.completions.flushNow();
     // Written at once, not at the end of the tick: a worker asks for its next batch before running the one it
     // holds, and Redis should claim it meanwhile (see BATCHES_GO_AT_ONCE).
     const reply = (await this.scripts.run('job-claim', [
@@ -253,31 +259,48 @@ export class RedisDriver implements Driver {
     return { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
   }
 
-  /** Concurrent calls made together (single ACKs from many workers) share one script call. */
+  /**
+   * ACKs, as job-complete-many.lua. Lone ACKs made together (single ACKs from many workers) share one script
+   * call; a batch is written at once (see BATCHES_GO_AT_ONCE).
+   */
+  async jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
+    const { jobs, now, nowIso } = params;
+    const returning = params.returning ?? 'job';
+    if (jobs.length === 0) return [];
+    if (jobs.length === 1) return [await this.completions.call(completionOp(jobs[0]!, now, nowIso, returning))];
+    return this.completeBatch(jobs.map((item) => completionOp(item, now, nowIso, returning)), BATCHES_GO_AT_ONCE);
+  }
+
+  private async completeBatch(ops: readonly TransitionOp[], atOnce: boolean): Promise<TransitionResult[]> {
+    const args: Array<string | number> = [this.prefix];
+    const cas: CasArgs = { raw: [], ops: [] };
+    pushCompletionBatch(ops, args, this.takeClaimHint, cas);
+    const replies = list((await this.scripts.run('job-complete-many', args, atOnce, cas.raw)) as unknown[]);
+    return replies.map((reply, i) => decodeCompletionReply(reply, ops[i]!, cas.ops[i]));
+  }
+
+  /** FAILs, requeues, timeouts and reclaims: core's ops for each outcome, as job-transition(-many).lua. */
+  async jobFailMany(params: FailManyParams): Promise<TransitionResult[]> {
+    const { jobs, now, nowIso } = params;
+    if (jobs.length === 0) return [];
+    if (jobs.length === 1) return [await this.transitions.call(failureOp(jobs[0]!, now, nowIso))];
+    return this.transitionMany(jobs.map((item) => failureOp(item, now, nowIso)));
+  }
+
+  /** Concurrent calls made together share one script call. */
   jobTransition(op: TransitionOp): Promise<TransitionResult> {
     return this.transitions.call(op);
   }
 
   private async transitionBatch(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
-    if (ops.length > 1) return this.jobTransitionMany(ops);
+    if (ops.length > 1) return this.transitionMany(ops);
     const args: Array<string | number> = [this.prefix];
-    const cas: CasArgs = { raw: [], ops: [] };
-    if (pushCompletionBatch(ops, args, this.takeClaimHint, cas)) {
-      return [decodeCompletionReply(list((await this.scripts.run('job-complete-many', args, false, cas.raw)) as unknown[])[0], ops[0]!, cas.ops[0])];
-    }
     pushTransitionBatch(ops, args, this.takeQueueHint);
     return [decodeTransitionReply(await this.scripts.run('job-transition', args), ops[0]!)];
   }
 
-  async jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
-    if (ops.length === 0) return [];
+  private async transitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]> {
     const args: Array<string | number> = [this.prefix];
-    // a batch of ACKs takes the script made for it; anything else the general one
-    const cas: CasArgs = { raw: [], ops: [] };
-    if (pushCompletionBatch(ops, args, this.takeClaimHint, cas)) {
-      const replies = list((await this.scripts.run('job-complete-many', args, BATCHES_GO_AT_ONCE, cas.raw)) as unknown[]);
-      return replies.map((reply, i) => decodeCompletionReply(reply, ops[i]!, cas.ops[i]));
-    }
     pushTransitionBatch(ops, args, this.takeQueueHint);
     const replies = list((await this.scripts.run('job-transition-many', args, BATCHES_GO_AT_ONCE)) as unknown[]);
     return replies.map((reply, i) => decodeTransitionReply(reply, ops[i]!));

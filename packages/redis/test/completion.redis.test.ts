@@ -1,10 +1,10 @@
 /**
- * job-complete-many.lua (the ACK batch's own script) against job-transition-many.lua (the general one): the
- * same batch, run on two identical stores, must give the same results, leave the same jobs and keep every
- * index and count right.
+ * job-complete-many.lua (jobCompleteMany's script) against job-transition-many.lua (the general one) running the
+ * same ops (core's completionOp): the same batch, run on two identical stores, must give the same results, leave
+ * the same jobs and keep every index and count right.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowedFrom, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core';
+import { completionOp, type CompleteItem, type StoredJob, type TransitionOp, type TransitionResult } from '@ojskit/core';
 import { RedisDriver } from '../src/index.js';
 import { ScriptRunner } from '../src/script-runner.js';
 import { decodeTransitionReply, pushTransitionBatch } from '../src/transition-args.js';
@@ -18,20 +18,30 @@ afterEach(async () => {
   await Promise.all(drivers.splice(0).map((d) => dispose(d)));
 });
 
-/** An ACK as the engine builds it (core's ackOp). */
-function ack(id: string, now: number, expect: TransitionOp['expect'], result?: unknown): TransitionOp {
-  const nowIso = iso(now);
-  return {
-    id,
-    from: allowedFrom('completed', 'ack'),
-    to: 'completed',
-    set: result === undefined ? { completed_at: nowIso } : { completed_at: nowIso, result },
-    unset: ['error', 'worker_id', 'next_attempt_at'],
-    x: { finishedAt: now, visibleUntil: null, timeoutAt: null, claimVisibilityMs: null },
-    returning: 'summary',
-    ...(expect ? { expect } : {}),
-  };
+/** An ACK item at `now`, with its guards and result. */
+interface Ack {
+  item: CompleteItem;
+  now: number;
 }
+
+function ack(id: string, now: number, expect?: { workerId?: string; attempt?: number }, result?: unknown): Ack {
+  return { item: { id, ...expect, ...(result === undefined ? {} : { result }) }, now };
+}
+
+/** The ACKs through jobCompleteMany, one call per instant (in order), results in ACK order. */
+async function complete(d: RedisDriver, acks: readonly Ack[], returning: 'job' | 'summary' = 'summary'): Promise<TransitionResult[]> {
+  const out: TransitionResult[] = [];
+  for (let i = 0; i < acks.length; ) {
+    const now = acks[i]!.now;
+    const run: CompleteItem[] = [];
+    for (; i < acks.length && acks[i]!.now === now; i++) run.push(acks[i]!.item);
+    out.push(...(await d.jobCompleteMany({ jobs: run, now, nowIso: iso(now), returning })));
+  }
+  return out;
+}
+
+/** The ACKs as the ops job-transition-many would apply. */
+const asOps = (acks: readonly Ack[], returning: 'job' | 'summary' = 'summary'): TransitionOp[] => acks.map((a) => completionOp(a.item, a.now, iso(a.now), returning));
 
 /** Two stores holding the same jobs, claimed the same way (by worker w1 at T0 + 1). */
 async function twins(jobs: StoredJob[], claimLimit: number): Promise<[RedisDriver, RedisDriver]> {
@@ -63,12 +73,12 @@ async function snapshot(d: RedisDriver, ids: string[]): Promise<unknown> {
 
 describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () => {
   it('answers and writes what the general transition script does, guard failures included', async () => {
-    // job 1 belongs to a workflow whose id holds '|', the separator of the script's success answer
+    // job 1 belongs to a workflow whose id holds '|', the separator of the script's summary answer
     const jobs = Array.from({ length: 6 }, (_, i) => storedJob({ args: [i], priority: 10 - i, ...(i === 1 ? { workflow_id: 'wf|1' } : {}) }));
     // the last job stays available: only five are claimed (priority order: jobs 0..4)
     const [fast, slow] = await twins(jobs, 5);
     const [j0, j1, j2, j3, j4, j5] = jobs.map((j) => j.job.id);
-    const ops = [
+    const acks = [
       ack(j0!, T0 + 10, { workerId: 'w1', attempt: 1 }),
       ack(j1!, T0 + 10, { workerId: 'w1', attempt: 1 }, { ok: true, n: -0, s: 'é"\\' }),
       ack(j2!, T0 + 11, { workerId: 'w2', attempt: 1 }),
@@ -78,13 +88,13 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
       ack(j5!, T0 + 12, { workerId: 'w1', attempt: 1 }),
       ack(j4!, T0 + 13, undefined, null),
     ];
-    const args: Array<string | number> = [fast.prefix];
-    expect(pushCompletionBatch(ops, args, () => undefined)).toBe(true);
-    const got = await fast.jobTransitionMany(ops);
-    const want = await general(slow, ops);
-    expect(got).toEqual(want);
+    const got = await complete(fast, acks);
+    const want = await general(slow, asOps(acks));
+    // the workflow member comes back in full (CompleteManyParams.returning), the others as the general script says
+    expect(got[1]).toEqual({ ok: true, from: 'active', job: (await slow.jobGet(j1!))!.job });
+    expect(want[1]).toMatchObject({ summary: { id: j1, workflow_id: 'wf|1', state: 'completed', attempt: 1 } });
+    expect([got[0], ...got.slice(2)]).toEqual([want[0], ...want.slice(2)]);
     expect(got.map((r) => r.ok)).toEqual([true, true, false, false, false, false, false, true]);
-    expect(got[1]).toMatchObject({ summary: { id: j1, workflow_id: 'wf|1', state: 'completed', attempt: 1 } });
     expect('workflow_id' in (got[0] as { summary: object }).summary).toBe(false);
     const ids = jobs.map((j) => j.job.id);
     expect(await snapshot(fast, ids)).toEqual(await snapshot(slow, ids));
@@ -100,8 +110,8 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     const jobs = [storedJob({ queue: 'other' }), storedJob()];
     const [fast, slow] = await twins(jobs, 2);
     for (const job of jobs) {
-      const op = ack(job.job.id, T0 + 20, { workerId: 'w1', attempt: 1 });
-      expect(await fast.jobTransition(op)).toEqual((await general(slow, [op]))[0]);
+      const one = ack(job.job.id, T0 + 20, { workerId: 'w1', attempt: 1 });
+      expect(await complete(fast, [one], 'job')).toEqual(await general(slow, asOps([one], 'job')));
     }
     expect(await indexViolations(fast)).toEqual([]);
     expect((await fast.jobGet(jobs[0]!.job.id))!.job.state).toBe('completed');
@@ -126,9 +136,9 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
       if (name === 'job-complete-many') calls.push({ raw, reply });
       return reply;
     };
-    const ops = [j0, j1, j2, j3].map((id) => ack(id, T0 + 10, { workerId: 'w1', attempt: 1 }));
-    const got = await fast.jobTransitionMany(ops);
-    expect(got).toEqual(await general(slow, ops));
+    const acks = [j0, j1, j2, j3].map((id) => ack(id, T0 + 10, { workerId: 'w1', attempt: 1 }));
+    const got = await complete(fast, acks);
+    expect(got).toEqual(await general(slow, asOps(acks)));
     expect(got.map((r) => r.ok)).toEqual([true, true, false, true]);
     // every op went as compare-and-set; j0 and j3 were written by it, j1 and j2 took the guard
     expect(calls).toHaveLength(1);
@@ -139,7 +149,7 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     expect(await snapshot(fast, ids)).toEqual(await snapshot(slow, ids));
     expect(await indexViolations(fast)).toEqual([]);
     // a second ACK of j0 finds '@h' completed: no hint is left, and the guard refuses it
-    expect(await fast.jobTransition(ack(j0, T0 + 11, { workerId: 'w1', attempt: 1 }))).toEqual({ ok: false, state: 'completed', job: expect.anything() });
+    expect(await complete(fast, [ack(j0, T0 + 11, { workerId: 'w1', attempt: 1 })])).toEqual([{ ok: false, state: 'completed', job: expect.anything() }]);
   });
 
   it('lets one of two drivers win when both complete one job at once, the compare-and-set against the guard', async () => {
@@ -148,38 +158,22 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     drivers.push(b);
     const id = (await a.jobList({ limit: 1, offset: 0 })).jobs[0]!.id;
     for (let round = 0; round < 2; round++) {
-      const op = ack(id, T0 + 10, { workerId: 'w1', attempt: 1 });
-      const results = await Promise.all([a.jobTransitionMany([op]), b.jobTransitionMany([op])]);
+      const one = ack(id, T0 + 10, { workerId: 'w1', attempt: 1 });
+      const results = await Promise.all([complete(a, [one]), complete(b, [one])]);
       expect(results.flat().filter((r) => r.ok)).toHaveLength(round === 0 ? 1 : 0);
     }
     expect((await a.jobGet(id))!.job.state).toBe('completed');
     expect(await indexViolations(a)).toEqual([]);
   });
 
-  it('leaves other batches to the general script: a FAIL among the ACKs, a completion that moves queues, a guard on the deadline', () => {
-    const id = 'x';
-    const fail: TransitionOp = { id, from: ['active'], to: 'retryable', returning: 'summary', x: { finishedAt: T0 } };
-    const move: TransitionOp = { ...ack(id, T0, undefined), set: { completed_at: iso(T0), queue: 'elsewhere' } };
-    const deadline: TransitionOp = { ...ack(id, T0, undefined), expect: { visibleUntil: T0 } };
-    const wantsJob: TransitionOp = { ...ack(id, T0, undefined), returning: 'job' };
-    const asked: string[] = [];
-    for (const odd of [fail, move, deadline, wantsJob]) {
-      const out: Array<string | number> = [];
-      expect(pushCompletionBatch([ack('y', T0, undefined), odd], out, (i) => {
-        asked.push(i);
-        return undefined;
-      })).toBe(false);
-      expect(out).toEqual([]);
-    }
-    // a refused batch leaves the claimed-queue hints for the general script
-    expect(asked).toEqual([]);
-    // ACKs of one instant share a shape, with a result or without; another instant is another shape
+  it('sends what ACKs of one instant share once: a result or none, a summary wanted; another instant or the whole job wanted is another shape', () => {
+    const op = (a: Ack, returning: 'job' | 'summary' = 'summary') => completionOp(a.item, a.now, iso(a.now), returning);
     const out: Array<string | number> = [];
-    const same = [ack('a', T0, undefined), ack('b', T0, undefined, { r: 1 }), ack('c', T0, undefined, null)];
-    expect(pushCompletionBatch(same, out, () => undefined)).toBe(true);
+    const same = [op(ack('a', T0)), op(ack('b', T0, undefined, { r: 1 })), op(ack('c', T0, undefined, null))];
+    pushCompletionBatch(same, out, () => undefined);
     expect(out[0]).toBe(1);
-    const twoInstants: Array<string | number> = [];
-    expect(pushCompletionBatch([...same, ack('d', T0 + 1, undefined)], twoInstants, () => undefined)).toBe(true);
-    expect(twoInstants[0]).toBe(2);
+    const three: Array<string | number> = [];
+    pushCompletionBatch([...same, op(ack('d', T0 + 1)), op(ack('e', T0), 'job')], three, () => undefined);
+    expect(three[0]).toBe(3);
   });
 });

@@ -5,7 +5,7 @@
  * insert and claim, write coalescing, and connection failures.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowedFrom, type Job, type JobState, type StoredJob } from '@ojskit/core';
+import type { Job, JobState, StoredJob } from '@ojskit/core';
 import { RedisDriver } from '../src/index.js';
 import { unpackHot } from '../src/codec.js';
 import { ACTIVE_ANCHOR } from '../src/script-source.js';
@@ -41,7 +41,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
 
   it('completes a job it claimed where it claimed it, and finds a job that moved since by its id', async () => {
     const d = driver();
-    const ack = (id: string) => d.jobTransitionMany([{ id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1 }, x: { finishedAt: T0 } }]);
+    const ack = (id: string) => d.jobCompleteMany({ jobs: [{ id, attempt: 1 }], now: T0, nowIso: iso(T0), returning: 'summary' });
     const [here, moved] = [storedJob({ queue: 'hint' }), storedJob({ queue: 'hint' })];
     await insert(d, [here, moved]);
     expect((await claim(d, ['hint'], 2)).jobs).toHaveLength(2);
@@ -56,7 +56,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect((await d.jobGet(moved.job.id))!.job.state).toBe('completed');
     // A hint serves one transition: the next one reads the directory again.
     await d.redis.hdel(`${d.prefix}:ids`, moved.job.id);
-    expect((await d.jobTransitionMany([{ id: moved.job.id, from: ['completed'], to: 'completed', set: { result: 1 } }]))[0]!.ok).toBe(false);
+    expect((await d.jobTransition({ id: moved.job.id, from: ['completed'], to: 'completed', set: { result: 1 } })).ok).toBe(false);
   });
 
   it('keeps concurrent inserts independent when they share one script call', async () => {
@@ -215,7 +215,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const jobs = Array.from({ length: 20 }, (_, i) => storedJob({ queue: 'p' }, { uniqueKey: `u${i}` }));
     await insert(d, jobs);
     const got = await claim(d, ['p'], 20);
-    await d.jobTransitionMany(got.jobs.map((j, i) => ({
+    await Promise.all(got.jobs.map((j, i) => d.jobTransition({
       id: j.id, from: ['active'] as JobState[], to: (i % 2 ? 'completed' : 'discarded') as JobState,
       x: { finishedAt: T0 + i, ...(i % 4 === 0 ? { deadLetter: true } : {}) },
       returning: 'summary' as const,
@@ -390,10 +390,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const d = driver();
     const jobs = [storedJob(), storedJob(), storedJob()];
     await insert(d, jobs);
-    const ack = (claimed: readonly Job[]) => d.jobTransitionMany(claimed.map((job) => ({
-      id: job.id, from: allowedFrom('completed', 'ack'), to: 'completed' as const, expect: { attempt: 1, workerId: 'w1' },
-      set: { completed_at: iso(T0 + 2) }, unset: ['worker_id'], x: { finishedAt: T0 + 2, visibleUntil: null }, returning: 'summary' as const,
-    })));
+    const ack = (claimed: readonly Job[]) => d.jobCompleteMany({ jobs: claimed.map((job) => ({ id: job.id, attempt: 1, workerId: 'w1' })), now: T0 + 2, nowIso: iso(T0 + 2), returning: 'summary' });
     // Load the scripts first (a SCRIPT LOAD is written at once anyway).
     const other = storedJob({ queue: 'other' });
     await insert(d, [other]);

@@ -12,11 +12,15 @@ import { registerRaceCases } from './cases/races.js';
 import { registerRecordCases } from './cases/records.js';
 import { registerTableCases } from './cases/table.js';
 import { registerTransitionCases } from './cases/transition.js';
+import { registerCompleteCases } from './cases/complete.js';
+import { registerFailCases } from './cases/fail.js';
 
 /** Every driver case file, in the order the report lists them. */
 export const DRIVER_CASE_REGISTRATIONS: readonly DriverCaseRegistration[] = [
   registerInsertCases,
   registerClaimCases,
+  registerCompleteCases,
+  registerFailCases,
   registerTransitionCases,
   registerTableCases,
   registerMaintenanceCases,

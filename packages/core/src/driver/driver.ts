@@ -18,7 +18,7 @@
  * - per queue, a count of jobs in each state.
  */
 import type { JobState } from '../lifecycle/states.js';
-import type { Job } from '../schemas/job.js';
+import type { Job, JobError } from '../schemas/job.js';
 import type { EventTransport } from '../events/transport.js';
 import type { JobInternals, JobSummary, StoredJob } from './records.js';
 
@@ -108,6 +108,62 @@ export type TransitionResult =
   | { ok: true; from: JobState; job: Job }
   | { ok: true; from: JobState; summary: JobSummary }
   | { ok: false; /** Current state, or `null` when no such job. */ state: JobState | null; job?: Job };
+
+/** One ACK of `jobCompleteMany`. */
+export interface CompleteItem {
+  id: string;
+  /** Guard, when given: the attempt the worker ran. */
+  attempt?: number;
+  /** Guard, when given: the worker holding the job (only checked when the job has a `worker_id`). */
+  workerId?: string;
+  /** The handler's result, stored as `result`. The key is absent when the worker sent none (`null` is a result). */
+  result?: unknown;
+}
+
+export interface CompleteManyParams {
+  /** Independent completions, applied in order (the same id twice: the second sees the first's result). */
+  jobs: readonly CompleteItem[];
+  now: number;
+  nowIso: string;
+  /**
+   * What a completed job comes back as (default `job`). With `summary`, a workflow member (`workflow_id`) still
+   * comes back in full: the engine advances its workflow with it, and must not read it again.
+   */
+  returning?: 'job' | 'summary';
+}
+
+/** The effects (core's `EFFECTS`) a failure of an active job may apply. */
+export type FailOutcome = 'retry' | 'discard' | 'reclaim' | 'reclaimDiscard' | 'requeue';
+
+/**
+ * One failure of `jobFailMany`: an active job leaves its reservation by `EFFECTS[outcome]`. The engine
+ * decides the outcome (retry policy, backoff, dead letter); the driver applies it.
+ */
+export interface FailItem {
+  id: string;
+  outcome: FailOutcome;
+  /** Guard: the attempt that failed. `requeue` also restores the attempt to this value − 1 (not below 0). */
+  attempt: number;
+  /** Guard, when given: the worker holding the job (only checked when the job has a `worker_id`). */
+  workerId?: string;
+  /** Guard, when given: the visibility deadline the rescuer saw (a heartbeat that moved it since wins). */
+  visibleUntil?: number;
+  /** All outcomes but `requeue`: the error, stored as `error`. */
+  error?: JobError;
+  /** All outcomes but `requeue`: the error history with `error` last, stored as `errors`. */
+  errors?: JobError[];
+  /** `retry`: the backoff, stored as `retry_delay_ms`; `next_attempt_at` and `x.dueAt` are `now` + it. */
+  retryDelayMs?: number;
+  /** `discard`, `reclaimDiscard`: the job goes into the dead-letter queue (`x.deadLetter`). */
+  deadLetter?: boolean;
+}
+
+export interface FailManyParams {
+  /** Independent failures, applied in order. */
+  jobs: readonly FailItem[];
+  now: number;
+  nowIso: string;
+}
 
 export interface HeartbeatParams {
   ids: readonly string[];
@@ -226,11 +282,30 @@ export interface Driver {
    */
   jobClaim(params: ClaimParams): Promise<ClaimResult>;
 
-  /** One guarded compare-and-set (see `TransitionOp`). Entering `available` assigns a new FIFO sequence. */
-  jobTransition(op: TransitionOp): Promise<TransitionResult>;
+  /**
+   * ACK, one or many in one round trip: each job that is `active` (and passes its guards) becomes `completed`
+   * by `EFFECTS.ack` (`completed_at` = nowIso, `x.finishedAt` = now, `result` when given; `error`, `worker_id`,
+   * `next_attempt_at` and the reservation removed), leaving the `active` index for the finished one. Each job is
+   * its own compare-and-set: a job another caller completed, failed, rescued or cancelled first is refused with
+   * its current state (`null` when unknown) and, when it exists, the job. Results in item order.
+   */
+  jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]>;
 
-  /** Independent compare-and-sets in one round trip; results in op order. */
-  jobTransitionMany(ops: readonly TransitionOp[]): Promise<TransitionResult[]>;
+  /**
+   * FAIL, a requeue, an execution timeout or a reclaim, one or many in one round trip: each job that is `active`
+   * (and passes its guards) moves by `EFFECTS[outcome]`: `retry` → `retryable` (due at now + `retryDelayMs`),
+   * `discard`/`reclaimDiscard` → `discarded` (into the dead-letter queue with `deadLetter`), `reclaim` →
+   * `available` (the attempt consumed), `requeue` → `available` (the attempt restored). Entering `available`
+   * assigns a new FIFO sequence. Each job is its own compare-and-set, refused as in `jobCompleteMany`; a
+   * completed job returns in full. Results in item order.
+   */
+  jobFailMany(params: FailManyParams): Promise<TransitionResult[]>;
+
+  /**
+   * One guarded compare-and-set (see `TransitionOp`), for the moves the engine makes seldom: CANCEL, ACTIVATE,
+   * a dead-letter retry, in-place updates (progress). Entering `available` assigns a new FIFO sequence.
+   */
+  jobTransition(op: TransitionOp): Promise<TransitionResult>;
 
   jobGet(id: string): Promise<StoredJob | null>;
 

@@ -1,8 +1,6 @@
 /** The FAIL decision, once: build the error, then retry with backoff, discard, or dead-letter. */
-import type { TransitionOp } from '../driver/driver.js';
+import type { FailItem } from '../driver/driver.js';
 import type { StoredJob } from '../driver/records.js';
-import { EFFECTS, effectChanges, type TransitionEffect } from '../lifecycle/effects.js';
-import { toTimestamp } from '../formats/timestamps.js';
 import type { Job, JobError } from '../schemas/job.js';
 import { ERROR_HISTORY_LIMIT } from '../schemas/patterns.js';
 import { retryPolicyFromJob } from '../schemas/retry-policy.js';
@@ -34,23 +32,10 @@ export function buildJobError(input: FailErrorInput, attempt: number, occurredAt
   return error;
 }
 
-/** The transition a failure leads to, and whether it puts the job in the dead-letter queue. */
+/** The failure an active job's FAIL, timeout or lost reservation leads to (a `jobFailMany` item), and whether it puts the job in the dead-letter queue. */
 export interface FailureDecision {
-  op: TransitionOp;
+  item: FailItem;
   deadLettered: boolean;
-}
-
-/** A failure's op: the effect's writes at `now`, then the fields the decision assigns. */
-function failureOp(
-  job: Job,
-  effect: TransitionEffect,
-  now: number,
-  expect: TransitionOp['expect'],
-  set: Partial<Job>,
-  x: TransitionOp['x'] = {},
-): TransitionOp {
-  const changes = effectChanges(effect, now, toTimestamp(now));
-  return { id: job.id, from: effect.from, to: effect.to, expect, set: { ...set, ...changes.set }, unset: changes.unset, x: { ...changes.x, ...x } };
 }
 
 function history(job: Job, error: JobError): JobError[] {
@@ -61,7 +46,7 @@ function history(job: Job, error: JobError): JobError[] {
  * FAIL (and execution timeout): retry iff the error is retryable and attempts remain, else discard
  * (into the DLQ when the policy says `dead_letter`, or the handler said `DEAD_LETTER`).
  */
-export function decideFailure(stored: StoredJob, error: JobError, now: number, random: () => number): FailureDecision {
+export function decideFailure(stored: StoredJob, error: JobError, random: () => number): FailureDecision {
   const { job } = stored;
   const policy = retryPolicyFromJob(job.retry, job.max_attempts);
   const errorClass = typeof error.details?.error_class === 'string' ? error.details.error_class : undefined;
@@ -76,11 +61,10 @@ export function decideFailure(stored: StoredJob, error: JobError, now: number, r
   const errors = history(job, error);
   if (nonRetryable || job.attempt >= job.max_attempts) {
     const deadLettered = forcedDeadLetter || (!forcedDiscard && policy.onExhaustion === 'dead_letter');
-    return { deadLettered, op: failureOp(job, EFFECTS.discard, now, { attempt: job.attempt }, { error, errors }, { deadLetter: deadLettered || null }) };
+    return { deadLettered, item: { id: job.id, outcome: 'discard', attempt: job.attempt, error, errors, deadLetter: deadLettered } };
   }
   const delay = retryDelayMs(policy, job.attempt, random);
-  const set = { error, errors, retry_delay_ms: delay, next_attempt_at: toTimestamp(now + delay) };
-  return { deadLettered: false, op: failureOp(job, EFFECTS.retry, now, { attempt: job.attempt }, set, { dueAt: now + delay }) };
+  return { deadLettered: false, item: { id: job.id, outcome: 'retry', attempt: job.attempt, error, errors, retryDelayMs: delay } };
 }
 
 /**
@@ -88,14 +72,15 @@ export function decideFailure(stored: StoredJob, error: JobError, now: number, r
  * consumed), or `discarded` when attempts are exhausted. Guarded on the deadline so a heartbeat that
  * just extended it wins.
  */
-export function decideReclaim(stored: StoredJob, error: JobError, now: number): FailureDecision {
+export function decideReclaim(stored: StoredJob, error: JobError): FailureDecision {
   const { job } = stored;
   const errors = history(job, error);
-  const expect = { attempt: job.attempt, ...(stored.x.visibleUntil !== undefined ? { visibleUntil: stored.x.visibleUntil } : {}) };
+  const item: FailItem = { id: job.id, outcome: 'reclaim', attempt: job.attempt, error, errors };
+  if (stored.x.visibleUntil !== undefined) item.visibleUntil = stored.x.visibleUntil;
   if (job.attempt >= job.max_attempts) {
     const policy = retryPolicyFromJob(job.retry, job.max_attempts);
     const deadLettered = policy.onExhaustion === 'dead_letter';
-    return { deadLettered, op: failureOp(job, EFFECTS.reclaimDiscard, now, expect, { error, errors }, { deadLetter: deadLettered || null }) };
+    return { deadLettered, item: { ...item, outcome: 'reclaimDiscard', deadLetter: deadLettered } };
   }
-  return { deadLettered: false, op: failureOp(job, EFFECTS.reclaim, now, expect, { error, errors }) };
+  return { deadLettered: false, item };
 }

@@ -1,18 +1,19 @@
---[[ job-complete-many.lua: Driver.jobTransitionMany for a batch of completions (ACKs), the hot path of a
-worker; any other batch goes to job-transition-many.lua, whose results these match op for op.
+--[[ job-complete-many.lua: Driver.jobCompleteMany, the ACKs of a worker (its hot path), one or many.
 KEYS: none (spans the queues of the jobs named; a job is read in the queue the caller claimed it from, and
       found through P:ids when it is not there).
 ARGV: [1] (packed as one JSON array) P, nShapes, the shapes, nOps, the ops; [2...] the compare-and-set texts.
-  A shape (what the ACKs of one instant share): from (",s1,s2,"), finishedAt (the `fin` score, decimal text),
-  nSet, nSet field/value pairs, nDel, nDel field names.
+  A shape (what the ACKs of one instant share, written by the caller from core's EFFECTS.ack): from
+  (",s1,s2,"), finishedAt (the `fin` score, decimal text), nSet, nSet field/value pairs, nDel, nDel field
+  names, full ('1': answer each completed job in full, else '').
   An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|'',
   cas|'' (when a number c: ARGV[c] is '@h' as the caller claimed the job, ARGV[c + 1] '@h' as this
   completion leaves it, computed by the caller from the shape; ops whose two texts are equal share one c).
-Returns (as RESP): one entry per op, in op order: on success the text 'attempt|queue|type|workflow_id' (the
-  job went active -> completed; type and queue names never hold '|', workflow_id comes last and may), or
-  '=workflow_id' when it went by compare-and-set (the caller knows the rest); when the guard failed
-  {currentState|false, fields} (fields = HGETALL of the job when it exists). One text per ACK:
-  cjson-encoding a summary array cost ~7.7k Redis instructions per job, a text and its RESP bulk ~1.5k.
+Returns (as RESP): one entry per op, in op order: on success the text 'attempt|queue|type' (the job went
+  active -> completed; type and queue names never hold '|'), or '=' when it went by compare-and-set (the caller
+  knows the rest), or {1, fields} (HGETALL after the change) when the shape says full or the job is a workflow
+  member (the engine advances its workflow with it); when the guard failed {currentState|false, fields}
+  (fields = HGETALL of the job when it exists). One text per ACK: cjson-encoding a summary array cost ~7.7k
+  Redis instructions per job, a text and its RESP bulk ~1.5k.
 Transition: active -> completed (the state must be in the op's from and the edge a row of core's table), with
   the attempt guard, and the worker guard when the job has a worker; the job leaves `active` for `fin`.
   Compare-and-set: a stored '@h' equal to ARGV[c] is the one the claim wrote (state active, the attempt and
@@ -40,9 +41,9 @@ for s = 1, tonumber(ARGS[2]) do
   local delPos = i + 3 + 2 * nset
   local ndel = tonumber(ARGS[delPos])
   local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, STATE.completed)
-  shapes[s] = { admits = fromSet[STATE.claimed] == true and ACK_LEGAL, finishedAt = ARGS[i + 1],
+  shapes[s] = { admits = fromSet[STATE.claimed] == true and ACK_LEGAL, finishedAt = ARGS[i + 1], full = ARGS[delPos + ndel + 1] == '1',
     packed = packed, own = own, nown = #own, drop = drop, ask = { '@h', 'workflow_id', unpack(drop) } }
-  i = delPos + 1 + ndel
+  i = delPos + 2 + ndel
 end
 
 -- per queue: ids leaving `active`, and score/id pairs entering `fin`
@@ -69,7 +70,7 @@ for k = 1, n do
   local after, done
   if cas ~= '' and r and r[1] == ARGV[cas] and shape.admits then
     after = ARGV[cas + 1]
-    done = '=' .. (r[2] or '')
+    done = '='
   else
     local hv = r and r[1] and hot_split(r[1])
     if not hv then
@@ -78,7 +79,7 @@ for k = 1, n do
       or (eWorker ~= '' and hv[H_WORKER] ~= '' and hv[H_WORKER] ~= eWorker) then
       out[k] = { hv[H_STATE], redis.call('HGETALL', jk) }
     else
-      done = hv[H_ATTEMPT] .. '|' .. q .. '|' .. hv[H_TYPE] .. '|' .. (r[2] or '')
+      done = hv[H_ATTEMPT] .. '|' .. q .. '|' .. hv[H_TYPE]
       local packed = shape.packed
       for p = 1, #packed, 2 do hv[packed[p]] = packed[p + 1] end
       after = hot_join(hv)
@@ -114,7 +115,7 @@ for k = 1, n do
     b.active[#b.active + 1] = id
     b.fin[#b.fin + 1] = shape.finishedAt
     b.fin[#b.fin + 1] = id
-    out[k] = done
+    if shape.full or r[2] then out[k] = { 1, redis.call('HGETALL', jk) } else out[k] = done end
   end
 end
 

@@ -1,10 +1,10 @@
 /**
  * Atomicity under races. Callers are spread over the subject's driver and its peers (other connections to the
- * same store), all firing at once: a claim, a guarded transition, a cron advance, a lease or a unique insert
- * must have exactly one winner, whatever the interleaving.
+ * same store), all firing at once: a claim, a completion, a failure, a guarded transition, a cron advance, a lease
+ * or a unique insert must have exactly one winner, whatever the interleaving.
  */
 import { expect } from 'vitest';
-import { allowedFrom, type Driver, type TransitionOp } from '@ojskit/core';
+import { EFFECTS, type Driver, type TransitionOp, type TransitionResult } from '@ojskit/core';
 import { iso, T0, type DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 import { cronRecord } from './records.js';
@@ -48,22 +48,19 @@ export function registerRaceCases(suite: DriverSuite): void {
       for (const [i, ids] of lists.entries()) for (const id of ids.slice(0, 1)) expect((await t.stored(id)).job.worker_id).toBe(`w${i}`);
     });
 
-    suite.test('race.terminal-transitions', 'racing ACK, FAIL (discard) and CANCEL compare-and-sets on one active job: exactly one wins, and every loser is told the state that beat it', async (t) => {
+    suite.test('race.terminal-transitions', 'racing ACK (jobCompleteMany), FAIL (jobFailMany: discard) and CANCEL (jobTransition) on one active job: exactly one wins, and every loser is told the state that beat it', async (t) => {
       const racers = await t.racers(RACERS);
+      const now = T0 + 1;
+      const nowIso = iso(now);
       for (let round = 0; round < ROUNDS; round++) {
         const id = await activeJob(t);
-        const ops: TransitionOp[] = [
-          { id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1, workerId: 'w1' }, set: { completed_at: iso(T0 + 1) }, x: { finishedAt: T0 + 1 } },
-          { id, from: allowedFrom('cancelled', 'cancel'), to: 'cancelled', set: { cancelled_at: iso(T0 + 1) }, x: { finishedAt: T0 + 1 } },
-          { id, from: allowedFrom('discarded', 'fail'), to: 'discarded', expect: { attempt: 1 }, set: { discarded_at: iso(T0 + 1) }, x: { finishedAt: T0 + 1 } },
+        const cancel: TransitionOp = { id, from: EFFECTS.cancel.from, to: EFFECTS.cancel.to, set: { cancelled_at: nowIso }, x: { finishedAt: now } };
+        const calls: Array<(driver: Driver) => Promise<TransitionResult>> = [
+          (driver) => driver.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso, returning: 'summary' }).then((r) => r[0]!),
+          (driver) => driver.jobTransition(cancel),
+          (driver) => driver.jobFailMany({ jobs: [{ id, outcome: 'discard', attempt: 1 }], now, nowIso }).then((r) => r[0]!),
         ];
-        const results = await Promise.all(
-          Array.from({ length: 12 }, (_, i) => {
-            const op = ops[i % ops.length]!;
-            const driver = pick(racers, i);
-            return i % 3 === 0 ? driver.jobTransitionMany([{ ...op, returning: 'summary' }]).then((r) => r[0]!) : driver.jobTransition(op);
-          }),
-        );
+        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => calls[i % calls.length]!(pick(racers, i))));
         const winners = results.filter((r) => r.ok);
         expect(winners, `round ${round}`).toHaveLength(1);
         const final = (await t.stored(id)).job.state;
@@ -71,28 +68,62 @@ export function registerRaceCases(suite: DriverSuite): void {
       }
     });
 
-    suite.test('race.rescue-vs-complete', "the rescuer's requeue of an overdue job (guarded by its deadline) races the worker's ACK: exactly one wins", async (t) => {
+    suite.test('race.complete-vs-fail', "two workers on separate connections, one completing and one failing (retry) the same job: exactly one wins, the other is told the winner's state", async (t) => {
       const racers = await t.racers(2);
       for (let round = 0; round < ROUNDS * 2; round++) {
         const id = await activeJob(t);
-        const [overdue] = await t.driver.jobListOverdue({ now: T0 + 10 * 60_000, limit: 1 });
-        expect(overdue?.job.id).toBe(id);
-        const rescue: TransitionOp = {
-          id,
-          from: allowedFrom('available', 'visibility_timeout'),
-          to: 'available',
-          expect: { attempt: 1, visibleUntil: overdue!.x.visibleUntil! },
-          unset: ['worker_id', 'started_at'],
-          x: { visibleUntil: null, timeoutAt: null },
-        };
-        const complete: TransitionOp = { id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1, workerId: 'w1' }, set: { completed_at: iso(T0 + 1) }, unset: ['worker_id'], x: { finishedAt: T0 + 1, visibleUntil: null, timeoutAt: null } };
+        const now = T0 + 1;
         const [first, second] = round % 2 === 0 ? [racers[0]!, racers[1] ?? racers[0]!] : [racers[1] ?? racers[0]!, racers[0]!];
-        const [rescued, completed] = await Promise.all([first.jobTransition(rescue), second.jobTransitionMany([{ ...complete, returning: 'summary' }]).then((r) => r[0]!)]);
+        const [completed, failed] = await Promise.all([
+          first.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso: iso(now), returning: 'summary' }).then((r) => r[0]!),
+          second.jobFailMany({ jobs: [{ id, outcome: 'retry', attempt: 1, workerId: 'w1', retryDelayMs: 1_000 }], now, nowIso: iso(now) }).then((r) => r[0]!),
+        ]);
+        expect([completed.ok, failed.ok].filter(Boolean), `round ${round}`).toHaveLength(1);
+        const state = (await t.stored(id)).job.state;
+        expect(state).toBe(completed.ok ? EFFECTS.ack.to : EFFECTS.retry.to);
+        expect(completed.ok ? failed : completed).toMatchObject({ ok: false, state });
+      }
+    });
+
+    suite.test('race.same-primitive-twice', 'two workers on separate connections completing (or failing) the same job at once: exactly one wins', async (t) => {
+      const racers = await t.racers(2);
+      for (let round = 0; round < ROUNDS * 2; round++) {
+        const id = await activeJob(t);
+        const now = T0 + 1;
+        const results = await Promise.all(
+          [0, 1].map((k) => {
+            const driver = racers[k] ?? racers[0]!;
+            return round % 2 === 0
+              ? driver.jobCompleteMany({ jobs: [{ id, attempt: 1, result: k }], now, nowIso: iso(now) }).then((r) => r[0]!)
+              : driver.jobFailMany({ jobs: [{ id, outcome: 'discard', attempt: 1, deadLetter: k === 0 }], now, nowIso: iso(now) }).then((r) => r[0]!);
+          }),
+        );
+        expect(results.filter((r) => r.ok), `round ${round}`).toHaveLength(1);
+        const winner = results.findIndex((r) => r.ok);
+        const stored = await t.stored(id);
+        if (round % 2 === 0) expect(stored.job.result, 'the winner wrote its result').toBe(winner);
+        else expect(stored.x.deadLetter === true, "the winner's dead-letter flag holds").toBe(winner === 0);
+        expect(results[1 - winner]).toMatchObject({ ok: false, state: stored.job.state });
+      }
+    });
+
+    suite.test('race.rescue-vs-complete', "the rescuer's reclaim of an overdue job (jobFailMany, guarded by its deadline) races the worker's ACK: exactly one wins", async (t) => {
+      const racers = await t.racers(2);
+      for (let round = 0; round < ROUNDS * 2; round++) {
+        const id = await activeJob(t);
+        const now = T0 + 10 * 60_000;
+        const [overdue] = await t.driver.jobListOverdue({ now, limit: 1 });
+        expect(overdue?.job.id).toBe(id);
+        const [first, second] = round % 2 === 0 ? [racers[0]!, racers[1] ?? racers[0]!] : [racers[1] ?? racers[0]!, racers[0]!];
+        const [rescued, completed] = await Promise.all([
+          first.jobFailMany({ jobs: [{ id, outcome: 'reclaim', attempt: 1, visibleUntil: overdue!.x.visibleUntil! }], now, nowIso: iso(now) }).then((r) => r[0]!),
+          second.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso: iso(now), returning: 'summary' }).then((r) => r[0]!),
+        ]);
         expect([rescued.ok, completed.ok].filter(Boolean), `round ${round}`).toHaveLength(1);
         const state = (await t.stored(id)).job.state;
-        expect(state).toBe(rescued.ok ? 'available' : 'completed');
-        if (!rescued.ok) expect(rescued).toMatchObject({ state: 'completed' });
-        if (!completed.ok) expect(completed).toMatchObject({ state: 'available' });
+        expect(state).toBe(rescued.ok ? EFFECTS.reclaim.to : EFFECTS.ack.to);
+        if (!rescued.ok) expect(rescued).toMatchObject({ state: EFFECTS.ack.to });
+        if (!completed.ok) expect(completed).toMatchObject({ state: EFFECTS.reclaim.to });
       }
     });
 

@@ -1,4 +1,4 @@
-/** `jobTransition` and `jobTransitionMany`: the guarded compare-and-set, its guards, and what it writes. */
+/** `jobTransition`: the generic guarded compare-and-set (the engine's seldom moves), its guards, and what it writes. */
 import { expect } from 'vitest';
 import { allowedFrom, type TransitionOp } from '@ojskit/core';
 import { DRIVER_JOB_TYPE, iso, T0, type DriverCaseContext } from '../context.js';
@@ -53,7 +53,6 @@ export function registerTransitionCases(suite: DriverSuite): void {
 
     suite.test('transition.missing-job', 'reports an unknown id with state null', async (t) => {
       expect(await t.driver.jobTransition(ack('00000000-0000-7000-8000-000000000000'))).toEqual({ ok: false, state: null });
-      expect(await t.driver.jobTransitionMany([ack('00000000-0000-7000-8000-000000000001')])).toEqual([{ ok: false, state: null }]);
     });
 
     suite.test('transition.expect-guards', 'refuses unless each given guard holds: attempt, workerId, visibleUntil, deadLetter', async (t) => {
@@ -61,7 +60,7 @@ export function registerTransitionCases(suite: DriverSuite): void {
       const visibleUntil = (await t.stored(id)).x.visibleUntil!;
       for (const expectation of [{ attempt: 2 }, { attempt: 0 }, { workerId: 'w2' }, { visibleUntil: visibleUntil + 1 }, { deadLetter: true }]) {
         expect(await t.driver.jobTransition(ack(id, { expect: expectation })), JSON.stringify(expectation)).toMatchObject({ ok: false, state: 'active' });
-        expect(await t.driver.jobTransitionMany([ack(id, { expect: expectation, returning: 'summary' })]), JSON.stringify(expectation)).toMatchObject([{ ok: false, state: 'active' }]);
+        expect(await t.driver.jobTransition(ack(id, { expect: expectation, returning: 'summary' })), JSON.stringify(expectation)).toMatchObject({ ok: false, state: 'active' });
       }
       expect(await t.state(id)).toBe('active');
       const ok = await t.driver.jobTransition(ack(id, { expect: { attempt: 1, workerId: 'w1', visibleUntil, deadLetter: false } }));
@@ -132,36 +131,6 @@ export function registerTransitionCases(suite: DriverSuite): void {
       expect(await t.driver.jobList({ deadLetter: true, limit: 10, offset: 0 })).toEqual({ jobs: [], total: 0 });
       expect(await t.driver.jobPrune({ before: Number.MAX_SAFE_INTEGER, limit: 10, deadLetter: true })).toBe(0);
       expect((await t.claim([queue], 1)).jobs.map((j) => [j.id, j.attempt])).toEqual([[id, 2]]);
-    });
-
-    suite.test('transition.many-in-order', 'jobTransitionMany applies independent ops in op order, each with its own values, summaries on request; the same id twice sees the first result', async (t) => {
-      const q = t.queue();
-      const jobs = [t.job(q), t.job(q), t.job(q), t.job(q)];
-      await t.insert(jobs);
-      await t.claim([q], 3);
-      const [a, b, c, d] = jobs.map((j) => j.job.id) as [string, string, string, string];
-      const results = await t.driver.jobTransitionMany([
-        ack(c, { expect: { attempt: 1 }, set: { completed_at: iso(T0 + 1), result: { a: 1 } }, returning: 'summary' }),
-        ack(a, { expect: { attempt: 2 }, returning: 'summary' }),
-        ack(b, { set: { completed_at: iso(T0 + 2), result: [2] }, returning: 'summary' }),
-        ack(c, { returning: 'summary' }),
-        ack(d, { returning: 'summary' }),
-        ack(a, { set: { completed_at: iso(T0 + 1), result: 'r' }, returning: 'summary' }),
-      ]);
-      expect(results[0]).toEqual({ ok: true, from: 'active', summary: { id: c, type: DRIVER_JOB_TYPE, queue: q, state: 'completed', attempt: 1 } });
-      expect(results[1]).toMatchObject({ ok: false, state: 'active' });
-      expect(results[2]).toMatchObject({ ok: true, from: 'active' });
-      expect(results[3]).toMatchObject({ ok: false, state: 'completed' });
-      expect(results[4]).toMatchObject({ ok: false, state: 'available' });
-      expect(results[5]).toMatchObject({ ok: true, from: 'active' });
-      const stored = await Promise.all([a, b, c, d].map((id) => t.stored(id)));
-      expect(stored.map((s) => [s.job.state, s.job.result, s.job.completed_at])).toEqual([
-        ['completed', 'r', iso(T0 + 1)],
-        ['completed', [2], iso(T0 + 2)],
-        ['completed', { a: 1 }, iso(T0 + 1)],
-        ['available', undefined, undefined],
-      ]);
-      expect(await t.driver.jobTransitionMany([])).toEqual([]);
     });
   });
 }

@@ -1,8 +1,8 @@
 /** The worker operations: FETCH, ACK (single and batched), FAIL and BEAT. */
-import type { ClaimParams, ClaimResult, TransitionOp, TransitionResult } from '../../driver/driver.js';
+import type { ClaimParams, ClaimResult, CompleteItem, FailItem, TransitionResult } from '../../driver/driver.js';
 import { OjsError, type OjsErrorBody } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
-import { EFFECTS, effectChanges } from '../../lifecycle/effects.js';
+import { STATE_ROLES } from '../../lifecycle/sets.js';
 import { isUuidV7 } from '../../formats/ids.js';
 import { timestampMs } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
@@ -94,19 +94,13 @@ async function firstClaim(ctx: EngineContext, request: FetchRequest, wake: WorkW
 async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void> {
   if (jobs.length === 0) return;
   const { now, nowIso } = instant(ctx);
-  const results = await ctx.driver.jobTransitionMany(jobs.map((job) => ({ ...requeueOp(job, now, nowIso), expect: { attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) } })));
+  const items = jobs.map((job): FailItem => ({ id: job.id, outcome: 'requeue', attempt: job.attempt, ...(job.worker_id ? { workerId: job.worker_id } : {}) }));
+  const results = await ctx.driver.jobFailMany({ jobs: items, now, nowIso });
   const events: EventInput[] = [];
   results.forEach((result, i) => {
-    if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, 'active', nowIso, undefined, jobs[i]!.started_at));
+    if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, STATE_ROLES.claimed, nowIso, undefined, jobs[i]!.started_at));
   });
   await ctx.hub.emit(events);
-}
-
-/** The transition of `requeue`: back to available, the attempt it had before its claim, its reservation gone. */
-function requeueOp(job: Job, now: number, nowIso: string): TransitionOp {
-  const { from, to } = EFFECTS.requeue;
-  const changes = effectChanges(EFFECTS.requeue, now, nowIso);
-  return { id: job.id, from, to, set: { ...changes.set, attempt: Math.max(0, job.attempt - 1) }, unset: changes.unset, x: changes.x };
 }
 
 /** One claim for `request` at the current instant, its events emitted. */
@@ -216,45 +210,13 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: 
   return self;
 }
 
-/** What every ACK of one instant writes. Shared by the ops of that instant, frozen (drivers only read ops). */
-interface AckParts {
-  now: number;
-  nowIso: string;
-  /** `set` of an ACK without a result. */
-  set: Partial<Job>;
-  x: TransitionOp['x'];
-}
-
-/** The parts of the last instant ACKs were made at: ACKs one at a time mostly share a millisecond. */
-let lastAckParts: AckParts | undefined;
-
-function ackParts(now: number, nowIso: string): AckParts {
-  if (lastAckParts !== undefined && lastAckParts.now === now && lastAckParts.nowIso === nowIso) return lastAckParts;
-  const changes = effectChanges(EFFECTS.ack, now, nowIso);
-  return (lastAckParts = { now, nowIso, set: Object.freeze(changes.set), x: Object.freeze(changes.x) });
-}
-
-const ACK_UNSET: readonly string[] = EFFECTS.ack.unset;
-// An ACK with a result writes its stamp as a literal key (ackOp): a computed key gives every such op a slower
-// object shape. Checked once here, so the effect and the literal cannot part.
-if (EFFECTS.ack.stamp.join() !== 'completed_at') throw new Error(`@ojskit/core: ackOp writes completed_at, EFFECTS.ack stamps ${EFFECTS.ack.stamp.join()}`);
-
-function ackOp(ack: AckRequest, parts: AckParts, returning: 'job' | 'summary'): TransitionOp {
-  const op: TransitionOp = {
-    id: ack.jobId,
-    from: EFFECTS.ack.from,
-    to: EFFECTS.ack.to,
-    set: ack.hasResult ? { completed_at: parts.nowIso, result: ack.result } : parts.set,
-    unset: ACK_UNSET,
-    x: parts.x,
-    returning,
-  };
-  if (ack.workerId || ack.attempt !== undefined) {
-    op.expect = {};
-    if (ack.workerId) op.expect.workerId = ack.workerId;
-    if (ack.attempt !== undefined) op.expect.attempt = ack.attempt;
-  }
-  return op;
+/** The `jobCompleteMany` item of an ACK request. */
+function completeItem(ack: AckRequest): CompleteItem {
+  const item: CompleteItem = { id: ack.jobId };
+  if (ack.workerId) item.workerId = ack.workerId;
+  if (ack.attempt !== undefined) item.attempt = ack.attempt;
+  if (ack.hasResult) item.result = ack.result;
+  return item;
 }
 
 /** Explains why a guarded ACK/FAIL lost: not found, not active, or held by another worker. */
@@ -289,8 +251,8 @@ export async function ack(ctx: EngineContext, body: unknown): Promise<AckRespons
   const request = parseAckRequest(body);
   assertIdFormat(request.jobId);
   const { now, nowIso } = instant(ctx);
-  const result = await ctx.driver.jobTransition(ackOp(request, ackParts(now, nowIso), 'job'));
-  if (!result.ok) throw await explainRejection(ctx, result, request.jobId, request.workerId, 'acknowledge', request.attempt);
+  const [result] = await ctx.driver.jobCompleteMany({ jobs: [completeItem(request)], now, nowIso, returning: 'job' });
+  if (!result!.ok) throw await explainRejection(ctx, result!, request.jobId, request.workerId, 'acknowledge', request.attempt);
   const job = (result as { job: Job }).job;
   const published = ctx.hub.emit([completedEvent(job, nowIso)]);
   if (published !== undefined) await published;
@@ -306,15 +268,14 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
   const requests = parseAckBatchRequest(body);
   const { now, nowIso } = instant(ctx);
   const needJobs = requests.some((r) => r.hasResult);
-  const parts = ackParts(now, nowIso);
-  const ops: TransitionOp[] = [];
+  const items: CompleteItem[] = [];
   // A malformed id cannot name a job: it is answered as not found without reaching the driver.
   let malformed = false;
   for (const r of requests) {
-    if (isUuidV7(r.jobId)) ops.push(ackOp(r, parts, needJobs ? 'job' : 'summary'));
+    if (isUuidV7(r.jobId)) items.push(completeItem(r));
     else malformed = true;
   }
-  const stored = await ctx.driver.jobTransitionMany(ops);
+  const stored = items.length === 0 ? [] : await ctx.driver.jobCompleteMany({ jobs: items, now, nowIso, returning: needJobs ? 'job' : 'summary' });
   let next = 0;
   const results: readonly TransitionResult[] = malformed
     ? requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null }))
@@ -331,11 +292,8 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<{ resu
         events.push(completedEvent(r.job, nowIso));
         if (r.job.workflow_id) terminal.push(r.job);
       } else {
-        events.push(jobEvent('job.completed', r.summary, 'active', nowIso));
-        if (r.summary.workflow_id) {
-          const stored = await ctx.driver.jobGet(r.summary.id);
-          if (stored) terminal.push(stored.job);
-        }
+        // a workflow member comes back in full (CompleteManyParams.returning): a summary has no workflow
+        events.push(jobEvent('job.completed', r.summary, STATE_ROLES.claimed, nowIso));
       }
     } else {
       const err = await explainRejection(ctx, r, request.jobId, request.workerId, 'acknowledge', request.attempt);
@@ -360,18 +318,18 @@ export async function nack(ctx: EngineContext, body: unknown): Promise<NackRespo
   if (request.attempt !== undefined && request.attempt !== job.attempt) throw staleAttemptError(job.id, job.attempt, request.attempt);
 
   if (request.requeue) {
-    const result = await ctx.driver.jobTransition({ ...requeueOp(job, now, nowIso), expect: { attempt: job.attempt } });
-    if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
+    const [result] = await ctx.driver.jobFailMany({ jobs: [{ id: job.id, outcome: 'requeue', attempt: job.attempt }], now, nowIso });
+    if (!result!.ok) throw await explainRejection(ctx, result!, job.id, request.workerId, 'fail');
     const requeued = (result as { job: Job }).job;
     await ctx.hub.emit([jobEvent('job.requeued', requeued, 'active', nowIso, undefined, job.started_at)]);
     return { id: job.id, job_id: job.id, state: 'available', attempt: requeued.attempt, max_attempts: requeued.max_attempts, job: requeued };
   }
 
   const error = buildJobError(request.error, job.attempt, nowIso);
-  const decision = decideFailure(stored, error, now, ctx.random);
-  if (request.workerId) decision.op.expect = { ...decision.op.expect, workerId: request.workerId };
-  const result = await ctx.driver.jobTransition(decision.op);
-  if (!result.ok) throw await explainRejection(ctx, result, job.id, request.workerId, 'fail');
+  const decision = decideFailure(stored, error, ctx.random);
+  if (request.workerId) decision.item.workerId = request.workerId;
+  const [result] = await ctx.driver.jobFailMany({ jobs: [decision.item], now, nowIso });
+  if (!result!.ok) throw await explainRejection(ctx, result!, job.id, request.workerId, 'fail');
   const failed = (result as { job: Job }).job;
   await ctx.hub.emit(failureEvents(failed, nowIso, decision.deadLettered));
   if (failed.state === 'discarded' && failed.workflow_id) await ctx.onTerminal(failed);
