@@ -66,8 +66,13 @@ try {
   assertQuiet('pnpm install (global pnpm)', run('pnpm', ['install'], { cwd: clone }));
   step('`pnpm install` with the global pnpm: no warning');
 
+  // The clone's builds read this checkout's turbo cache: its files are this checkout's committed ones, so every
+  // task whose inputs match replays outputs the build step of `pnpm test` just produced and checked, instead
+  // of compiling them again (about a minute of CPU). Anything that differs still builds.
+  const cache = join(root, '.turbo', 'cache');
+  const built = existsSync(cache) ? { ...bare, TURBO_CACHE_DIR: cache } : bare;
   const port = await freePort();
-  gateway = spawn('corepack', ['pnpm', 'start'], { cwd: clone, env: { ...bare, PORT: String(port), OJSKIT_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  gateway = spawn('corepack', ['pnpm', 'start'], { cwd: clone, env: { ...built, PORT: String(port), OJSKIT_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   gateway.stdout.on('data', (chunk) => (output += chunk));
   gateway.stderr.on('data', (chunk) => (output += chunk));
@@ -80,7 +85,7 @@ try {
   }
   step(`\`PORT=${port} corepack pnpm start\`: built and ready at ${url}/`);
 
-  run('corepack', ['pnpm', 'turbo', 'run', 'build', '--filter=@ojskit/client...', '--output-logs=errors-only'], { cwd: clone, env: bare, timeoutMs: 240_000 });
+  run('corepack', ['pnpm', 'turbo', 'run', 'build', '--filter=@ojskit/client...', '--output-logs=errors-only'], { cwd: clone, env: built, timeoutMs: 240_000 });
   const tarballs = packAll(clone, join(work, 'tarballs'));
   const app = join(work, 'my-app');
   // The root README's recipe: depend on the client; its @ojskit/core comes from the core tarball (overrides).

@@ -58,7 +58,10 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(() => {
-  // The test runs the built CLI, so build it (and the packages it imports) from the current sources.
+  // The test runs the built CLI. As a turbo task (`pnpm test`, which sets TURBO_HASH) it runs after the builds
+  // of the gateway and of the packages it imports (apps/gateway/turbo.json); run on its own, it builds them
+  // from the current sources.
+  if (process.env['TURBO_HASH']) return;
   const packages = ['core', 'memory', 'redis', 'postgres', 'gateway'].flatMap((name) => ['--filter', `@ojskit/${name}`]);
   execFileSync('pnpm', [...packages, 'run', 'build'], {
     cwd: root,
