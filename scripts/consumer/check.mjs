@@ -43,7 +43,10 @@ try {
     if (noise.length > 0) throw new CheckError(`${manager} install warned:\n${noise.join('\n')}`);
     step(`${manager}: installed ${CONSUMED.join(', ')} from the tarballs, no warning`);
     copySources(here, dir, ['app.mjs', 'app.cjs', 'app.mts', 'app.cts']);
-    for (const [file, expected] of [['app.mjs', 'esm: completed msg-ada@example.com'], ['app.cjs', 'cjs: completed msg-ada@example.com']]) {
+    for (const [file, expected] of [
+      ['app.mjs', 'esm: completed msg-ada@example.com'],
+      ['app.cjs', 'cjs: completed msg-ada@example.com'],
+    ]) {
       const output = run(process.execPath, [file], { cwd: dir, timeoutMs: 30_000 }).trim();
       if (output !== expected) throw new CheckError(`${manager} ${file} printed:\n${output}\nexpected: ${expected}`);
     }
@@ -56,7 +59,7 @@ try {
   }
   console.log(`consumer-check: OK with ${managers.join(', ')}`);
 } catch (error) {
-  console.error(`consumer-check: FAILED: ${error instanceof CheckError ? error.message : error?.stack ?? error}`);
+  console.error(`consumer-check: FAILED: ${error instanceof CheckError ? error.message : (error?.stack ?? error)}`);
   process.exitCode = 1;
 } finally {
   if (keep) console.log(`consumer-check: kept ${work}`);

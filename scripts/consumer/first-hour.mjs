@@ -72,7 +72,11 @@ try {
   const cache = join(root, '.turbo', 'cache');
   const built = existsSync(cache) ? { ...bare, TURBO_CACHE_DIR: cache } : bare;
   const port = await freePort();
-  gateway = spawn('corepack', ['pnpm', 'start'], { cwd: clone, env: { ...built, PORT: String(port), OJSKIT_HOST: '127.0.0.1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  gateway = spawn('corepack', ['pnpm', 'start'], {
+    cwd: clone,
+    env: { ...built, PORT: String(port), OJSKIT_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   gateway.stdout.on('data', (chunk) => (output += chunk));
   gateway.stderr.on('data', (chunk) => (output += chunk));
@@ -106,7 +110,7 @@ try {
   step('SIGTERM: the gateway stopped (exit 0); nothing it printed was a warning');
   console.log('first-hour: OK');
 } catch (error) {
-  console.error(`first-hour: FAILED: ${error instanceof CheckError ? error.message : error?.stack ?? error}`);
+  console.error(`first-hour: FAILED: ${error instanceof CheckError ? error.message : (error?.stack ?? error)}`);
   process.exitCode = 1;
 } finally {
   if (gateway && gateway.exitCode === null) gateway.kill('SIGKILL');

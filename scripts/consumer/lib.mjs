@@ -40,14 +40,18 @@ export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', timeout: options.timeoutMs ?? 120_000, cwd: options.cwd, env });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   if (result.error || result.status !== 0) {
-    throw new CheckError(`\`${[command, ...args].join(' ')}\` failed (${result.error?.message ?? `exit ${result.status}`}) in ${options.cwd ?? process.cwd()}:\n${output}`);
+    throw new CheckError(
+      `\`${[command, ...args].join(' ')}\` failed (${result.error?.message ?? `exit ${result.status}`}) in ${options.cwd ?? process.cwd()}:\n${output}`,
+    );
   }
   return output;
 }
 
 /** Lines of a command's output that warn (npm, pnpm, yarn and Node spell it differently). */
 export function warnings(output) {
-  return output.split('\n').filter((line) => /\bwarn(ing)?\b|\bWARN\b|YN0060|YN0002|DeprecationWarning|ExperimentalWarning/i.test(line) && !/YN0000/.test(line));
+  return output
+    .split('\n')
+    .filter((line) => /\bwarn(ing)?\b|\bWARN\b|YN0060|YN0002|DeprecationWarning|ExperimentalWarning/i.test(line) && !/YN0000/.test(line));
 }
 
 /** `pnpm pack`s every published package into `dir`; returns { name: absolute tarball path }. */
@@ -56,7 +60,8 @@ export function packAll(root, dir) {
   const manifests = PUBLISHED.map((pkg) => ({ pkg, manifest: JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) }));
   for (const { pkg, manifest } of manifests) {
     for (const entry of Object.values(manifest.exports)) {
-      if (!existsSync(join(root, pkg, entry.default))) throw new CheckError(`${manifest.name} is not built (${entry.default} is missing): run \`pnpm build\` first.`);
+      if (!existsSync(join(root, pkg, entry.default)))
+        throw new CheckError(`${manifest.name} is not built (${entry.default} is missing): run \`pnpm build\` first.`);
     }
   }
   // The README's command: one recursive pack of the workspace packages (the root is private).

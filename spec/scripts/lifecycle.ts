@@ -5,16 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { JOB_STATES, TERMINAL_STATES, type JobState } from '@ojskit/core';
-import {
-  EFFECTS,
-  STATE_INDEX,
-  STATE_ROLES,
-  STATE_SETS,
-  TRANSITIONS,
-  TRIGGERS,
-  allowedFrom,
-  type Trigger,
-} from '@ojskit/core/lifecycle';
+import { EFFECTS, STATE_INDEX, STATE_ROLES, STATE_SETS, TRANSITIONS, TRIGGERS, allowedFrom, type Trigger } from '@ojskit/core/lifecycle';
 import type { GeneratedFile } from './generated-file.js';
 
 export const BEGIN_MARKER = '<!-- lifecycle:begin -->';
@@ -101,15 +92,14 @@ function setTable(): string[] {
 
 /** Core's EFFECTS: what each move writes besides the state. */
 function effectTable(): string[] {
-  const lines = [
-    '| Effect (`EFFECTS.…`) | Trigger | From → to | Set to now | Removed | Set from inputs |',
-    '|---|---|---|---|---|---|',
-  ];
+  const lines = ['| Effect (`EFFECTS.…`) | Trigger | From → to | Set to now | Removed | Set from inputs |', '|---|---|---|---|---|---|'];
   const x = (fields: readonly string[]) => fields.map((f) => `x.${f}`);
   for (const [name, e] of Object.entries(EFFECTS)) {
     const now = [...e.stamp, ...x(e.xStamp)];
     const inputs = [...(e.attempt === 'increment' ? ['attempt + 1'] : []), ...e.assign, ...x(e.xAssign)];
-    lines.push(`| ${code(name)} | ${code(e.trigger)} | ${list(e.from)} → ${code(e.to)} | ${list(now)} | ${list([...e.unset, ...x(e.xUnset)])} | ${list(inputs)} |`);
+    lines.push(
+      `| ${code(name)} | ${code(e.trigger)} | ${list(e.from)} → ${code(e.to)} | ${list(now)} | ${list([...e.unset, ...x(e.xUnset)])} | ${list(inputs)} |`,
+    );
   }
   return lines;
 }
@@ -168,10 +158,10 @@ export function renderLifecycleBlock(): string {
     '',
     'What each move writes besides the new state. "Now" is the primitive\'s instant (`nowIso` for envelope fields,',
     '`now` in epoch ms for internals `x.…`); removed fields are deleted; fields set from inputs come from the',
-    'primitive\'s parameters or the job (see `EFFECTS` in core). The adapter applies each effect inside the driver',
-    'primitive named for it: claim in `jobClaim`; promote and expire in `jobPromote`, `jobExpire` and on a claim\'s way;',
+    "primitive's parameters or the job (see `EFFECTS` in core). The adapter applies each effect inside the driver",
+    "primitive named for it: claim in `jobClaim`; promote and expire in `jobPromote`, `jobExpire` and on a claim's way;",
     'uniqueReplace in `jobInsert`; ack in `jobCompleteMany`; retry, discard, reclaim, reclaimDiscard and requeue in',
-    '`jobFailMany` (the item\'s `outcome`). Cancel, activate and deadLetterRetry reach it as compare-and-sets the',
+    "`jobFailMany` (the item's `outcome`). Cancel, activate and deadLetterRetry reach it as compare-and-sets the",
     'engine builds (`jobTransition`). Every one is guarded on the from-states above, where the data lives.',
     '',
     ...effectTable(),

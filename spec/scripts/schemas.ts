@@ -23,7 +23,9 @@ function isZodSchema(value: unknown): value is z.ZodType {
 /** One file per exported schema, sorted by name so output is stable. */
 export function generateSchemas(dir: string): GeneratedFile[] {
   const files: GeneratedFile[] = [];
-  const names = Object.keys(core).filter((name) => name.endsWith('Schema')).sort();
+  const names = Object.keys(core)
+    .filter((name) => name.endsWith('Schema'))
+    .sort();
   for (const name of names) {
     const schema = (core as Record<string, unknown>)[name];
     if (!isZodSchema(schema)) {

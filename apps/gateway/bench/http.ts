@@ -86,9 +86,11 @@ async function lanes(worker: () => Promise<boolean>): Promise<void> {
 }
 
 async function seed(queue: string, count: number): Promise<void> {
-  for (let done = 0; done < count; ) {
+  for (let done = 0; done < count;) {
     const size = Math.min(1000, count - done);
-    const reply = await call('POST', '/ojs/v1/jobs/batch', { jobs: Array.from({ length: size }, (_, i) => ({ type: 'bench.job', args: [done + i], options: { queue } })) });
+    const reply = await call('POST', '/ojs/v1/jobs/batch', {
+      jobs: Array.from({ length: size }, (_, i) => ({ type: 'bench.job', args: [done + i], options: { queue } })),
+    });
     expectStatus(reply, 201, 'seed');
     done += size;
   }
@@ -203,7 +205,9 @@ async function pipeline(): Promise<void> {
 
 async function startServer(): Promise<ChildProcess> {
   const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-  const child = spawn(process.execPath, [cli, '--port', '0', '--host', '127.0.0.1', '--quiet', '--backend', 'memory'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [cli, '--port', '0', '--host', '127.0.0.1', '--quiet', '--backend', 'memory'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) {

@@ -46,10 +46,14 @@ async function main(): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: PRODUCERS });
   const post = (body: string): Promise<number> =>
     new Promise((resolve, reject) => {
-      const req = request(`${server.url}/ojs/v1/jobs/batch`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        `${server.url}/ojs/v1/jobs/batch`,
+        { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -64,13 +68,14 @@ async function main(): Promise<void> {
       lines.push(...d.split('\n').filter(Boolean));
       onLine?.();
     });
-    const nextLine = (): Promise<string> => new Promise((resolve) => {
-      const check = (): void => {
-        if (lines.length > 0) resolve(lines.shift()!);
-        else onLine = check;
-      };
-      check();
-    });
+    const nextLine = (): Promise<string> =>
+      new Promise((resolve) => {
+        const check = (): void => {
+          if (lines.length > 0) resolve(lines.shift()!);
+          else onLine = check;
+        };
+        check();
+      });
     if (child) await nextLine();
     const row = { subscribers: n, jobsPerSecond: [] as number[], cpuUsPerJob: [] as number[] } as (typeof rows)[number];
     for (let round = 0; round < ROUNDS; round++) {

@@ -51,7 +51,9 @@ async function main(): Promise<void> {
   });
   log({ msg: 'listening', url: running.url, port: running.port, backend: backend.name, auth: config.apiKeys.length > 0, version: GATEWAY_VERSION });
   // For the person who just ran it: a URL a terminal makes clickable (stdout stays JSON lines for log shippers).
-  process.stderr.write(`ojskit-gateway: ready at ${running.url}/ (${backend.name} backend; API under ${running.url}/ojs/v1, reference at ${running.url}/ojs/v1/docs)\n`);
+  process.stderr.write(
+    `ojskit-gateway: ready at ${running.url}/ (${backend.name} backend; API under ${running.url}/ojs/v1, reference at ${running.url}/ojs/v1/docs)\n`,
+  );
   const exposed = exposureWarning(config);
   if (exposed) process.stderr.write(`\n  ${exposed}\n\n`);
 

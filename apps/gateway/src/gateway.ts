@@ -84,8 +84,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   let draining = false;
 
   app.use('*', requestContext());
-  if (options.logger !== false) app.use('*', requestLog(options.logger ?? jsonStdoutLogger, (method, status) => metrics.countRequest(method, status)));
-  else app.use('*', async (c, next) => { await next(); metrics.countRequest(c.req.method, c.res.status); });
+  if (options.logger !== false)
+    app.use(
+      '*',
+      requestLog(options.logger ?? jsonStdoutLogger, (method, status) => metrics.countRequest(method, status)),
+    );
+  else
+    app.use('*', async (c, next) => {
+      await next();
+      metrics.countRequest(c.req.method, c.res.status);
+    });
   // No CORS unless asked: a wildcard would let any web page drive the API from a visitor's browser.
   if (options.corsOrigin !== undefined && options.corsOrigin !== false) {
     app.use(
@@ -153,7 +161,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     // OPTIONS (without CORS, which answers preflights itself) lists the methods, as Allow promises it can.
     if (allowed.length > 0 && c.req.method === 'OPTIONS') return c.body(null, 204, { Allow: allowed.join(', ') });
     if (allowed.length > 0) return methodNotAllowed(c, allowed);
-    return errorResponse(c, new OjsError('not_found', `Route ${c.req.method} ${c.req.path} not found.`, { details: { resource_type: 'route', resource_id: c.req.path } }));
+    return errorResponse(
+      c,
+      new OjsError('not_found', `Route ${c.req.method} ${c.req.path} not found.`, { details: { resource_type: 'route', resource_id: c.req.path } }),
+    );
   });
   app.onError((error, c) => {
     const ojsError = toOjsError(error);

@@ -38,7 +38,11 @@ describeEachBackend('admin, bulk and backpressure over HTTP', (backend) => {
 
   it('bad queue configurations answer the error envelope, never 500', async () => {
     const q = queueName();
-    for (const [body, status] of [[{ backpressure: { max_depth: 'ten' } }, 400], [{ backpressure: { strategy: 'block' } }, 422], [[1, 2], 400]] as const) {
+    for (const [body, status] of [
+      [{ backpressure: { max_depth: 'ten' } }, 400],
+      [{ backpressure: { strategy: 'block' } }, 422],
+      [[1, 2], 400],
+    ] as const) {
       const { res, body: answer } = await h.json('PUT', `/ojs/v1/admin/queues/${q}/config`, body);
       expect(res.status).toBe(status);
       expect(answer.error.code).toBeTypeOf('string');

@@ -14,14 +14,28 @@ for (const backend of ['redis', 'postgres'] as const) {
   if (!available && process.env['CI'] === 'true') throw new Error(`no private ${backend} can be started here (CI=true requires it for the chaos run)`);
 
   // Skipped only on a machine without the server binaries to start privately (it fails under CI=true above).
-  it.skipIf(!available)(`every job terminal and none lost across kill -9 of workers (HTTP and in-process), gateways and the store [${backend}]`, async () => {
-    const report = await runChaos({ backend, jobs: 150, workers: 2, inProcessWorkers: 2, chaosMs: 8_000, killEveryMs: 700, storeRestarts: 1, settleMs: 60_000, log: (line) => console.error(`  ${new Date().toISOString().slice(11, 19)} ${line}`) });
-    console.log(formatReport(backend, report));
-    expect(report.lost).toBe(0);
-    expect(report.terminal).toBe(report.jobs);
-    expect(report.completed).toBe(report.jobs);
-    expect(report.neverRan).toBe(0);
-    expect(report.attemptMismatches).toBe(0);
-    expect(report.kills.store).toBe(1);
-  }, 180_000);
+  it.skipIf(!available)(
+    `every job terminal and none lost across kill -9 of workers (HTTP and in-process), gateways and the store [${backend}]`,
+    async () => {
+      const report = await runChaos({
+        backend,
+        jobs: 150,
+        workers: 2,
+        inProcessWorkers: 2,
+        chaosMs: 8_000,
+        killEveryMs: 700,
+        storeRestarts: 1,
+        settleMs: 60_000,
+        log: (line) => console.error(`  ${new Date().toISOString().slice(11, 19)} ${line}`),
+      });
+      console.log(formatReport(backend, report));
+      expect(report.lost).toBe(0);
+      expect(report.terminal).toBe(report.jobs);
+      expect(report.completed).toBe(report.jobs);
+      expect(report.neverRan).toBe(0);
+      expect(report.attemptMismatches).toBe(0);
+      expect(report.kills.store).toBe(1);
+    },
+    180_000,
+  );
 }

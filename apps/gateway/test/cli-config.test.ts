@@ -75,7 +75,13 @@ describe('CLI configuration', () => {
     expect(resolveConfig(['-v'], {})).toEqual({ version: true });
     for (const option of CLI_OPTIONS) expect(usage()).toContain(option.flag);
     // the short forms that work are listed next to their long ones
-    for (const [long, short] of [['--port', '-p'], ['--backend', '-b'], ['--quiet', '-q'], ['--help', '-h'], ['--version', '-v']]) {
+    for (const [long, short] of [
+      ['--port', '-p'],
+      ['--backend', '-b'],
+      ['--quiet', '-q'],
+      ['--help', '-h'],
+      ['--version', '-v'],
+    ]) {
       expect(usage()).toContain(`${long}, ${short}`);
     }
     expect(config(['-p', '9001', '-b', 'redis://h:1', '-q'])).toMatchObject({ port: 9001, backend: 'redis://h:1', quiet: true });

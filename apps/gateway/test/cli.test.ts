@@ -170,7 +170,10 @@ describe('ojskit-gateway CLI', () => {
   it('exits with one clear line when the Redis or PostgreSQL it is given does not answer', async () => {
     const closed = await freePort();
     for (const [backend, line] of [
-      [`redis://127.0.0.1:${closed}`, `ojskit-gateway: Redis at 127.0.0.1:${closed} is unreachable (connect ECONNREFUSED 127.0.0.1:${closed}). Is redis-server running there, and is the URL right?`],
+      [
+        `redis://127.0.0.1:${closed}`,
+        `ojskit-gateway: Redis at 127.0.0.1:${closed} is unreachable (connect ECONNREFUSED 127.0.0.1:${closed}). Is redis-server running there, and is the URL right?`,
+      ],
       [`postgres://postgres@127.0.0.1:${closed}/test`, `ojskit-gateway: connect ECONNREFUSED 127.0.0.1:${closed}`],
     ]) {
       const child = spawn(process.execPath, [cli, '--port', '0', '--backend', backend!], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -212,7 +215,9 @@ describeEachBackend(
       );
 
       const total = 40;
-      const { jobs } = await http(a!.url).enqueueBatch({ jobs: Array.from({ length: total }, (_, i) => ({ type: 'multi.job', args: [i], options: { queue } })) });
+      const { jobs } = await http(a!.url).enqueueBatch({
+        jobs: Array.from({ length: total }, (_, i) => ({ type: 'multi.job', args: [i], options: { queue } })),
+      });
       // Four workers, two per gateway, fetch and ACK concurrently until the queue is empty.
       const work = async (url: string, worker: string): Promise<string[]> => {
         const api = http(url);
@@ -237,7 +242,10 @@ describeEachBackend(
 
       // Each gateway's stream shows every job's transitions, whichever process made them, in order, once.
       const expected = ['job.enqueued', 'job.started', 'job.completed'];
-      for (const [name, reader] of [['A', streams[0]!], ['B', streams[1]!]] as const) {
+      for (const [name, reader] of [
+        ['A', streams[0]!],
+        ['B', streams[1]!],
+      ] as const) {
         const seen = events(await reader.until((frames) => events(frames).length >= expected.length * total, 15_000));
         const byJob = new Map<string, string[]>();
         for (const event of seen) byJob.set(event.data.data.job_id, [...(byJob.get(event.data.data.job_id) ?? []), event.event]);

@@ -77,8 +77,20 @@ describeEachBackend('malformed bodies', (backend) => {
   });
 
   it('garbage thrown at every route never yields a 5xx', async () => {
-    const garbage = ['{', '[]', '{"jobs":"x"}', '{"queues":[1,2]}', '{"job_id":{"$ne":null}}', '{"type":"", "args":{}}', `{"args":${'['.repeat(500)}${']'.repeat(500)}}`, '\u0000', '{"__proto__":{"x":1}}'];
-    const paths = [...BODY_ROUTES, ['POST', `/ojs/v1/jobs/${UNKNOWN_ID}/activate`], ['POST', `/ojs/v1/dead-letter/${UNKNOWN_ID}/retry`]] as Array<[string, string]>;
+    const garbage = [
+      '{',
+      '[]',
+      '{"jobs":"x"}',
+      '{"queues":[1,2]}',
+      '{"job_id":{"$ne":null}}',
+      '{"type":"", "args":{}}',
+      `{"args":${'['.repeat(500)}${']'.repeat(500)}}`,
+      '\u0000',
+      '{"__proto__":{"x":1}}',
+    ];
+    const paths = [...BODY_ROUTES, ['POST', `/ojs/v1/jobs/${UNKNOWN_ID}/activate`], ['POST', `/ojs/v1/dead-letter/${UNKNOWN_ID}/retry`]] as Array<
+      [string, string]
+    >;
     for (const [method, path] of paths) {
       for (const text of garbage) {
         const res = await h.call(method, path, text);
@@ -135,7 +147,14 @@ describeEachBackend('envelope preservation over HTTP', (backend) => {
     const q = queueName();
     const args = [1, 2.5, 'two', null, true, { nested: [1, { deep: 'x' }] }, '9007199254740993', 1e300, 'ünïcødé ✓ 🚀', []];
     const meta = { trace_id: 'abc', tenant: { id: 7 }, 'dotted.key': true, empty: {} };
-    const { res, body } = await h.json('POST', '/ojs/v1/jobs', { type: 'keep.job', args, meta, x_custom: { a: [1] }, partner_field: 'kept', options: { queue: q } });
+    const { res, body } = await h.json('POST', '/ojs/v1/jobs', {
+      type: 'keep.job',
+      args,
+      meta,
+      x_custom: { a: [1] },
+      partner_field: 'kept',
+      options: { queue: q },
+    });
     expect(res.status).toBe(201);
     for (const job of [body.job, (await h.json('GET', `/ojs/v1/jobs/${body.job.id}`)).body.job, await claim(h, q)]) {
       expect(job.args).toEqual(args);
@@ -234,7 +253,12 @@ describeEachBackend('ids, unknown jobs and illegal transitions', (backend) => {
     expect(badRetry.body.error).toMatchObject({ code: 'validation_error', type: 'validation_error' });
     const noQueues = await h.json('POST', '/ojs/v1/workers/fetch', {});
     expect(noQueues.res.status).toBe(400);
-    const badBatch = await h.json('POST', '/ojs/v1/jobs/batch', { jobs: [{ type: 'a.b', args: [] }, { type: 'BAD', args: [] }] });
+    const badBatch = await h.json('POST', '/ojs/v1/jobs/batch', {
+      jobs: [
+        { type: 'a.b', args: [] },
+        { type: 'BAD', args: [] },
+      ],
+    });
     expect(badBatch.res.status).toBe(400);
     expect(badBatch.body.error.details.index).toBe(1);
     const existing = await push(h, queueName());
@@ -250,12 +274,14 @@ describe('backend failures', () => {
     const h = await testHarness(MEMORY);
     const failing = new Proxy(h.engine, {
       get(target, key, receiver) {
-        if (key === 'getJob' || key === 'fetch') return async () => {
-          throw new Error('connection reset by peer at 10.0.0.7');
-        };
-        if (key === 'enqueue') return async () => {
-          throw new OjsError('backend_unavailable', 'store down');
-        };
+        if (key === 'getJob' || key === 'fetch')
+          return async () => {
+            throw new Error('connection reset by peer at 10.0.0.7');
+          };
+        if (key === 'enqueue')
+          return async () => {
+            throw new OjsError('backend_unavailable', 'store down');
+          };
         return Reflect.get(target, key, receiver);
       },
     });
@@ -264,7 +290,7 @@ describe('backend failures', () => {
     const res = await gateway.request(`/ojs/v1/jobs/${UNKNOWN_ID}`);
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe(OJS);
-    const body = ((await res.json()) as any);
+    const body = (await res.json()) as any;
     expect(body.error).toMatchObject({ code: 'backend_error', retryable: true });
     expect(body.error.message).not.toContain('10.0.0.7');
     expect(logged).toContainEqual(expect.objectContaining({ status: 500, level: 'error', error: 'connection reset by peer at 10.0.0.7' }));

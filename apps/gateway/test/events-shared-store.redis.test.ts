@@ -48,7 +48,7 @@ async function stream(gateway: Gateway, query: string, headers: Record<string, s
 }
 
 describe.skipIf(!REDIS.available)('two gateways over one Redis', () => {
-  it('streams on B what was done through A, and a gateway started later resumes A\'s event ids from the store', async () => {
+  it("streams on B what was done through A, and a gateway started later resumes A's event ids from the store", async () => {
     const prefix = `ojstest:gw2:${randomUUID().slice(0, 8)}`;
     const a = await node(prefix);
     const b = await node(prefix);

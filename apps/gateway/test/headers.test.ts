@@ -27,12 +27,18 @@ describeEachBackend('headers', (backend) => {
     const id = res.headers.get('x-request-id')!;
     expect(id).toMatch(/^req_/);
     expect(isUuidV7(id.slice(4))).toBe(true);
-    const json = ((await res.json()) as any);
+    const json = (await res.json()) as any;
     if (res.status >= 400) expect(json.error.request_id).toBe(id);
   });
 
   it('non-JSON responses carry OJS-Version too (metrics, docs, root, HEAD, preflight)', async () => {
-    for (const [method, path] of [['GET', '/metrics'], ['GET', '/ojs/v1/docs'], ['GET', '/'], ['HEAD', '/ojs/manifest'], ['OPTIONS', '/ojs/v1/jobs']] as const) {
+    for (const [method, path] of [
+      ['GET', '/metrics'],
+      ['GET', '/ojs/v1/docs'],
+      ['GET', '/'],
+      ['HEAD', '/ojs/manifest'],
+      ['OPTIONS', '/ojs/v1/jobs'],
+    ] as const) {
       const res = await h.call(method, path, undefined, method === 'OPTIONS' ? { Origin: 'http://x.test', 'Access-Control-Request-Method': 'POST' } : {});
       expect(res.headers.get('ojs-version'), `${method} ${path}`).toBe('1.0');
       expect(res.headers.get('x-request-id'), `${method} ${path}`).toBeTruthy();
@@ -56,7 +62,7 @@ describeEachBackend('headers', (backend) => {
     for (const version of ['2.0', '0.9', 'banana']) {
       const res = await h.call('POST', '/ojs/v1/jobs', { type: 'x.y', args: [] }, { 'OJS-Version': version });
       expect(res.status, version).toBe(422);
-      const body = ((await res.json()) as any);
+      const body = (await res.json()) as any;
       expect(body.error.code).toBe('unsupported');
       expect(res.headers.get('ojs-version')).toBe('1.0');
     }
@@ -65,7 +71,7 @@ describeEachBackend('headers', (backend) => {
 
   it('sets Location on 201 from POST /jobs and POST /workflows', async () => {
     const res = await h.call('POST', '/ojs/v1/jobs', { type: 'hdr.job', args: [] });
-    const { job } = ((await res.json()) as any);
+    const { job } = (await res.json()) as any;
     expect(res.headers.get('location')).toBe(`/ojs/v1/jobs/${job.id}`);
     const wf = await h.call('POST', '/ojs/v1/workflows', { type: 'chain', steps: [{ type: 'a.b', args: [] }] });
     expect(wf.status).toBe(201);
@@ -89,7 +95,9 @@ describeEachBackend('headers', (backend) => {
 
   it('restricts CORS to configured origins, or sends none when disabled', async () => {
     const listed = await testHarness(backend, { corsOrigin: ['http://ok.test'] });
-    expect((await listed.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://ok.test' })).headers.get('access-control-allow-origin')).toBe('http://ok.test');
+    expect((await listed.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://ok.test' })).headers.get('access-control-allow-origin')).toBe(
+      'http://ok.test',
+    );
     expect((await listed.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://evil.test' })).headers.get('access-control-allow-origin')).toBeNull();
     const off = await testHarness(backend, { corsOrigin: false });
     expect((await off.call('GET', '/ojs/v1/queues', undefined, { Origin: 'http://ok.test' })).headers.get('access-control-allow-origin')).toBeNull();

@@ -89,7 +89,17 @@ describeEachBackend('hostile values', (backend) => {
         ['POST', '/ojs/v1/jobs', { type: 'a.b', args: [], custom_field: bad, queue: q }, 'custom_field'],
         ['POST', '/ojs/v1/jobs', { type: 'a.b', args: [], meta: { [bad]: 1 }, queue: q }, 'meta'],
         ['POST', '/ojs/v1/jobs', { type: 'a.b', args: [], retry: { non_retryable_errors: [bad] }, queue: q }, 'retry'],
-        ['POST', '/ojs/v1/jobs/batch', { jobs: [{ type: 'a.b', args: [], queue: q }, { type: 'a.b', args: [bad], queue: q }] }, 'args'],
+        [
+          'POST',
+          '/ojs/v1/jobs/batch',
+          {
+            jobs: [
+              { type: 'a.b', args: [], queue: q },
+              { type: 'a.b', args: [bad], queue: q },
+            ],
+          },
+          'args',
+        ],
         ['POST', '/ojs/v1/workers/fetch', { queues: [q], worker_id: bad }, 'worker_id'],
         ['POST', '/ojs/v1/workers/ack', { job_id: job.id, worker_id: bad }, 'worker_id'],
         ['POST', '/ojs/v1/workers/ack/batch', { acks: [{ job_id: job.id, worker_id: bad }] }, 'worker_id'],
@@ -159,7 +169,17 @@ describeEachBackend('hostile values', (backend) => {
     await refused('POST', '/ojs/v1/jobs', { type: 'a.b', args: new Array(600_000).fill(1), queue: q }, 413);
     // Multi-byte text counts in UTF-8 bytes.
     await refused('POST', '/ojs/v1/jobs', { type: 'a.b', args: ['é'.repeat(MAX_ENVELOPE_BYTES / 2 + 10)], queue: q }, 413);
-    const batch = await refused('POST', '/ojs/v1/jobs/batch', { jobs: [{ type: 'a.b', args: [], queue: q }, { type: 'a.b', args: [big], queue: q }] }, 413);
+    const batch = await refused(
+      'POST',
+      '/ojs/v1/jobs/batch',
+      {
+        jobs: [
+          { type: 'a.b', args: [], queue: q },
+          { type: 'a.b', args: [big], queue: q },
+        ],
+      },
+      413,
+    );
     expect(batch.details.index).toBe(1);
     expect(await jobCount(q)).toBe(0);
     // Just under the limit is stored.
@@ -200,7 +220,11 @@ describeEachBackend(
       for (let i = 0; i < 5; i++) healthy.push(await push(h, q));
       const parsed = parseEnqueue({ type: 'poison.job', args: [], queue: q }, h.clock.now());
       parsed.job.args = [10n];
-      const inserted = await h.driver.jobInsert({ jobs: [{ job: parsed.job, x: { visibilityMs: 60_000, timeoutMs: 60_000 } }], now: h.clock.now(), nowIso: new Date(h.clock.now()).toISOString() });
+      const inserted = await h.driver.jobInsert({
+        jobs: [{ job: parsed.job, x: { visibilityMs: 60_000, timeoutMs: 60_000 } }],
+        now: h.clock.now(),
+        nowIso: new Date(h.clock.now()).toISOString(),
+      });
       expect(inserted.ok).toBe(true);
       for (let round = 0; round < 3; round++) {
         const { res, body } = await h.json('POST', '/ojs/v1/workers/fetch', { queues: [q], count: 10, worker_id: 'w' });

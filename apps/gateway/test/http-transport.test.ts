@@ -109,7 +109,12 @@ describeEachBackend('HttpTransport', (backend) => {
     expect(await http(sickUrl).health()).toMatchObject({ status: 'degraded', backend: { status: 'unhealthy' } });
 
     const q = queueName();
-    await api.enqueueBatch({ jobs: [{ type: 'a.b', args: [1], options: { queue: q } }, { type: 'a.b', args: [2], options: { queue: q } }] });
+    await api.enqueueBatch({
+      jobs: [
+        { type: 'a.b', args: [1], options: { queue: q } },
+        { type: 'a.b', args: [2], options: { queue: q } },
+      ],
+    });
     const { jobs } = await api.fetch({ queues: [q], count: 2, worker_id: 'w' });
     const { results } = await api.ackMany({ acks: jobs.map((j) => ({ job_id: j.id, worker_id: 'w' })) });
     expect(results.map((r) => r.ok)).toEqual([true, true]);
@@ -176,7 +181,16 @@ describeEachBackend('HttpTransport', (backend) => {
 // The stream is a fake response, no gateway or store involved: runs once.
 describe('HttpTransport SSE parsing', () => {
   it('parses SSE framing: CRLF, split chunks, multi-line data, comments, unnamed messages', async () => {
-    const event = { specversion: '1.0', id: 'evt_1', type: 'job.enqueued', source: 'ojs://t', time: 't', subject: 's', datacontenttype: 'application/json', data: { a: 1 } };
+    const event = {
+      specversion: '1.0',
+      id: 'evt_1',
+      type: 'job.enqueued',
+      source: 'ojs://t',
+      time: 't',
+      subject: 's',
+      datacontenttype: 'application/json',
+      data: { a: 1 },
+    };
     const json = JSON.stringify(event);
     const cut = json.indexOf(',"id"') + 1; // between two members, where a newline is legal JSON whitespace
     const text = `retry: 5\r\n: hello\r\n\r\nevent: job.enqueued\r\nid: evt_1\r\ndata: ${json.slice(0, cut)}\r\ndata: ${json.slice(cut)}\r\n\r\n: ping\n\ndata: ${JSON.stringify({ ...event, id: 'evt_2' })}\r\r`;

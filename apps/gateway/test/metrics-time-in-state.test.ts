@@ -117,39 +117,49 @@ describeEachBackend('metrics: time in state', (backend) => {
   });
 });
 
-describeEachBackend('metrics across gateways', (backend) => {
-  it('a job enqueued through one gateway and run through another is timed by both', async () => {
-    const url = backend.url();
-    const clock = new ManualClock();
-    const opened: Array<{ driver: Driver; engine: Engine; gateway: Gateway }> = [];
-    try {
-      for (let i = 0; i < 2; i++) {
-        const driver = await createBackend(url);
-        await (driver.events as { ready?: () => Promise<void> } | undefined)?.ready?.();
-        const engine = new Engine({ driver, clock, onError: () => undefined });
-        opened.push({ driver, engine, gateway: createGateway({ engine, driver, logger: false }) });
+describeEachBackend(
+  'metrics across gateways',
+  (backend) => {
+    it('a job enqueued through one gateway and run through another is timed by both', async () => {
+      const url = backend.url();
+      const clock = new ManualClock();
+      const opened: Array<{ driver: Driver; engine: Engine; gateway: Gateway }> = [];
+      try {
+        for (let i = 0; i < 2; i++) {
+          const driver = await createBackend(url);
+          await (driver.events as { ready?: () => Promise<void> } | undefined)?.ready?.();
+          const engine = new Engine({ driver, clock, onError: () => undefined });
+          opened.push({ driver, engine, gateway: createGateway({ engine, driver, logger: false }) });
+        }
+        const call = (i: number) => (method: string, path: string, body?: unknown) =>
+          Promise.resolve(
+            opened[i]!.gateway.request(path, {
+              method,
+              headers: { 'Content-Type': 'application/openjobspec+json' },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            }),
+          );
+        const a = { call: call(0) };
+        const b = { call: call(1) };
+        const q = queueName('across');
+        const pushed = (await (await a.call('POST', '/ojs/v1/jobs', { type: 'test.job', args: [], options: { queue: q } })).json()) as { job: { id: string } };
+        clock.advance(1_000);
+        expect((await b.call('POST', '/ojs/v1/workers/fetch', { queues: [q], worker_id: 'w1' })).status).toBe(200);
+        clock.advance(2_000);
+        expect((await b.call('POST', '/ojs/v1/workers/ack/batch', { acks: [{ job_id: pushed.job.id }] })).status).toBe(200);
+        for (const h of [a, b]) {
+          const text = await scrapeUntil(h, (t) => sample(t, `ojs_job_run_seconds_count{queue="${q}",outcome="completed"}`) === 1);
+          expect(sample(text, `ojs_job_wait_seconds_sum{queue="${q}"}`)).toBe(1);
+          expect(sample(text, `ojs_job_run_seconds_sum{queue="${q}",outcome="completed"}`)).toBe(2);
+          expect(sample(text, `ojs_job_transitions_total{queue="${q}",from="none",to="available"}`)).toBe(1);
+        }
+      } finally {
+        for (const { gateway, engine } of opened) {
+          await gateway.close();
+          await engine.close();
+        }
       }
-      const call = (i: number) => (method: string, path: string, body?: unknown) =>
-        Promise.resolve(opened[i]!.gateway.request(path, { method, headers: { 'Content-Type': 'application/openjobspec+json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }));
-      const a = { call: call(0) };
-      const b = { call: call(1) };
-      const q = queueName('across');
-      const pushed = (await (await a.call('POST', '/ojs/v1/jobs', { type: 'test.job', args: [], options: { queue: q } })).json()) as { job: { id: string } };
-      clock.advance(1_000);
-      expect((await b.call('POST', '/ojs/v1/workers/fetch', { queues: [q], worker_id: 'w1' })).status).toBe(200);
-      clock.advance(2_000);
-      expect((await b.call('POST', '/ojs/v1/workers/ack/batch', { acks: [{ job_id: pushed.job.id }] })).status).toBe(200);
-      for (const h of [a, b]) {
-        const text = await scrapeUntil(h, (t) => sample(t, `ojs_job_run_seconds_count{queue="${q}",outcome="completed"}`) === 1);
-        expect(sample(text, `ojs_job_wait_seconds_sum{queue="${q}"}`)).toBe(1);
-        expect(sample(text, `ojs_job_run_seconds_sum{queue="${q}",outcome="completed"}`)).toBe(2);
-        expect(sample(text, `ojs_job_transitions_total{queue="${q}",from="none",to="available"}`)).toBe(1);
-      }
-    } finally {
-      for (const { gateway, engine } of opened) {
-        await gateway.close();
-        await engine.close();
-      }
-    }
-  });
-}, [REDIS, POSTGRES]);
+    });
+  },
+  [REDIS, POSTGRES],
+);

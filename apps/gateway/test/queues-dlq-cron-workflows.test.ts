@@ -126,7 +126,9 @@ describeEachBackend('cron', (backend) => {
 
   it('invalid registrations and names are 400', async () => {
     expect((await h.json('POST', '/ojs/v1/cron', { name: 'x', expression: 'not cron', job_template: { type: 'a.b' } })).res.status).toBe(400);
-    expect((await h.json('POST', '/ojs/v1/cron', { name: 'x', expression: '* * * * *', timezone: 'Mars/Olympus', job_template: { type: 'a.b' } })).res.status).toBe(400);
+    expect(
+      (await h.json('POST', '/ojs/v1/cron', { name: 'x', expression: '* * * * *', timezone: 'Mars/Olympus', job_template: { type: 'a.b' } })).res.status,
+    ).toBe(400);
     expect((await h.json('GET', '/ojs/v1/cron/Bad_Name')).res.status).toBe(400);
   });
 });

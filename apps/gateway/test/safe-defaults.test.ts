@@ -40,7 +40,10 @@ describe('library defaults', () => {
   it('createGateway sends no CORS headers unless corsOrigin is given', async () => {
     const gateway = createGateway({ backend: new MemoryDriver(), logger: false, startServices: false });
     try {
-      const preflight = await gateway.request('/ojs/v1/jobs', { method: 'OPTIONS', headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' } });
+      const preflight = await gateway.request('/ojs/v1/jobs', {
+        method: 'OPTIONS',
+        headers: { Origin: 'http://evil.example', 'Access-Control-Request-Method': 'POST' },
+      });
       expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
       const simple = await gateway.request('/ojs/manifest', { headers: { Origin: 'http://evil.example' } });
       expect(simple.headers.get('access-control-allow-origin')).toBeNull();
@@ -55,7 +58,10 @@ describe('library defaults', () => {
       const res = await gateway.request('/ojs/v1/queues/listed/pause', { method: 'POST', headers: { Origin: 'https://ui.example', Host: 'localhost:8080' } });
       expect(res.status).toBe(200);
       expect(res.headers.get('access-control-allow-origin')).toBe('https://ui.example');
-      const other = await gateway.request('/ojs/v1/queues/listed/pause', { method: 'POST', headers: { Origin: 'https://other.example', Host: 'localhost:8080' } });
+      const other = await gateway.request('/ojs/v1/queues/listed/pause', {
+        method: 'POST',
+        headers: { Origin: 'https://other.example', Host: 'localhost:8080' },
+      });
       expect(other.status).toBe(403);
     } finally {
       await gateway.close();
@@ -86,7 +92,11 @@ describeEachBackend('JSON content type required on bodies', (backend) => {
     for (const contentType of [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       const headers = new Headers();
       if (contentType !== undefined) headers.set('Content-Type', contentType);
-      const res = await h.gateway.request(path, { method, headers, body: JSON.stringify({ type: 'x.y', args: [], queues: ['q'], jobs: [{ type: 'x.y', args: [] }] }) });
+      const res = await h.gateway.request(path, {
+        method,
+        headers,
+        body: JSON.stringify({ type: 'x.y', args: [], queues: ['q'], jobs: [{ type: 'x.y', args: [] }] }),
+      });
       expect(res.status, `${contentType}`).toBe(415);
       expect(res.headers.get('content-type')).toBe(OJS);
       const body = (await res.json()) as any;

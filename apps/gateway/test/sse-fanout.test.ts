@@ -28,14 +28,23 @@ describeEachBackend(
         readers.push(reader);
       }
       const stringify = vi.spyOn(JSON, 'stringify');
-      const { res, body } = await h.json('POST', '/ojs/v1/jobs/batch', { jobs: Array.from({ length: 50 }, (_, i) => ({ type: 'fan.job', args: [i], options: { queue: q } })) });
+      const { res, body } = await h.json('POST', '/ojs/v1/jobs/batch', {
+        jobs: Array.from({ length: 50 }, (_, i) => ({ type: 'fan.job', args: [i], options: { queue: q } })),
+      });
       expect(res.status).toBe(201);
       const ids = body.jobs.map((j: any) => j.id);
       for (const reader of readers) {
         const frames = await reader.until((all) => all.filter((f) => f.event === 'job.enqueued').length >= 50);
         expect(frames.filter((f) => f.event === 'job.enqueued').map((f) => JSON.parse(f.data!).subject)).toEqual(ids);
       }
-      const eventSerialisations = stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && (value as any).type === 'job.enqueued' && typeof (value as any).id === 'string' && (value as any).id.startsWith('evt_'));
+      const eventSerialisations = stringify.mock.calls.filter(
+        ([value]) =>
+          typeof value === 'object' &&
+          value !== null &&
+          (value as any).type === 'job.enqueued' &&
+          typeof (value as any).id === 'string' &&
+          (value as any).id.startsWith('evt_'),
+      );
       expect(eventSerialisations.length).toBe(50);
       for (const controller of controllers) controller.abort();
     });
@@ -52,11 +61,15 @@ describeEachBackend(
       // Same first event, same last, same length: only the middle event differs.
       const viaB = await open(`${a},${b}`);
       const viaC = await open(`${a},${c}`);
-      const { res, body } = await h.json('POST', '/ojs/v1/jobs/batch', { jobs: [a, b, c, a].map((queue, i) => ({ type: 'fan.run', args: [i], options: { queue } })) });
+      const { res, body } = await h.json('POST', '/ojs/v1/jobs/batch', {
+        jobs: [a, b, c, a].map((queue, i) => ({ type: 'fan.run', args: [i], options: { queue } })),
+      });
       expect(res.status).toBe(201);
       const ids = body.jobs.map((j: any) => j.id);
       const subjects = async (reader: FrameReader): Promise<string[]> =>
-        (await reader.until((all) => all.filter((f) => f.event === 'job.enqueued').length >= 3)).filter((f) => f.event === 'job.enqueued').map((f) => JSON.parse(f.data!).subject);
+        (await reader.until((all) => all.filter((f) => f.event === 'job.enqueued').length >= 3))
+          .filter((f) => f.event === 'job.enqueued')
+          .map((f) => JSON.parse(f.data!).subject);
       expect(await subjects(viaB.reader)).toEqual([ids[0], ids[1], ids[3]]);
       expect(await subjects(viaC.reader)).toEqual([ids[0], ids[2], ids[3]]);
       viaB.controller.abort();

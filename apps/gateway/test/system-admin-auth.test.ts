@@ -13,7 +13,11 @@ describeEachBackend('system', (backend) => {
     expect(res.status).toBe(200);
     expect(body).toMatchObject({ specversion: '1.0', ojs_version: '1.0', conformance_tier: 'runtime', protocols: ['http'], backend: backend.name });
     expect(body.conformance_level).toBe(4);
-    expect(body.endpoints).toEqual({ base_url: 'http://localhost/ojs/v1', manifest: 'http://localhost/ojs/manifest', health: 'http://localhost/ojs/v1/health' });
+    expect(body.endpoints).toEqual({
+      base_url: 'http://localhost/ojs/v1',
+      manifest: 'http://localhost/ojs/manifest',
+      health: 'http://localhost/ojs/v1/health',
+    });
   });
 
   it('health at /ojs/v1/health and /health; 503 when the backend is unhealthy', async () => {
@@ -24,7 +28,12 @@ describeEachBackend('system', (backend) => {
     }
     const broken = createGateway({
       engine: new Proxy(h.engine, {
-        get: (target, key, receiver) => (key === 'health' ? async () => { throw new Error('ECONNREFUSED'); } : Reflect.get(target, key, receiver)),
+        get: (target, key, receiver) =>
+          key === 'health'
+            ? async () => {
+                throw new Error('ECONNREFUSED');
+              }
+            : Reflect.get(target, key, receiver),
       }),
       logger: false,
     });
@@ -65,24 +74,57 @@ describeEachBackend('system', (backend) => {
     const res = await h.call('GET', '/ojs/v1/openapi.json');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
-    const doc = ((await res.json()) as any);
+    const doc = (await res.json()) as any;
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, item]) =>
       Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
     );
     for (const expected of [
-      'POST /ojs/v1/jobs', 'POST /ojs/v1/jobs/batch', 'GET /ojs/v1/jobs/{id}', 'DELETE /ojs/v1/jobs/{id}', 'POST /ojs/v1/jobs/{id}/activate',
-      'PUT /ojs/v1/jobs/{id}/progress', 'GET /ojs/v1/jobs/{id}/progress', 'GET /ojs/v1/jobs/{id}/events',
-      'POST /ojs/v1/workers/fetch', 'POST /ojs/v1/workers/ack', 'POST /ojs/v1/workers/ack/batch', 'POST /ojs/v1/workers/nack',
-      'POST /ojs/v1/workers/heartbeat', 'POST /ojs/v1/workers/progress',
-      'GET /ojs/v1/queues', 'GET /ojs/v1/queues/{name}/stats', 'POST /ojs/v1/queues/{name}/pause', 'POST /ojs/v1/queues/{name}/resume', 'GET /ojs/v1/queues/{name}/events',
-      'GET /ojs/v1/dead-letter', 'GET /ojs/v1/dead-letter/stats', 'POST /ojs/v1/dead-letter/retry', 'GET /ojs/v1/dead-letter/{id}',
-      'POST /ojs/v1/dead-letter/{id}/retry', 'DELETE /ojs/v1/dead-letter/{id}',
-      'POST /ojs/v1/cron', 'GET /ojs/v1/cron', 'GET /ojs/v1/cron/{name}', 'PATCH /ojs/v1/cron/{name}', 'DELETE /ojs/v1/cron/{name}',
-      'POST /ojs/v1/workflows', 'GET /ojs/v1/workflows/{id}', 'DELETE /ojs/v1/workflows/{id}',
-      'GET /ojs/v1/events', 'GET /ojs/v1/events/stream',
-      'GET /ojs/manifest', 'GET /ojs/v1/health', 'GET /health', 'GET /ready', 'GET /metrics',
-      'GET /ojs/v1/admin/stats', 'GET /ojs/v1/admin/queues', 'GET /ojs/v1/admin/dead-letter', 'GET /ojs/v1/admin/overdue', 'GET /ojs/v1/jobs/{id}/history',
+      'POST /ojs/v1/jobs',
+      'POST /ojs/v1/jobs/batch',
+      'GET /ojs/v1/jobs/{id}',
+      'DELETE /ojs/v1/jobs/{id}',
+      'POST /ojs/v1/jobs/{id}/activate',
+      'PUT /ojs/v1/jobs/{id}/progress',
+      'GET /ojs/v1/jobs/{id}/progress',
+      'GET /ojs/v1/jobs/{id}/events',
+      'POST /ojs/v1/workers/fetch',
+      'POST /ojs/v1/workers/ack',
+      'POST /ojs/v1/workers/ack/batch',
+      'POST /ojs/v1/workers/nack',
+      'POST /ojs/v1/workers/heartbeat',
+      'POST /ojs/v1/workers/progress',
+      'GET /ojs/v1/queues',
+      'GET /ojs/v1/queues/{name}/stats',
+      'POST /ojs/v1/queues/{name}/pause',
+      'POST /ojs/v1/queues/{name}/resume',
+      'GET /ojs/v1/queues/{name}/events',
+      'GET /ojs/v1/dead-letter',
+      'GET /ojs/v1/dead-letter/stats',
+      'POST /ojs/v1/dead-letter/retry',
+      'GET /ojs/v1/dead-letter/{id}',
+      'POST /ojs/v1/dead-letter/{id}/retry',
+      'DELETE /ojs/v1/dead-letter/{id}',
+      'POST /ojs/v1/cron',
+      'GET /ojs/v1/cron',
+      'GET /ojs/v1/cron/{name}',
+      'PATCH /ojs/v1/cron/{name}',
+      'DELETE /ojs/v1/cron/{name}',
+      'POST /ojs/v1/workflows',
+      'GET /ojs/v1/workflows/{id}',
+      'DELETE /ojs/v1/workflows/{id}',
+      'GET /ojs/v1/events',
+      'GET /ojs/v1/events/stream',
+      'GET /ojs/manifest',
+      'GET /ojs/v1/health',
+      'GET /health',
+      'GET /ready',
+      'GET /metrics',
+      'GET /ojs/v1/admin/stats',
+      'GET /ojs/v1/admin/queues',
+      'GET /ojs/v1/admin/dead-letter',
+      'GET /ojs/v1/admin/overdue',
+      'GET /ojs/v1/jobs/{id}/history',
     ]) {
       expect(operations, expected).toContain(expected);
     }
@@ -155,7 +197,7 @@ describeEachBackend('auth', (backend) => {
     }
     const preflight = await h.call('OPTIONS', '/ojs/v1/jobs', undefined, { Origin: 'http://a.test', 'Access-Control-Request-Method': 'POST' });
     expect(preflight.status).toBe(204);
-    const doc = ((await (await h.call('GET', '/ojs/v1/openapi.json')).json()) as any);
+    const doc = (await (await h.call('GET', '/ojs/v1/openapi.json')).json()) as any;
     expect(doc.components.securitySchemes.bearerAuth).toEqual({ type: 'http', scheme: 'bearer' });
   });
 
@@ -190,7 +232,9 @@ describe('lifecycle', () => {
       await close();
     };
     const gateway = createGateway({ backend: driver, logger: false, enableReset: true });
-    expect((await gateway.request('/ojs/v1/jobs', { method: 'POST', body: '{"type":"a.b","args":[]}', headers: { 'Content-Type': 'application/json' } })).status).toBe(201);
+    expect(
+      (await gateway.request('/ojs/v1/jobs', { method: 'POST', body: '{"type":"a.b","args":[]}', headers: { 'Content-Type': 'application/json' } })).status,
+    ).toBe(201);
     expect((await gateway.request('/ojs/v1/admin/reset', { method: 'POST' })).status).toBe(200);
     await Promise.all([gateway.close(), gateway.close()]);
     expect(closes).toBe(1);

@@ -13,7 +13,17 @@ describe('unknown keys under options (HTTP)', () => {
   const bodies = (queue: string): Array<[string, string, unknown, string]> => [
     ['POST', '/ojs/v1/jobs', { type: 'a.b', args: [], options: { queue, qeueu: queue } }, 'options.qeueu'],
     ['POST', '/ojs/v1/jobs', { type: 'a.b', args: [], options: { queue, delay: 'PT1H' } }, 'options.delay'],
-    ['POST', '/ojs/v1/jobs/batch', { jobs: [{ type: 'a.b', args: [], options: { queue } }, { type: 'a.b', args: [], options: { queue, max_attempts: 7 } }] }, 'options.max_attempts'],
+    [
+      'POST',
+      '/ojs/v1/jobs/batch',
+      {
+        jobs: [
+          { type: 'a.b', args: [], options: { queue } },
+          { type: 'a.b', args: [], options: { queue, max_attempts: 7 } },
+        ],
+      },
+      'options.max_attempts',
+    ],
     ['POST', '/ojs/v1/workflows', { type: 'group', options: { queue, prority: 1 }, jobs: [{ type: 'a.b', args: [] }] }, 'options.prority'],
     ['POST', '/ojs/v1/workflows', { type: 'chain', steps: [{ type: 'a.b', args: [], options: { queue, run_at: 'x' } }] }, 'options.run_at'],
     ['POST', '/ojs/v1/cron', { name: `c-${queue}`, cron: '0 * * * *', type: 'a.b', options: { queue, qeueu: queue } }, 'options.qeueu'],

@@ -60,9 +60,10 @@ try {
   const started = Date.now();
   const heap: { t: number; mb: number }[] = [{ t: 0, mb: await heapMb() }];
   const producer = setInterval(() => {
-    void api
-      .enqueueBatch({ jobs: Array.from({ length: batch }, (_, i) => ({ type: 'bench.noop', args: [enqueued + i], options: { queue } })) })
-      .then(() => (enqueued += batch), () => undefined);
+    void api.enqueueBatch({ jobs: Array.from({ length: batch }, (_, i) => ({ type: 'bench.noop', args: [enqueued + i], options: { queue } })) }).then(
+      () => (enqueued += batch),
+      () => undefined,
+    );
   }, 100);
   const sampler = setInterval(() => void heapMb().then((mb) => heap.push({ t: Math.round((Date.now() - started) / 1000), mb })), 2_000);
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
@@ -77,7 +78,9 @@ try {
   console.log(`playground frame bench: backend ${values.backend}, target ${rate} jobs/s for ${seconds} s`);
   console.log(`  gateway processed: ${enqueued} enqueued, ${completed} completed by the worker (${Math.round(completed / elapsed)} jobs/s completed)`);
   console.log(`  frames: ${frames.length} in ${elapsed.toFixed(1)} s (${(frames.length / elapsed).toFixed(1)} fps mean)`);
-  console.log(`  frame time p50 ${percentile(sorted, 50).toFixed(1)} ms (${fps(percentile(sorted, 50))} fps), p95 ${percentile(sorted, 95).toFixed(1)} ms (${fps(percentile(sorted, 95))} fps), p99 ${percentile(sorted, 99).toFixed(1)} ms (${fps(percentile(sorted, 99))} fps), max ${sorted[sorted.length - 1]!.toFixed(1)} ms`);
+  console.log(
+    `  frame time p50 ${percentile(sorted, 50).toFixed(1)} ms (${fps(percentile(sorted, 50))} fps), p95 ${percentile(sorted, 95).toFixed(1)} ms (${fps(percentile(sorted, 95))} fps), p99 ${percentile(sorted, 99).toFixed(1)} ms (${fps(percentile(sorted, 99))} fps), max ${sorted[sorted.length - 1]!.toFixed(1)} ms`,
+  );
   console.log(`  JS heap (MB) over time: ${heap.map((h) => `${h.t}s=${h.mb.toFixed(1)}`).join(' ')}`);
   const shown = await page.locator('[data-count="completed"]').first().textContent();
   console.log(`  page shows completed = ${shown}; stream ${await page.getByTestId('server-summary').textContent()}`);

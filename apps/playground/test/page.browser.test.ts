@@ -39,7 +39,11 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
     expect(nodes.map(([id]) => id).sort()).toEqual(['new', ...JOB_STATES].sort());
     for (const [id, terminal] of nodes) expect(terminal).toBe((TERMINAL_STATES as readonly (string | null)[]).includes(id));
     const edges = await page.$$eval('[data-edge]', (els) => els.map((e) => e.getAttribute('data-edge')));
-    expect(edges.sort()).toEqual(edgesFromTable().map((e) => e.key).sort());
+    expect(edges.sort()).toEqual(
+      edgesFromTable()
+        .map((e) => e.key)
+        .sort(),
+    );
     console.log(`page ready (manifest shown) in ${loadMs} ms`);
     await page.waitForFunction(() => document.querySelector('[data-testid=server-summary]')?.getAttribute('data-status') === 'open');
     await screenshot(page, 'lifecycle');
@@ -134,7 +138,9 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
         }).observe(document.body, { subtree: true, childList: true, attributes: true });
       });
       await p.locator('[data-scenario="happy-path"]').getByRole('button', { name: /^Run:/ }).click();
-      await p.waitForFunction(() => document.querySelector('[data-testid="run-happy-path"]')?.getAttribute('data-status') === 'done', undefined, { timeout: 20_000 });
+      await p.waitForFunction(() => document.querySelector('[data-testid="run-happy-path"]')?.getAttribute('data-status') === 'done', undefined, {
+        timeout: 20_000,
+      });
       const seen = await p.evaluate(() => (window as unknown as { seen: { tokens: number; hot: number } }).seen);
       expect(seen.tokens).toBe(0);
       expect(seen.hot).toBeGreaterThan(0);
@@ -151,7 +157,14 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
     await docs.goto(href!);
     await docs.locator('.opblock').first().waitFor({ timeout: 20_000 });
     expect(await docs.locator('.opblock').count()).toBeGreaterThan(20);
-    const outside = await docs.evaluate((origin) => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => !n.startsWith(origin)), gateway.url);
+    const outside = await docs.evaluate(
+      (origin) =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((n) => !n.startsWith(origin)),
+      gateway.url,
+    );
     expect(outside).toEqual([]);
     // "Try it out" is on from the start (tryItOutEnabled): open the manifest operation and execute it.
     await docs.locator('.opblock-summary', { hasText: '/ojs/manifest' }).first().click();

@@ -45,11 +45,15 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     const item = page.locator(`[data-scenario="${id}"]`);
     await item.getByRole('button', { name: /^Run:/ }).click();
     const box = page.getByTestId(`run-${id}`);
-    await page.waitForFunction((sid) => {
-      const el = document.querySelector(`[data-testid="run-${sid}"]`);
-      return el !== null && el.getAttribute('data-status') !== 'running';
-    }, id, { timeout: timeoutMs });
-    expect(await box.getAttribute('data-status'), await box.textContent() ?? '').toBe('done');
+    await page.waitForFunction(
+      (sid) => {
+        const el = document.querySelector(`[data-testid="run-${sid}"]`);
+        return el !== null && el.getAttribute('data-status') !== 'running';
+      },
+      id,
+      { timeout: timeoutMs },
+    );
+    expect(await box.getAttribute('data-status'), (await box.textContent()) ?? '').toBe('done');
     return box;
   }
 
@@ -57,7 +61,9 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
   async function countsOf(prefix: string): Promise<Record<string, number>> {
     const row = page.locator(`[data-queue^="${prefix}-"]`);
     await row.waitFor();
-    return Object.fromEntries(await row.locator('td[data-state]').evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-state'), Number(td.textContent)])));
+    return Object.fromEntries(
+      await row.locator('td[data-state]').evaluateAll((tds) => tds.map((td) => [td.getAttribute('data-state'), Number(td.textContent)])),
+    );
   }
 
   async function waitForCount(prefix: string, state: string, value: number): Promise<void> {
@@ -73,13 +79,17 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     await box.locator('[data-job]').first().click();
     const drawer = page.getByTestId('job-drawer');
     await drawer.waitFor();
-    await page.waitForFunction((last) => {
-      const rows = [...document.querySelectorAll('[data-testid=drawer-history] tbody tr')];
-      return rows.length > 0 && rows[rows.length - 1]!.getAttribute('data-to') === last;
-    }, expectedLast, { timeout: 10_000 });
-    const rows = await drawer.locator('[data-testid=drawer-history] tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => `${tr.children[0]!.textContent}>${tr.children[1]!.textContent}`),
+    await page.waitForFunction(
+      (last) => {
+        const rows = [...document.querySelectorAll('[data-testid=drawer-history] tbody tr')];
+        return rows.length > 0 && rows[rows.length - 1]!.getAttribute('data-to') === last;
+      },
+      expectedLast,
+      { timeout: 10_000 },
     );
+    const rows = await drawer
+      .locator('[data-testid=drawer-history] tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => `${tr.children[0]!.textContent}>${tr.children[1]!.textContent}`));
     return rows;
   }
 
@@ -108,8 +118,15 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     expect(await box.textContent()).toContain('completed on attempt 3');
     const history = await drawerHistory(box, 'completed');
     expect(history).toEqual([
-      'new>available', 'available>active', 'active>retryable', 'retryable>available',
-      'available>active', 'active>retryable', 'retryable>available', 'available>active', 'active>completed',
+      'new>available',
+      'available>active',
+      'active>retryable',
+      'retryable>available',
+      'available>active',
+      'active>retryable',
+      'retryable>available',
+      'available>active',
+      'active>completed',
     ]);
     expect(await page.getByTestId('drawer-errors').locator('li').count()).toBe(2);
   });
@@ -121,11 +138,18 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     expect(history.slice(-4)).toEqual(['active>discarded', 'discarded>available', 'available>active', 'active>completed']);
     await closeDrawer();
     // A job left in the dead-letter queue shows up in the tab, and Retry there revives it.
-    const { job } = await (await fetch(`${gateway.url}/ojs/v1/jobs`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ type: 'playground.task', args: [{ fail: 'permanent', ms: 10 }], queue: 'dlq-check', retry: { max_attempts: 1, on_exhaustion: 'dead_letter' } }),
-    })).json() as { job: { id: string } };
+    const { job } = (await (
+      await fetch(`${gateway.url}/ojs/v1/jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          type: 'playground.task',
+          args: [{ fail: 'permanent', ms: 10 }],
+          queue: 'dlq-check',
+          retry: { max_attempts: 1, on_exhaustion: 'dead_letter' },
+        }),
+      })
+    ).json()) as { job: { id: string } };
     await page.getByRole('tab', { name: 'Workers' }).click();
     await page.getByLabel('Queues (comma-separated)').fill('dlq-check');
     await page.getByTestId('start-workers').click();
@@ -207,16 +231,27 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
     await page.getByLabel('Queues (comma-separated)').fill('knobs');
     await page.getByLabel(/Failure rate/).fill('0');
     await page.getByTestId('start-workers').click();
-    await page.waitForFunction(async ([url, id]) => (await (await fetch(`${url}/ojs/v1/jobs/${id}`)).json()).job.state === 'completed', [gateway.url, ran] as const, { timeout: 10_000, polling: 200 });
+    await page.waitForFunction(
+      async ([url, id]) => (await (await fetch(`${url}/ojs/v1/jobs/${id}`)).json()).job.state === 'completed',
+      [gateway.url, ran] as const,
+      { timeout: 10_000, polling: 200 },
+    );
     await page.getByRole('button', { name: 'Stop' }).click();
 
     const crashed = await enqueueVia('crashq', '[{"ms": 50}]');
     await page.getByRole('tab', { name: 'Workers' }).click();
     await page.getByLabel('Queue', { exact: true }).fill('crashq');
     await page.getByRole('button', { name: 'Crash a worker mid-job' }).click();
-    await page.getByRole('status').filter({ hasText: `Claimed ${crashed} and crashed.` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Claimed ${crashed} and crashed.` })
+      .waitFor();
     // The claim had a 1.5 s reservation and no heartbeat: the server's rescuer must put the job back.
-    await page.waitForFunction(async ([url, id]) => (await (await fetch(`${url}/ojs/v1/jobs/${id}`)).json()).job.state === 'available', [gateway.url, crashed] as const, { timeout: 15_000, polling: 250 });
+    await page.waitForFunction(
+      async ([url, id]) => (await (await fetch(`${url}/ojs/v1/jobs/${id}`)).json()).job.state === 'available',
+      [gateway.url, crashed] as const,
+      { timeout: 15_000, polling: 250 },
+    );
   });
 
   it('registers a cron job from the Cron tab and lists it', async () => {

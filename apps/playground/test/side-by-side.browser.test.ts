@@ -66,10 +66,14 @@ describe.skipIf(unavailable !== undefined)(`side by side: memory and PostgreSQL$
 
   it('runs one scenario on both servers: the same moves, each with its own timing', async () => {
     await page.locator('[data-scenario="retry-backoff"]').getByRole('button', { name: /^Run:/ }).click();
-    await page.waitForFunction(() => {
-      const runs = [...document.querySelectorAll('[data-testid="run-retry-backoff"]')];
-      return runs.length === 2 && runs.every((r) => r.getAttribute('data-status') !== 'running');
-    }, undefined, { timeout: 40_000 });
+    await page.waitForFunction(
+      () => {
+        const runs = [...document.querySelectorAll('[data-testid="run-retry-backoff"]')];
+        return runs.length === 2 && runs.every((r) => r.getAttribute('data-status') !== 'running');
+      },
+      undefined,
+      { timeout: 40_000 },
+    );
     const runs = page.getByTestId('run-retry-backoff');
     expect(await runs.evaluateAll((els) => els.map((e) => e.getAttribute('data-status')))).toEqual(['done', 'done']);
     for (const text of await runs.allTextContents()) expect(text).toContain('completed on attempt 3');

@@ -38,9 +38,7 @@ export async function main() {
 
   // #region workflows
   const order = await client.workflows.start(chain([step('order.validate', [{ id: 7 }]), step('order.charge')], { name: 'checkout' }));
-  const album = await client.workflows.start(
-    batch([step('thumbnail', [1]), step('thumbnail', [2])], { onComplete: step('album.publish') }),
-  );
+  const album = await client.workflows.start(batch([step('thumbnail', [1]), step('thumbnail', [2])], { onComplete: step('album.publish') }));
   // #endregion workflows
 
   let checkout = await client.workflows.get(order.id);

@@ -17,15 +17,7 @@ export type {
 } from './mapping/admin.js';
 export { waitForJob, type WaitForOptions } from './client/wait-for.js';
 export { batch, chain, group, step, type WorkflowOptions } from './client/workflow-builders.js';
-export {
-  HandlerNotFoundError,
-  JobCancelledError,
-  JobLostError,
-  JobTimeoutError,
-  NonRetryableError,
-  WaitTimeoutError,
-  WorkerClosingError,
-} from './errors.js';
+export { HandlerNotFoundError, JobCancelledError, JobLostError, JobTimeoutError, NonRetryableError, WaitTimeoutError, WorkerClosingError } from './errors.js';
 export type { Job, JobError } from './mapping/job.js';
 export type { EnqueueOptions } from './mapping/enqueue.js';
 export type { RetryPolicy, RetryPolicyInput, UniquePolicyInput, UniqueConflict, BackoffStrategy } from './mapping/policies.js';

@@ -25,11 +25,7 @@ export type AnyJobs = Record<string, unknown[]>;
 export type JobTypeOf<R> = keyof R & string;
 
 /** The args tuple of a job type. */
-export type ArgsOf<R, K extends keyof R> = R[K] extends unknown[]
-  ? R[K]
-  : R[K] extends { args: infer A extends unknown[] }
-    ? A
-    : unknown[];
+export type ArgsOf<R, K extends keyof R> = R[K] extends unknown[] ? R[K] : R[K] extends { args: infer A extends unknown[] } ? A : unknown[];
 
 /** The result a job type's handler returns (`unknown` when the registry does not say). */
 export type ResultOf<R, K extends keyof R> = R[K] extends { result: infer X } ? X : unknown;

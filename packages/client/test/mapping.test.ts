@@ -2,15 +2,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Job as WireJob, QueueStatsResponse } from '@ojskit/core';
 import { batch, chain, NonRetryableError, step, type ArgsOf, type Client, type EnqueueOptions, type Job, type ResultOf, type Worker } from '../src/index.js';
-import {
-  cronToWire,
-  enqueueRequestToWire,
-  failureFromThrown,
-  jobFromWire,
-  queueStatsFromWire,
-  timeToWire,
-  workflowToWire,
-} from '../src/mapping/index.js';
+import { cronToWire, enqueueRequestToWire, failureFromThrown, jobFromWire, queueStatsFromWire, timeToWire, workflowToWire } from '../src/mapping/index.js';
 
 const wireJob = (extra: Partial<WireJob> = {}): WireJob => ({
   specversion: '1.0',
@@ -35,7 +27,16 @@ describe('enqueue options → wire', () => {
       priority: -5,
       scheduledAt: new Date('2026-02-01T00:00:00Z'),
       expiresIn: 90_000,
-      retry: { maxAttempts: 4, initialInterval: 1_500, maxInterval: 'PT2M', backoffCoefficient: 1.5, jitter: false, nonRetryableErrors: ['x.*'], onExhaustion: 'dead_letter', backoffStrategy: 'polynomial' },
+      retry: {
+        maxAttempts: 4,
+        initialInterval: 1_500,
+        maxInterval: 'PT2M',
+        backoffCoefficient: 1.5,
+        jitter: false,
+        nonRetryableErrors: ['x.*'],
+        onExhaustion: 'dead_letter',
+        backoffStrategy: 'polynomial',
+      },
       unique: { keys: ['type', 'meta'], metaKeys: ['tenant'], argsKeys: ['id'], period: 'PT1H', states: ['available'], onConflict: 'replace_except_schedule' },
       meta: { tenant: 't1' },
       tags: ['a'],
@@ -57,8 +58,24 @@ describe('enqueue options → wire', () => {
         priority: -5,
         scheduled_at: '2026-02-01T00:00:00.000Z',
         expires_at: '+PT1M30S',
-        retry: { max_attempts: 4, initial_interval: 'PT1.5S', max_interval: 'PT2M', backoff_coefficient: 1.5, jitter: false, non_retryable_errors: ['x.*'], on_exhaustion: 'dead_letter', backoff_strategy: 'polynomial' },
-        unique: { keys: ['type', 'meta'], meta_keys: ['tenant'], args_keys: ['id'], period: 'PT1H', states: ['available'], on_conflict: 'replace_except_schedule' },
+        retry: {
+          max_attempts: 4,
+          initial_interval: 'PT1.5S',
+          max_interval: 'PT2M',
+          backoff_coefficient: 1.5,
+          jitter: false,
+          non_retryable_errors: ['x.*'],
+          on_exhaustion: 'dead_letter',
+          backoff_strategy: 'polynomial',
+        },
+        unique: {
+          keys: ['type', 'meta'],
+          meta_keys: ['tenant'],
+          args_keys: ['id'],
+          period: 'PT1H',
+          states: ['available'],
+          on_conflict: 'replace_except_schedule',
+        },
         tags: ['a'],
         timeout_ms: 10_000,
         visibility_timeout_ms: 20_000,
@@ -90,7 +107,16 @@ describe('wire job → view', () => {
         enqueued_at: '2026-01-01T00:00:00.000Z',
         next_attempt_at: '2026-01-01T00:00:02.000Z',
         retry_delay_ms: 2000,
-        retry: { max_attempts: 3, initial_interval: 'PT2S', backoff_coefficient: 2, max_interval: 'PT5M', jitter: true, non_retryable_errors: [], on_exhaustion: 'discard', backoff_strategy: 'exponential' },
+        retry: {
+          max_attempts: 3,
+          initial_interval: 'PT2S',
+          backoff_coefficient: 2,
+          max_interval: 'PT5M',
+          jitter: true,
+          non_retryable_errors: [],
+          on_exhaustion: 'discard',
+          backoff_strategy: 'exponential',
+        },
         unique: { key: ['id'], on_conflict: 'use_existing' },
         error: { code: 'handler_error', type: 'TypeError', message: 'x', attempt: 1, occurred_at: '2026-01-01T00:00:00.000Z' },
         errors: [{ code: 'handler_error', type: 'TypeError', message: 'x', attempt: 1, occurred_at: '2026-01-01T00:00:00.000Z' }],
@@ -116,8 +142,20 @@ describe('wire job → view', () => {
     expect(Object.getPrototypeOf(job)).toBe(Object.prototype);
     expect(job.constructor).toBe(Object);
     expect(Object.keys(job)).toEqual([
-      'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'maxAttempts', 'createdAt', 'errors', 'tags',
-      'attributes', 'enqueuedAt',
+      'id',
+      'type',
+      'queue',
+      'args',
+      'meta',
+      'priority',
+      'state',
+      'attempt',
+      'maxAttempts',
+      'createdAt',
+      'errors',
+      'tags',
+      'attributes',
+      'enqueuedAt',
     ]);
     // toStrictEqual compares types too: a copy made by an object literal is the same kind of object
     expect(job).toStrictEqual({ ...job });
@@ -125,7 +163,18 @@ describe('wire job → view', () => {
   });
 
   it('reads queue stats from whichever of the three shapes a server sends', () => {
-    const flat = { name: 'q', paused: false, available: 2, active: 1, scheduled: 1, retryable: 0, pending: 0, completed: 5, discarded: 0, cancelled: 0 } as unknown as QueueStatsResponse;
+    const flat = {
+      name: 'q',
+      paused: false,
+      available: 2,
+      active: 1,
+      scheduled: 1,
+      retryable: 0,
+      pending: 0,
+      completed: 5,
+      discarded: 0,
+      cancelled: 0,
+    } as unknown as QueueStatsResponse;
     expect(queueStatsFromWire(flat)).toMatchObject({ name: 'q', paused: false, depth: 3, counts: { available: 2, active: 1, completed: 5 } });
   });
 });
@@ -134,7 +183,13 @@ describe('handler errors → FAIL error', () => {
   it('uses the class name as type, the stack as backtrace, and marks NonRetryableError not retryable', () => {
     class PaymentDeclined extends NonRetryableError {}
     const declined = failureFromThrown(new PaymentDeclined('no funds'));
-    expect(declined).toMatchObject({ code: 'handler_error', type: 'PaymentDeclined', message: 'no funds', retryable: false, details: { error_class: 'PaymentDeclined' } });
+    expect(declined).toMatchObject({
+      code: 'handler_error',
+      type: 'PaymentDeclined',
+      message: 'no funds',
+      retryable: false,
+      details: { error_class: 'PaymentDeclined' },
+    });
     expect(declined.backtrace!.length).toBeGreaterThan(0);
     expect(declined.backtrace!.length).toBeLessThanOrEqual(50);
 
@@ -151,7 +206,10 @@ describe('workflows and cron → wire', () => {
     expect(workflowToWire(chain([step('a', [1], { queue: 'q', name: 'first' }), step('b')], { name: 'wf' }))).toEqual({
       type: 'chain',
       name: 'wf',
-      steps: [{ type: 'a', args: [1], name: 'first', options: { queue: 'q' } }, { type: 'b', args: [] }],
+      steps: [
+        { type: 'a', args: [1], name: 'first', options: { queue: 'q' } },
+        { type: 'b', args: [] },
+      ],
     });
     expect(workflowToWire(batch([step('a')], { onSuccess: step('ok'), onFailure: step('ko') }))).toEqual({
       type: 'batch',
@@ -161,7 +219,9 @@ describe('workflows and cron → wire', () => {
   });
 
   it('registers crons in the template form', () => {
-    expect(cronToWire({ name: 'n', expression: '@daily', overlapPolicy: 'allow', job: { type: 't', options: { queue: 'q', retry: { maxAttempts: 1 } } } })).toEqual({
+    expect(
+      cronToWire({ name: 'n', expression: '@daily', overlapPolicy: 'allow', job: { type: 't', options: { queue: 'q', retry: { maxAttempts: 1 } } } }),
+    ).toEqual({
       name: 'n',
       expression: '@daily',
       overlap_policy: 'allow',

@@ -23,15 +23,23 @@ function runSnippet(code: string): { stdout: string; stderr: string; status: num
 }
 
 /** What the `console.log(...)` lines of a snippet say they print (their trailing `// …` comments). */
-const promised = (code: string): string[] => code.split('\n').filter((l) => l.includes('console.log(')).map((l) => l.slice(l.lastIndexOf('// ') + 3));
+const promised = (code: string): string[] =>
+  code
+    .split('\n')
+    .filter((l) => l.includes('console.log('))
+    .map((l) => l.slice(l.lastIndexOf('// ') + 3));
 
 describe('@ojskit/memory README', () => {
-  it.each(blocks('../../memory/README.md').map((code, i) => [i, code] as const))('example %i runs as pasted', (_i, code) => {
-    const { stdout, stderr, status } = runSnippet(code);
-    expect(stderr).toBe('');
-    expect(status).toBe(0);
-    expect(stdout.trim().split('\n')).toEqual(promised(code));
-  }, 40_000);
+  it.each(blocks('../../memory/README.md').map((code, i) => [i, code] as const))(
+    'example %i runs as pasted',
+    (_i, code) => {
+      const { stdout, stderr, status } = runSnippet(code);
+      expect(stderr).toBe('');
+      expect(status).toBe(0);
+      expect(stdout.trim().split('\n')).toEqual(promised(code));
+    },
+    40_000,
+  );
 });
 
 describe('@ojskit/core README', () => {

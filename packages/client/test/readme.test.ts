@@ -21,13 +21,13 @@ describe('README', () => {
 
   it('takes every snippet from an example this test runs', () => {
     const files = new Set(snippetsOf(README).map((s) => s.path));
-    expect([...files].sort()).toEqual(
-      ['cancellation', 'quickstart', 'retries', 'scheduling', 'shutdown', 'workflows'].map((f) => `examples/${f}.ts`),
-    );
+    expect([...files].sort()).toEqual(['cancellation', 'quickstart', 'retries', 'scheduling', 'shutdown', 'workflows'].map((f) => `examples/${f}.ts`));
     // …and every region of those examples is shown.
     for (const file of files) {
       const regions = [...readFileSync(join(import.meta.dirname, '..', file), 'utf8').matchAll(/\/\/ #region ([\w-]+)/g)].map((m) => m[1]);
-      const shown = snippetsOf(README).filter((s) => s.path === file).map((s) => s.region);
+      const shown = snippetsOf(README)
+        .filter((s) => s.path === file)
+        .map((s) => s.region);
       expect(shown.sort(), file).toEqual(regions.sort());
     }
   });

@@ -15,7 +15,15 @@ import { JobLostError, Worker, type JobContext, type Transport } from '../src/in
 describe('worker options', () => {
   it('fills in defaults derived from other options', () => {
     const options = resolveWorkerOptions({ concurrency: 4, visibilityTimeoutMs: 9_000, fetchBatchSize: 50 });
-    expect(options).toMatchObject({ queues: ['default'], concurrency: 4, heartbeatIntervalMs: 3_000, fetchBatchSize: 4, prefetch: 4, pollWaitMs: 1_000, ackBatch: { maxSize: 500, maxDelayMs: 5 } });
+    expect(options).toMatchObject({
+      queues: ['default'],
+      concurrency: 4,
+      heartbeatIntervalMs: 3_000,
+      fetchBatchSize: 4,
+      prefetch: 4,
+      pollWaitMs: 1_000,
+      ackBatch: { maxSize: 500, maxDelayMs: 5 },
+    });
     expect(options.workerId).toMatch(/^worker-/);
     // A single-slot worker holds no job it cannot run unless asked to; an explicit prefetch wins.
     expect(resolveWorkerOptions({ concurrency: 1 }).prefetch).toBe(0);

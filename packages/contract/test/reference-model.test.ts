@@ -36,7 +36,12 @@ describe('ReferenceModel', () => {
     model.push({ id: 'a', mode: 'now', delayMs: 0, maxAttempts: 3, deadLetter: false, timeoutMs: 2_000 }, T0);
     model.claimed('a', 'w', 1_000, T0);
     model.maintenance(T0 + 5_000);
-    expect(model.options('a').map((c) => c.state).sort()).toEqual(['available', 'retryable']);
+    expect(
+      model
+        .options('a')
+        .map((c) => c.state)
+        .sort(),
+    ).toEqual(['available', 'retryable']);
     expect(model.resolve('a', 'retryable', 1)).toBe(true);
     expect(model.get('a').state).toBe('retryable');
     expect(model.resolve('a', 'completed', 1)).toBe(false);

@@ -79,7 +79,7 @@ describe('adapter code names no state (core owns the lifecycle)', () => {
     }
     expect(scanned, 'no adapter source found: is the scan looking in the right place?').toBeGreaterThan(50);
     const advice =
-      'Adapter code names a state by hand. Use core\'s STATE_SETS / STATE_ROLES / EFFECTS (TypeScript), ' +
+      "Adapter code names a state by hand. Use core's STATE_SETS / STATE_ROLES / EFFECTS (TypeScript), " +
       'STATE.<role>, STATE_IN.<set>(x), EFFECT_SET.<effect> in Lua (redis/src/script-source.ts), or a ' +
       '{{<set>_states}} / {{<role>_state}} placeholder in SQL (postgres/src/sql-template.ts):\n';
     expect(found, advice + found.join('\n')).toEqual([]);

@@ -110,7 +110,12 @@ describe('timezones', () => {
 });
 
 describe('goDurationToMs', () => {
-  it.each([['90s', 90_000], ['1h30m', 5_400_000], ['500ms', 500], ['1.5h', 5_400_000]])('%s → %i', (text, ms) => {
+  it.each([
+    ['90s', 90_000],
+    ['1h30m', 5_400_000],
+    ['500ms', 500],
+    ['1.5h', 5_400_000],
+  ])('%s → %i', (text, ms) => {
     expect(goDurationToMs(text)).toBe(ms);
   });
   it.each(['', '5', '5x', 'PT5M', '-5s'])('rejects %j', (text) => {

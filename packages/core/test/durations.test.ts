@@ -72,6 +72,7 @@ describe('settingMs', () => {
   it('accepts integers from 0 to 60000 and names the option otherwise', () => {
     expect(settingMs('x', 0)).toBe(0);
     expect(settingMs('x', 60_000)).toBe(60_000);
-    for (const bad of [-1, 1.5, 60_001, Number.NaN]) expect(() => settingMs('eventOrderWindowMs', bad)).toThrow(/^eventOrderWindowMs: an integer from 0 to 60000/);
+    for (const bad of [-1, 1.5, 60_001, Number.NaN])
+      expect(() => settingMs('eventOrderWindowMs', bad)).toThrow(/^eventOrderWindowMs: an integer from 0 to 60000/);
   });
 });

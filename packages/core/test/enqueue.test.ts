@@ -77,7 +77,10 @@ describe('flat vs options form', () => {
 
   it('lets options win when both are given', () => {
     const { job } = parse({
-      queue: 'flat', priority: 1, tags: ['flat'], scheduled_at: '+PT1M',
+      queue: 'flat',
+      priority: 1,
+      tags: ['flat'],
+      scheduled_at: '+PT1M',
       options: { queue: 'opt', priority: 2, tags: ['opt'], scheduled_at: '+PT2M' },
     });
     expect([job.queue, job.priority, job.tags, job.scheduled_at]).toEqual(['opt', 2, ['opt'], toTimestamp(NOW + 120_000)]);
@@ -176,12 +179,16 @@ describe('validation table (envelope.md)', () => {
     expect(parseEnqueue({ type, args: [] }, NOW).job.type).toBe(type);
   });
 
-  it.each([['missing', undefined], ['null', null], ['object', {}], ['string', 'x'], ['number', 1], ['boolean', true]])(
-    'args %s → 400',
-    (_label, args) => {
-      invalid({ type: 'a', args }, 'args');
-    },
-  );
+  it.each([
+    ['missing', undefined],
+    ['null', null],
+    ['object', {}],
+    ['string', 'x'],
+    ['number', 1],
+    ['boolean', true],
+  ])('args %s → 400', (_label, args) => {
+    invalid({ type: 'a', args }, 'args');
+  });
 
   it.each([
     ['empty', ''],
@@ -207,7 +214,13 @@ describe('validation table (envelope.md)', () => {
     invalid({ ...base, options: { priority } }, 'options.priority');
   });
 
-  it.each([[100, 100], [-100, -100], ['HIGH', 10], ['NORMAL', 0], ['LOW', -10]])('priority %j → stored %i', (priority, stored) => {
+  it.each([
+    [100, 100],
+    [-100, -100],
+    ['HIGH', 10],
+    ['NORMAL', 0],
+    ['LOW', -10],
+  ])('priority %j → stored %i', (priority, stored) => {
     expect(parse({ options: { priority } }).job.priority).toBe(stored);
     expect(parse({ priority }).job.priority).toBe(stored);
   });
@@ -258,7 +271,11 @@ describe('validation table (envelope.md)', () => {
     { non_retryable_errors: [1] },
     'not-an-object',
   ])('retry %j → 422 validation_error naming the field', (retry) => {
-    for (const body of [{ ...base, retry }, { ...base, options: { retry } }, { ...base, options: { retry_policy: retry } }]) {
+    for (const body of [
+      { ...base, retry },
+      { ...base, options: { retry } },
+      { ...base, options: { retry_policy: retry } },
+    ]) {
       const err = expectOjsError(() => parseEnqueue(body, NOW), 'validation_error', 422);
       expect(err.type).toBe('validation_error');
       expect(err.toBody().type).toBe('validation_error');
@@ -340,15 +357,40 @@ describe('attributes', () => {
 
   it('ignores system-managed keys sent by the client', () => {
     const sent = {
-      state: 'completed', attempt: 7, max_attempts: 9, created_at: '2020-01-01T00:00:00Z', enqueued_at: '2020-01-01T00:00:00Z',
-      started_at: '2020-01-01T00:00:00Z', completed_at: '2020-01-01T00:00:00Z', cancelled_at: '2020-01-01T00:00:00Z',
-      discarded_at: '2020-01-01T00:00:00Z', error: { code: 'x' }, errors: [{ code: 'x' }], result: 42, worker_id: 'w1',
-      retry_delay_ms: 5, next_attempt_at: '2020-01-01T00:00:00Z', parent_results: [1], workflow_id: ID,
+      state: 'completed',
+      attempt: 7,
+      max_attempts: 9,
+      created_at: '2020-01-01T00:00:00Z',
+      enqueued_at: '2020-01-01T00:00:00Z',
+      started_at: '2020-01-01T00:00:00Z',
+      completed_at: '2020-01-01T00:00:00Z',
+      cancelled_at: '2020-01-01T00:00:00Z',
+      discarded_at: '2020-01-01T00:00:00Z',
+      error: { code: 'x' },
+      errors: [{ code: 'x' }],
+      result: 42,
+      worker_id: 'w1',
+      retry_delay_ms: 5,
+      next_attempt_at: '2020-01-01T00:00:00Z',
+      parent_results: [1],
+      workflow_id: ID,
     };
     const { job } = parse(sent);
     expect(job).toMatchObject({ state: 'available', attempt: 0, max_attempts: 3, created_at: NOW_TS, enqueued_at: NOW_TS });
-    for (const key of ['started_at', 'completed_at', 'cancelled_at', 'discarded_at', 'error', 'errors', 'result', 'worker_id',
-      'retry_delay_ms', 'next_attempt_at', 'parent_results', 'workflow_id']) {
+    for (const key of [
+      'started_at',
+      'completed_at',
+      'cancelled_at',
+      'discarded_at',
+      'error',
+      'errors',
+      'result',
+      'worker_id',
+      'retry_delay_ms',
+      'next_attempt_at',
+      'parent_results',
+      'workflow_id',
+    ]) {
       expect(job, key).not.toHaveProperty(key);
     }
   });

@@ -33,7 +33,7 @@ describe('error catalog', () => {
     for (const code of Object.keys(ERROR_CATALOG)) expect(known.has(code), code).toBe(true);
   });
 
-  it('uses lowercase snake codes, but for the backpressure extension\'s own QUEUE_FULL', () => {
+  it("uses lowercase snake codes, but for the backpressure extension's own QUEUE_FULL", () => {
     for (const code of Object.keys(ERROR_CATALOG)) if (code !== 'QUEUE_FULL') expect(code).toMatch(/^[a-z][a-z_]*$/);
   });
 
@@ -105,7 +105,11 @@ describe('OjsError', () => {
     const back = OjsError.fromBody(original.toBody('req_9'), 409);
     expect(back).toBeInstanceOf(OjsError);
     expect([back.code, back.message, back.status, back.retryable, back.details]).toEqual([
-      'duplicate', 'Job exists.', 409, false, { existing_job_id: 'j1', unique_key: 'k' },
+      'duplicate',
+      'Job exists.',
+      409,
+      false,
+      { existing_job_id: 'j1', unique_key: 'k' },
     ]);
     const validation = OjsError.fromBody(OjsError.validation('bad').toBody(), 422);
     expect(validation.type).toBe('validation_error');

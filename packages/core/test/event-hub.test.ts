@@ -176,7 +176,16 @@ describe('with a transport', () => {
   };
   // `from: null`: each job's first event here, so the hub's ordering (job-order.test.ts) passes it at once.
   const record = (type: EventType, jobId: string, extra?: Record<string, unknown>): JobEventRecord => ({
-    kind: 'job', type, jobId, jobType: 'email.send', queue: 'default', state: 'active', from: null, attempt: 1, time: TIME, extra,
+    kind: 'job',
+    type,
+    jobId,
+    jobType: 'email.send',
+    queue: 'default',
+    state: 'active',
+    from: null,
+    attempt: 1,
+    time: TIME,
+    extra,
   });
 
   it('job events read back as they were delivered, ids included; polls resume after their ids', () => {
@@ -196,7 +205,11 @@ describe('with a transport', () => {
 
   it('events with different extras keep their own', () => {
     const hub = new EventHub(10, loopback());
-    hub.emit([record('job.started', 'j1', { worker_id: 'a' }), record('job.started', 'j2', { worker_id: 'b' }), record('job.started', 'j3', { worker_id: 'b', n: 1 })]);
+    hub.emit([
+      record('job.started', 'j1', { worker_id: 'a' }),
+      record('job.started', 'j2', { worker_id: 'b' }),
+      record('job.started', 'j3', { worker_id: 'b', n: 1 }),
+    ]);
     expect(hub.poll({ limit: 10 }).events.map((e) => e.data)).toEqual([
       expect.objectContaining({ job_id: 'j1', worker_id: 'a' }),
       expect.objectContaining({ job_id: 'j2', worker_id: 'b' }),
@@ -204,7 +217,7 @@ describe('with a transport', () => {
     ]);
   });
 
-  it('keeps events itself, unbuilt and unpublished, while the transport is quiet; a transaction\'s still go out', () => {
+  it("keeps events itself, unbuilt and unpublished, while the transport is quiet; a transaction's still go out", () => {
     const transport = { ...loopback(), quiet: true, published: [] as Array<readonly OjsEvent[]> };
     const publish = transport.publish;
     transport.publish = (events: readonly OjsEvent[], tx?: unknown) => {
@@ -219,7 +232,10 @@ describe('with a transport', () => {
     hub.emit([record('job.started', 'j1', { worker_id: 'w' }), record('job.completed', 'j1')]);
     // nothing handed to the transport; subscribers got the events at once, as without a transport
     expect(transport.published).toEqual([]);
-    expect(delivered.map((e) => [e.type, e.data.job_id, e.data.worker_id])).toEqual([['job.started', 'j1', 'w'], ['job.completed', 'j1', undefined]]);
+    expect(delivered.map((e) => [e.type, e.data.job_id, e.data.worker_id])).toEqual([
+      ['job.started', 'j1', 'w'],
+      ['job.completed', 'j1', undefined],
+    ]);
     expect(watched).toEqual([]);
     expect(hub.poll({ limit: 10 }).events).toEqual(delivered);
     expect(hub.poll({ after: delivered[0]!.id, limit: 10 }).events).toEqual(delivered.slice(1));
@@ -254,7 +270,16 @@ describe('EventHub cursor outside the window (issue 25 item 11)', () => {
 
 describe('EventHub cursor ids', () => {
   const record = (jobId: string, time: string): JobEventRecord => ({
-    kind: 'job', type: 'job.enqueued', jobId, jobType: 'email.send', queue: 'default', state: 'available', from: null, attempt: 0, time, extra: undefined,
+    kind: 'job',
+    type: 'job.enqueued',
+    jobId,
+    jobType: 'email.send',
+    queue: 'default',
+    state: 'available',
+    from: null,
+    attempt: 0,
+    time,
+    extra: undefined,
   });
 
   it('resumes only after the very event of the cursor, not one that shares the low 32 bits of its sequence', () => {

@@ -101,9 +101,7 @@ describe('eventIdFor', () => {
     const a = Date.UTC(2026, 0, 1);
     const b = a + 1;
     const ids = [eventIdFor(a, 1), eventIdFor(a, 2), eventIdFor(b, 3), eventIdFor(a, 4), eventIdFor(b, 2 ** 32 + 5)];
-    expect(ids.map((id) => id.slice(4, 12) + id.slice(13, 17))).toEqual(
-      [a, a, b, a, b].map((ms) => ms.toString(16).padStart(12, '0')),
-    );
+    expect(ids.map((id) => id.slice(4, 12) + id.slice(13, 17))).toEqual([a, a, b, a, b].map((ms) => ms.toString(16).padStart(12, '0')));
     expect(ids.map(eventSeqOf)).toEqual([1, 2, 3, 4, 5]);
     for (const id of ids) expect(UUIDV7_PATTERN.test(id.slice(4))).toBe(true);
   });

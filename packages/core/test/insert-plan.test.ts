@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Job, JobState } from '../src/index.js';
-import {
-  planInsert,
-  type InsertConflictMode,
-  type InsertDecision,
-  type InsertPlanPort,
-  type JobInternals,
-  type StoredJob,
-} from '../src/entries/driver.js';
+import { planInsert, type InsertConflictMode, type InsertDecision, type InsertPlanPort, type JobInternals, type StoredJob } from '../src/entries/driver.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number): string => new Date(ms).toISOString();

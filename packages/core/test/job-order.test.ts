@@ -129,7 +129,10 @@ describe('JobEventOrder', () => {
 describe('EventHub over a transport', () => {
   it("subscribers and polls see one job's events in lifecycle order when its first event came from another process later", () => {
     const listeners: Array<(events: readonly OjsEvent[]) => void> = [];
-    const transport = { publish: (events: readonly OjsEvent[]) => listeners.forEach((l) => l(events)), subscribe: (l: (events: readonly OjsEvent[]) => void) => (listeners.push(l), () => {}) };
+    const transport = {
+      publish: (events: readonly OjsEvent[]) => listeners.forEach((l) => l(events)),
+      subscribe: (l: (events: readonly OjsEvent[]) => void) => (listeners.push(l), () => {}),
+    };
     const hub = new EventHub(10, transport);
     const seen: string[] = [];
     hub.subscribe({}, (e) => seen.push(e.type));

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_STATES, type Job } from '../src/index.js';
 import type { JobInternals } from '../src/entries/driver.js';
-import {
-  EFFECTS,
-  STATE_INDEX,
-  STATE_ROLES,
-  STATE_SETS,
-  TRANSITIONS,
-  canTransition,
-  effectChanges,
-} from '../src/entries/lifecycle.js';
+import { EFFECTS, STATE_INDEX, STATE_ROLES, STATE_SETS, TRANSITIONS, canTransition, effectChanges } from '../src/entries/lifecycle.js';
 
 describe('state sets', () => {
   // Written out so that a change to the table that moves a set shows up here, and in every adapter's render.
@@ -62,12 +54,24 @@ describe('state sets', () => {
 
 describe('transition effects', () => {
   const JOB_FIELDS = [
-    'started_at', 'next_attempt_at', 'worker_id', 'enqueued_at', 'discarded_at', 'expired_at', 'completed_at', 'error',
-    'result', 'errors', 'retry_delay_ms', 'cancelled_at', 'activated_at', 'attempt',
+    'started_at',
+    'next_attempt_at',
+    'worker_id',
+    'enqueued_at',
+    'discarded_at',
+    'expired_at',
+    'completed_at',
+    'error',
+    'result',
+    'errors',
+    'retry_delay_ms',
+    'cancelled_at',
+    'activated_at',
+    'attempt',
   ] as const satisfies ReadonlyArray<keyof Job>;
-  const INTERNAL_FIELDS = [
-    'progress', 'claimVisibilityMs', 'visibleUntil', 'timeoutAt', 'finishedAt', 'dueAt', 'deadLetter',
-  ] as const satisfies ReadonlyArray<keyof JobInternals>;
+  const INTERNAL_FIELDS = ['progress', 'claimVisibilityMs', 'visibleUntil', 'timeoutAt', 'finishedAt', 'dueAt', 'deadLetter'] as const satisfies ReadonlyArray<
+    keyof JobInternals
+  >;
 
   it('each belong to rows of the transition table', () => {
     for (const [name, effect] of Object.entries(EFFECTS)) {
@@ -101,7 +105,12 @@ describe('transition effects', () => {
       attempt: 'increment',
     });
     expect(EFFECTS.promote).toMatchObject({ from: ['scheduled', 'retryable'], to: 'available', stamp: ['enqueued_at'], xStamp: [] });
-    expect(EFFECTS.expire).toMatchObject({ from: ['available', 'scheduled', 'retryable'], to: 'discarded', stamp: ['discarded_at', 'expired_at'], xStamp: ['finishedAt'] });
+    expect(EFFECTS.expire).toMatchObject({
+      from: ['available', 'scheduled', 'retryable'],
+      to: 'discarded',
+      stamp: ['discarded_at', 'expired_at'],
+      xStamp: ['finishedAt'],
+    });
     expect(EFFECTS.uniqueReplace).toMatchObject({ to: 'cancelled', stamp: ['cancelled_at'], unset: [], xStamp: ['finishedAt'], xUnset: [] });
     expect(EFFECTS.ack.attempt).toBeUndefined();
   });

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  JOB_STATES,
-  NON_TERMINAL_STATES,
-  TERMINAL_STATES,
-  isJobState,
-  isTerminal,
-  type JobState,
-} from '../src/index.js';
+import { JOB_STATES, NON_TERMINAL_STATES, TERMINAL_STATES, isJobState, isTerminal, type JobState } from '../src/index.js';
 import { TRANSITIONS, allowedFrom, assertTransition, canTransition, type Trigger } from '../src/entries/lifecycle.js';
 import { OjsError } from '../src/index.js';
 
@@ -49,9 +42,7 @@ const PROTOCOL_PAIRS = new Set(PROTOCOL_ROWS.map(([, from, , to]) => pairKey(fro
 
 describe('states', () => {
   it('has exactly the eight protocol states', () => {
-    expect([...JOB_STATES].sort()).toEqual(
-      ['active', 'available', 'cancelled', 'completed', 'discarded', 'pending', 'retryable', 'scheduled'],
-    );
+    expect([...JOB_STATES].sort()).toEqual(['active', 'available', 'cancelled', 'completed', 'discarded', 'pending', 'retryable', 'scheduled']);
     expect(new Set(JOB_STATES).size).toBe(8);
   });
 

@@ -7,7 +7,13 @@ import { makeEvent } from '../src/entries/testing.js';
 describe('packEvents', () => {
   const at = new Date(0).toISOString();
   const started = (n: number, worker = 'w1', time = at): OjsEvent =>
-    makeEvent('job.started', `j${n}`, { job_id: `j${n}`, job_type: 't', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: worker }, time, 'ojs://ojskit/engine');
+    makeEvent(
+      'job.started',
+      `j${n}`,
+      { job_id: `j${n}`, job_type: 't', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: worker },
+      time,
+      'ojs://ojskit/engine',
+    );
   const roundTrip = (events: OjsEvent[]) => packEvents(events).flatMap((item) => unpackItem(JSON.parse(item.text)));
 
   it('sends a run of alike job events as one group, shorter, and gets every event back equal and in order', () => {
@@ -22,8 +28,23 @@ describe('packEvents', () => {
 
   it('starts a new group wherever anything but the id and the job differs, and keeps other events apart', () => {
     const other = makeEvent('queue.paused', 'q', { queue: 'q' }, at);
-    const withResult = makeEvent('job.completed', 'j9', { job_id: 'j9', job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, result: { a: 1 } }, at);
-    const events = [started(1), started(2), started(3, 'w2'), started(4, 'w2', new Date(1).toISOString()), other, withResult, { ...withResult, id: 'x' }, started(5), started(6)];
+    const withResult = makeEvent(
+      'job.completed',
+      'j9',
+      { job_id: 'j9', job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, result: { a: 1 } },
+      at,
+    );
+    const events = [
+      started(1),
+      started(2),
+      started(3, 'w2'),
+      started(4, 'w2', new Date(1).toISOString()),
+      other,
+      withResult,
+      { ...withResult, id: 'x' },
+      started(5),
+      started(6),
+    ];
     const items = packEvents(events);
     expect(items.map((i) => (i.event === undefined ? 'group' : 'single'))).toEqual(['group', 'single', 'single', 'single', 'single', 'single', 'group']);
     expect(roundTrip(events)).toEqual(events);
@@ -73,7 +94,12 @@ describe('packEvents', () => {
   });
 
   it('caps a group of counted ids in UTF-8 bytes too', () => {
-    const events = Array.from({ length: 400 }, (_, n) => ({ ...started(n), subject: `j${n}-é€😀`, data: { ...started(n).data, job_id: `j${n}-é€😀` }, id: `evt_${n.toString(16).padStart(8, '0')}` }));
+    const events = Array.from({ length: 400 }, (_, n) => ({
+      ...started(n),
+      subject: `j${n}-é€😀`,
+      data: { ...started(n).data, job_id: `j${n}-é€😀` },
+      id: `evt_${n.toString(16).padStart(8, '0')}`,
+    }));
     const items = packEvents(events, 1_000);
     expect(items.filter((item) => item.event === undefined).length).toBeGreaterThan(1);
     for (const item of items) {
@@ -89,7 +115,12 @@ describe('packEvents', () => {
       return { ...event, id: `evt_${n.toString(16).padStart(8, '0')}`, data: { ...event.data, enqueued_at: new Date(n * 7).toISOString() } };
     };
     const completed = (n: number): OjsEvent =>
-      makeEvent('job.completed', `c${n}`, { job_id: `c${n}`, job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, started_at: new Date(n).toISOString() }, at);
+      makeEvent(
+        'job.completed',
+        `c${n}`,
+        { job_id: `c${n}`, job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, started_at: new Date(n).toISOString() },
+        at,
+      );
     const events = [...Array.from({ length: 20 }, (_, n) => withSince(n)), ...Array.from({ length: 5 }, (_, n) => completed(n))];
     const items = packEvents(events);
     expect(items.map((i) => (i.event === undefined ? 'group' : 'single'))).toEqual(['group', 'group']);

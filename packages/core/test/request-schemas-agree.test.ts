@@ -142,7 +142,15 @@ const KINDS: Kind[] = [
     name: 'ack batch',
     schema: AckBatchRequestSchema,
     parse: parseAckBatchRequest,
-    valid: [{ acks: [{ job_id: ID }] }, { acks: [{ job_id: ID, result: 1 }, { job_id: ID, worker_id: 'w' }] }],
+    valid: [
+      { acks: [{ job_id: ID }] },
+      {
+        acks: [
+          { job_id: ID, result: 1 },
+          { job_id: ID, worker_id: 'w' },
+        ],
+      },
+    ],
     invalid: [{}, { acks: [] }, { acks: {} }, { acks: [{}] }],
     parserOnly: [{ acks: [{ job_id: ID, result: nested(3_000) }] }, ...BAD_STRINGS.map((bad) => ({ acks: [{ job_id: ID, worker_id: bad }] }))],
   },
@@ -150,9 +158,15 @@ const KINDS: Kind[] = [
     name: 'nack',
     schema: NackRequestSchema,
     parse: parseNackRequest,
-    valid: [{ job_id: ID }, { job_id: ID, error: { code: 'E', message: 'boom', retryable: false, details: { a: 1 } }, requeue: true, worker_id: 'w', attempt: 2 }],
+    valid: [
+      { job_id: ID },
+      { job_id: ID, error: { code: 'E', message: 'boom', retryable: false, details: { a: 1 } }, requeue: true, worker_id: 'w', attempt: 2 },
+    ],
     invalid: [{}, { job_id: ID, error: 'boom' }, { job_id: ID, error: { retryable: 'no' } }, { job_id: ID, requeue: 'yes' }],
-    parserOnly: [{ job_id: ID, error: { message: 'x', details: { d: nested(3_000) } } }, ...BAD_STRINGS.map((bad) => ({ job_id: ID, error: { message: bad } }))],
+    parserOnly: [
+      { job_id: ID, error: { message: 'x', details: { d: nested(3_000) } } },
+      ...BAD_STRINGS.map((bad) => ({ job_id: ID, error: { message: bad } })),
+    ],
   },
   {
     name: 'heartbeat',

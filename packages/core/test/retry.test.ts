@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchesNonRetryable } from '../src/retry/non-retryable.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  resolveRetryPolicy,
-  retryDelayMs,
-  retryPolicyFromJob,
-  retryPolicyToWire,
-  type RetryPolicy,
-} from '../src/entries/schemas.js';
+import { DEFAULT_RETRY_POLICY, resolveRetryPolicy, retryDelayMs, retryPolicyFromJob, retryPolicyToWire, type RetryPolicy } from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const policy = (over: Partial<RetryPolicy>): RetryPolicy => ({ ...DEFAULT_RETRY_POLICY, jitter: false, nonRetryableErrors: [], ...over });

@@ -69,7 +69,7 @@ describe('timestampMs', () => {
     for (const text of texts) expect(timestampMs(text)).toEqual(Date.parse(text));
   });
 
-  it('answers right for texts that alternate (a job\'s created_at and started_at, job after job)', () => {
+  it("answers right for texts that alternate (a job's created_at and started_at, job after job)", () => {
     const texts = ['2026-01-15T10:30:00.001Z', '2026-01-15T10:30:00.002Z', '2026-01-15T10:30:00.003Z'];
     for (let i = 0; i < 12; i++) {
       const text = texts[(i * 7) % 3]!;

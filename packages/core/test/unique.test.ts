@@ -95,7 +95,12 @@ describe('canonicalJson', () => {
 
 describe('uniqueFingerprint', () => {
   type FingerprintJob = Parameters<typeof uniqueFingerprint>[0];
-  const job: FingerprintJob = { type: 'report.build', queue: 'reports', args: [{ user_id: 7, day: '2026-01-15', noise: 1 }], meta: { tenant: 't1', trace: 'x' } };
+  const job: FingerprintJob = {
+    type: 'report.build',
+    queue: 'reports',
+    args: [{ user_id: 7, day: '2026-01-15', noise: 1 }],
+    meta: { tenant: 't1', trace: 'x' },
+  };
   const fp = (j: Partial<FingerprintJob>, p: unknown = {}) => uniqueFingerprint({ ...job, ...j }, resolveUniquePolicy(p));
 
   it('is a stable hex SHA-256', () => {
@@ -105,7 +110,9 @@ describe('uniqueFingerprint', () => {
 
   it('matches SHA-256 of the canonical JSON of {type, args}', async () => {
     const { createHash } = await import('node:crypto');
-    const expected = createHash('sha256').update(canonicalJson({ type: job.type, args: job.args })).digest('hex');
+    const expected = createHash('sha256')
+      .update(canonicalJson({ type: job.type, args: job.args }))
+      .digest('hex');
     expect(fp({})).toBe(expected);
   });
 

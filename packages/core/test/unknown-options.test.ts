@@ -6,8 +6,10 @@ import { EnqueueOptionsSchema, parseEnqueue } from '../src/entries/schemas.js';
 import { expectOjsError } from './expect-ojs-error.js';
 
 const NOW = Date.UTC(2026, 0, 15, 10, 30, 0, 0);
-const enqueue = (options: Record<string, unknown>, flat: Record<string, unknown> = {}) => () =>
-  parseEnqueue({ type: 'email.send', args: [], ...flat, options }, NOW);
+const enqueue =
+  (options: Record<string, unknown>, flat: Record<string, unknown> = {}) =>
+  () =>
+    parseEnqueue({ type: 'email.send', args: [], ...flat, options }, NOW);
 
 describe('unknown options', () => {
   it.each([
@@ -32,11 +34,22 @@ describe('unknown options', () => {
 
   it('accepts every documented option key', () => {
     const options = {
-      queue: 'q', priority: 1, timeout_ms: 5, scheduled_at: '+PT1S', expires_at: '+PT1H', retry: { max_attempts: 2 }, unique: { period: 'PT1M' },
-      tags: ['a'], visibility_timeout_ms: 1000, pending: true, metadata: { a: 1 },
+      queue: 'q',
+      priority: 1,
+      timeout_ms: 5,
+      scheduled_at: '+PT1S',
+      expires_at: '+PT1H',
+      retry: { max_attempts: 2 },
+      unique: { period: 'PT1M' },
+      tags: ['a'],
+      visibility_timeout_ms: 1000,
+      pending: true,
+      metadata: { a: 1 },
     };
     expect(parseEnqueue({ type: 'a.b', args: [], options }, NOW).job).toMatchObject({ queue: 'q', max_attempts: 2, state: 'pending' });
-    expect(parseEnqueue({ type: 'a.b', args: [], options: { delay_until: '+PT1S', retry_policy: {}, visibility_timeout: 'PT5S' } }, NOW).job.state).toBe('scheduled');
+    expect(parseEnqueue({ type: 'a.b', args: [], options: { delay_until: '+PT1S', retry_policy: {}, visibility_timeout: 'PT5S' } }, NOW).job.state).toBe(
+      'scheduled',
+    );
   });
 
   it('refuses unknown retry policy keys with 422 validation_error, under options and flat', () => {

@@ -64,7 +64,10 @@ describe('parseFetchRequest', () => {
 describe('parseAckRequest', () => {
   it('reads job_id, result and worker_id', () => {
     expect(parseAckRequest({ job_id: 'j1', result: { ok: 1 }, worker_id: 'w' })).toEqual({
-      jobId: 'j1', result: { ok: 1 }, hasResult: true, workerId: 'w',
+      jobId: 'j1',
+      result: { ok: 1 },
+      hasResult: true,
+      workerId: 'w',
     });
   });
 
@@ -81,12 +84,15 @@ describe('parseAckRequest', () => {
     expect(parseAckRequest({ job_id: 'j1', worker_id: null })).not.toHaveProperty('workerId');
   });
 
-  it.each([[{}, 'job_id'], [{ job_id: '' }, 'job_id'], [{ job_id: 5 }, 'job_id'], [{ job_id: 'j', worker_id: 5 }, 'worker_id'], ['x', undefined]])(
-    '%j → 400',
-    (body, field) => {
-      invalid(() => parseAckRequest(body), field);
-    },
-  );
+  it.each([
+    [{}, 'job_id'],
+    [{ job_id: '' }, 'job_id'],
+    [{ job_id: 5 }, 'job_id'],
+    [{ job_id: 'j', worker_id: 5 }, 'worker_id'],
+    ['x', undefined],
+  ])('%j → 400', (body, field) => {
+    invalid(() => parseAckRequest(body), field);
+  });
 
   it('batch acks name the failing index', () => {
     expect(parseAckBatchRequest({ acks: [{ job_id: 'a' }, { job_id: 'b', result: 1 }] }).map((a) => a.jobId)).toEqual(['a', 'b']);
@@ -144,9 +150,26 @@ describe('parseHeartbeatRequest', () => {
   it('reads the optional worker info', () => {
     expect(
       parseHeartbeatRequest({
-        worker_id: 'w', visibility_timeout_ms: 30_000, state: 'running', hostname: 'h', pid: 42, queues: ['q'], concurrency: 4, labels: { zone: 'a' },
+        worker_id: 'w',
+        visibility_timeout_ms: 30_000,
+        state: 'running',
+        hostname: 'h',
+        pid: 42,
+        queues: ['q'],
+        concurrency: 4,
+        labels: { zone: 'a' },
       }),
-    ).toEqual({ workerId: 'w', jobIds: [], visibilityMs: 30_000, state: 'running', hostname: 'h', pid: 42, queues: ['q'], concurrency: 4, labels: { zone: 'a' } });
+    ).toEqual({
+      workerId: 'w',
+      jobIds: [],
+      visibilityMs: 30_000,
+      state: 'running',
+      hostname: 'h',
+      pid: 42,
+      queues: ['q'],
+      concurrency: 4,
+      labels: { zone: 'a' },
+    });
   });
 
   it.each<[unknown, string]>([

@@ -40,11 +40,9 @@ describe.skipIf(!faultsAvailable)(`kafkajs port under injected faults (skipped w
 
     await broker.command('down all');
     let settled = false;
-    const during = producer
-      .produce([{ topic, records: ['d0', 'd1', 'd2', 'd3'].map((v) => ({ key: v, value: v })) }])
-      .finally(() => {
-        settled = true;
-      });
+    const during = producer.produce([{ topic, records: ['d0', 'd1', 'd2', 'd3'].map((v) => ({ key: v, value: v })) }]).finally(() => {
+      settled = true;
+    });
     await eventually('the producer to notice the brokers are down', () => log.some((l) => l.includes('unreachable')));
     expect(settled).toBe(false);
     await broker.command('up all');
@@ -105,7 +103,14 @@ describe.skipIf(!faultsAvailable)(`kafkajs port under injected faults (skipped w
     const { client, log } = testClient(broker);
     const producer = await client.producer();
     const got = new Collector();
-    const consumer = await client.consume({ groupId: uniqueTopic('g'), topics: [topic], onBatch: got.onBatch, maxWaitMs: 200, sessionTimeoutMs: 10_000, heartbeatIntervalMs: 1_000 });
+    const consumer = await client.consume({
+      groupId: uniqueTopic('g'),
+      topics: [topic],
+      onBatch: got.onBatch,
+      maxWaitMs: 200,
+      sessionTimeoutMs: 10_000,
+      heartbeatIntervalMs: 1_000,
+    });
     try {
       await producer.produce([{ topic, records: [{ value: 'before' }] }]);
       await got.waitFor(1);
@@ -132,7 +137,15 @@ describe.skipIf(!faultsAvailable)(`kafkajs port under injected faults (skipped w
     const { client, log } = testClient(broker);
     const producer = await client.producer();
     await broker.command('err Produce NOT_LEADER_FOR_PARTITION 3');
-    await producer.produce([{ topic, records: [{ key: 'a', value: 'a' }, { key: 'b', value: 'b' }] }]);
+    await producer.produce([
+      {
+        topic,
+        records: [
+          { key: 'a', value: 'a' },
+          { key: 'b', value: 'b' },
+        ],
+      },
+    ]);
     await producer.close();
 
     expect((await consumeAll(topic, 2)).sort()).toEqual(['a', 'b']);

@@ -41,12 +41,16 @@ describe.skipIf(!kafkaAvailable)('kafkajs port: consumer groups', () => {
       const second = await kafka.client.consume({ groupId, topics: [topic], onBatch: b.onBatch, ...membership });
       consumers.push(second);
       // How many rebalances it takes is the broker's business (the test broker may run one more than needed).
-      await eventually('two non-empty, disjoint assignments covering 4 partitions', () => {
-        const one = first.assignment().map(key);
-        const two = second.assignment().map(key);
-        const union = new Set([...one, ...two]);
-        return one.length > 0 && two.length > 0 && union.size === 4 && one.length + two.length === 4;
-      }, 40_000);
+      await eventually(
+        'two non-empty, disjoint assignments covering 4 partitions',
+        () => {
+          const one = first.assignment().map(key);
+          const two = second.assignment().map(key);
+          const union = new Set([...one, ...two]);
+          return one.length > 0 && two.length > 0 && union.size === 4 && one.length + two.length === 4;
+        },
+        40_000,
+      );
 
       const producer = await kafka.client.producer();
       const values = Array.from({ length: 40 }, (_, i) => `r${i}`);

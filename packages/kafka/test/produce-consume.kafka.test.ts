@@ -26,7 +26,10 @@ describe.skipIf(!kafkaAvailable)('kafkajs port: produce and consume', () => {
       value: `value-${i}`,
       headers: { 'ojs-type': 'email.send', 'ojs-seq': String(i) },
     }));
-    const written = await producer.produce([{ topic, records: records.slice(0, 10) }, { topic, records: records.slice(10) }]);
+    const written = await producer.produce([
+      { topic, records: records.slice(0, 10) },
+      { topic, records: records.slice(10) },
+    ]);
     expect(written.length).toBeGreaterThan(0);
     for (const w of written) expect(w.topic).toBe(topic);
 

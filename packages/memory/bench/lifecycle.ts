@@ -48,7 +48,10 @@ async function timed(lifecycles: number, body: () => Promise<void>): Promise<Res
 
 const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-const perSecond = (n: number, ms: number): string => Math.round((n / ms) * 1000).toLocaleString('en-US').padStart(9);
+const perSecond = (n: number, ms: number): string =>
+  Math.round((n / ms) * 1000)
+    .toLocaleString('en-US')
+    .padStart(9);
 
 /** Issue #2's goal for full lifecycles through the engine, batched and one at a time. */
 const TARGET = 200_000;

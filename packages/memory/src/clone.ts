@@ -86,8 +86,21 @@ export function copyInternals(x: JobInternals): JobInternals {
 
 /** The job fields `copyJob` reads by name, in the order it writes them; every other field is copied by its walk. */
 const SHAPED_JOB_ORDER: readonly string[] = [
-  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
-  'created_at', 'enqueued_at', 'started_at', 'worker_id', 'completed_at',
+  'specversion',
+  'id',
+  'type',
+  'queue',
+  'args',
+  'meta',
+  'priority',
+  'state',
+  'attempt',
+  'max_attempts',
+  'created_at',
+  'enqueued_at',
+  'started_at',
+  'worker_id',
+  'completed_at',
 ];
 const SHAPED_JOB_KEYS: ReadonlySet<string> = new Set(SHAPED_JOB_ORDER);
 
@@ -143,9 +156,17 @@ export function copyJob(job: Job): Job {
  */
 export function copyStoredJob(job: Job): Job {
   if (
-    job.specversion === undefined || job.id === undefined || job.type === undefined || job.queue === undefined ||
-    job.args === undefined || job.meta === undefined || job.priority === undefined || job.state === undefined ||
-    job.attempt === undefined || job.max_attempts === undefined || job.created_at === undefined
+    job.specversion === undefined ||
+    job.id === undefined ||
+    job.type === undefined ||
+    job.queue === undefined ||
+    job.args === undefined ||
+    job.meta === undefined ||
+    job.priority === undefined ||
+    job.state === undefined ||
+    job.attempt === undefined ||
+    job.max_attempts === undefined ||
+    job.created_at === undefined
   ) {
     return cloneValue(job);
   }

@@ -341,9 +341,7 @@ export class MemoryDriver implements Driver {
   // ---------------------------------------------------------------- queues
 
   async queueList(): Promise<QueueRecord[]> {
-    return [...this.store.queues.values()]
-      .map((q) => ({ ...q.record }))
-      .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
+    return [...this.store.queues.values()].map((q) => ({ ...q.record })).sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0));
   }
 
   async queueGet(name: string): Promise<QueueRecord | null> {
@@ -429,9 +427,7 @@ export class MemoryDriver implements Driver {
   }
 
   async cronList(): Promise<CronRecord[]> {
-    return [...this.crons.values()]
-      .sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0))
-      .map((c) => cloneValue(c));
+    return [...this.crons.values()].sort((p, q) => (p.name < q.name ? -1 : p.name > q.name ? 1 : 0)).map((c) => cloneValue(c));
   }
 
   async cronDelete(name: string): Promise<CronRecord | null> {
@@ -457,13 +453,7 @@ export class MemoryDriver implements Driver {
     return record === undefined ? null : cloneValue(record);
   }
 
-  async workflowSave(params: {
-    workflow: WorkflowRecord;
-    expectVersion: number | null;
-    insert?: StoredJob[];
-    now: number;
-    nowIso: string;
-  }): Promise<boolean> {
+  async workflowSave(params: { workflow: WorkflowRecord; expectVersion: number | null; insert?: StoredJob[]; now: number; nowIso: string }): Promise<boolean> {
     const current = this.workflows.get(params.workflow.id);
     if (params.expectVersion === null ? current !== undefined : current?.version !== params.expectVersion) return false;
     if (params.insert !== undefined && params.insert.length > 0) {
@@ -506,12 +496,7 @@ export class MemoryDriver implements Driver {
   // ---------------------------------------------------------------- internals
 
   /** Plans then applies an insert; returns the outcomes, or the abort result (nothing stored). */
-  private insert(
-    jobs: readonly StoredJob[],
-    now: number,
-    nowIso: string,
-    mode: InsertConflictMode,
-  ): InsertOutcome[] | InsertConflict {
+  private insert(jobs: readonly StoredJob[], now: number, nowIso: string, mode: InsertConflictMode): InsertOutcome[] | InsertConflict {
     const plan = this.insertPort.plan(jobs, now, mode);
     if (!plan.ok) return this.insertPort.takeBack(plan);
     const outcomes: InsertOutcome[] = [];

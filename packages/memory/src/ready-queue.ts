@@ -90,7 +90,7 @@ export class ReadyQueue<T extends ReadyItem> {
 
   /** The next item, left in place. */
   peek(): T | undefined {
-    for (let o = 0; o < this.order.length; ) {
+    for (let o = 0; o < this.order.length;) {
       const level = this.order[o]!;
       this.skipStale(level);
       if (level.head < level.items.length) return level.items[level.head];

@@ -33,9 +33,22 @@ describe('cloneValue', () => {
 describe('copyInternals', () => {
   it('copies every field deeply (the fixture must name every field of JobInternals)', () => {
     const full: Required<JobInternals> = {
-      visibilityMs: 1, timeoutMs: 2, dueAt: 3, claimVisibilityMs: 4, visibleUntil: 5, timeoutAt: 6, finishedAt: 7,
-      expiresAt: 8, uniqueKey: 'k', uniqueStates: ['active'], uniqueUntil: 9, uniqueOnConflict: 'replace', deadLetter: true,
-      progress: { progress: 0.5, message: 'half', data: { a: [1] }, updated_at: 'now' }, workflowIndex: 10, workflowRole: 'on_complete',
+      visibilityMs: 1,
+      timeoutMs: 2,
+      dueAt: 3,
+      claimVisibilityMs: 4,
+      visibleUntil: 5,
+      timeoutAt: 6,
+      finishedAt: 7,
+      expiresAt: 8,
+      uniqueKey: 'k',
+      uniqueStates: ['active'],
+      uniqueUntil: 9,
+      uniqueOnConflict: 'replace',
+      deadLetter: true,
+      progress: { progress: 0.5, message: 'half', data: { a: [1] }, updated_at: 'now' },
+      workflowIndex: 10,
+      workflowRole: 'on_complete',
     };
     const copy = copyInternals(full);
     expect(copy).toEqual(full);
@@ -52,9 +65,29 @@ describe('copyInternals', () => {
 
 describe('copyJob', () => {
   const job = (): Job => ({
-    specversion: '1.0', id: '019a0000-0000-7000-8000-000000000000', type: 't.x', queue: 'q', args: [1, { a: [2] }],
-    meta: { m: { n: 1 } }, priority: 0, state: 'available', attempt: 0, max_attempts: 3, created_at: 'c', enqueued_at: 'e',
-    tags: ['t'], retry: { max_attempts: 3, initial_interval: 'PT1S', backoff_coefficient: 2, max_interval: 'PT1M', jitter: true, non_retryable_errors: [], on_exhaustion: 'discard', backoff_strategy: 'exponential' },
+    specversion: '1.0',
+    id: '019a0000-0000-7000-8000-000000000000',
+    type: 't.x',
+    queue: 'q',
+    args: [1, { a: [2] }],
+    meta: { m: { n: 1 } },
+    priority: 0,
+    state: 'available',
+    attempt: 0,
+    max_attempts: 3,
+    created_at: 'c',
+    enqueued_at: 'e',
+    tags: ['t'],
+    retry: {
+      max_attempts: 3,
+      initial_interval: 'PT1S',
+      backoff_coefficient: 2,
+      max_interval: 'PT1M',
+      jitter: true,
+      non_retryable_errors: [],
+      on_exhaustion: 'discard',
+      backoff_strategy: 'exponential',
+    },
     custom_attribute: { deep: [1] },
   });
 
@@ -101,9 +134,21 @@ describe('copyJob', () => {
 describe('copyStoredJob', () => {
   const stored = (): Job =>
     copyJob({
-      specversion: '1.0', id: '019a0000-0000-7000-8000-000000000000', type: 't.x', queue: 'q', args: [1, { a: [2] }],
-      meta: { m: { n: 1 } }, priority: 0, state: 'available', attempt: 0, max_attempts: 3, created_at: 'c', enqueued_at: 'e',
-      tags: ['t'], custom_attribute: { deep: [1] }, '7': 'an index-like key',
+      specversion: '1.0',
+      id: '019a0000-0000-7000-8000-000000000000',
+      type: 't.x',
+      queue: 'q',
+      args: [1, { a: [2] }],
+      meta: { m: { n: 1 } },
+      priority: 0,
+      state: 'available',
+      attempt: 0,
+      max_attempts: 3,
+      created_at: 'c',
+      enqueued_at: 'e',
+      tags: ['t'],
+      custom_attribute: { deep: [1] },
+      '7': 'an index-like key',
     });
 
   /** Same keys in the same order, same values, no shared objects. */

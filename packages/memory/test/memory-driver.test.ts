@@ -64,7 +64,6 @@ describe('jobClaim (memory)', () => {
     expect(res.jobs.map((j) => j.id)).toEqual([dated.job.id]);
     expect((await d.jobGet(undated.job.id))?.job.state).toBe('scheduled');
   });
-
 });
 
 describe('jobInsert that throws', () => {
@@ -89,7 +88,14 @@ describe('capabilities (memory)', () => {
   it('declares what it can do', () => {
     const d = new MemoryDriver();
     expect(d.name).toBe('memory');
-    expect(d.capabilities).toEqual({ transactionalEnqueue: false, crossProcessEvents: false, uniqueStrength: 'strong', durable: false, orderedCalls: true, history: true });
+    expect(d.capabilities).toEqual({
+      transactionalEnqueue: false,
+      crossProcessEvents: false,
+      uniqueStrength: 'strong',
+      durable: false,
+      orderedCalls: true,
+      history: true,
+    });
     expect((d as Driver).events).toBeUndefined();
   });
 });

@@ -48,7 +48,9 @@ async function enqueue(queue: string, count: number): Promise<void> {
 async function until(queue: string, count: number, started: () => number): Promise<void> {
   while (started() < count) await sleep(1);
   for (;;) {
-    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE queue = $1 AND state = 'completed'`, [queue]);
+    const { rows } = await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE queue = $1 AND state = 'completed'`, [
+      queue,
+    ]);
     if (rows[0]!.n >= count) return;
     await sleep(1);
   }
@@ -107,19 +109,26 @@ for (const mode of MODE === 'both' ? ['engine', 'sdk'] : [MODE]) {
     writeFileSync(`${PROFILE}-${mode}.cpuprofile`, JSON.stringify(profile));
     session.disconnect();
   }
-  console.log(`\nojskit ${mode}: ${N} jobs in ${sample.seconds.toFixed(2)} s = ${Math.round(N / sample.seconds)} jobs/s; ` +
-    `Node ${(sample.nodeCpuUs / N).toFixed(1)} µs/job (kernel ${(sample.nodeSystemUs / N).toFixed(1)}), Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job`);
+  console.log(
+    `\nojskit ${mode}: ${N} jobs in ${sample.seconds.toFixed(2)} s = ${Math.round(N / sample.seconds)} jobs/s; ` +
+      `Node ${(sample.nodeCpuUs / N).toFixed(1)} µs/job (kernel ${(sample.nodeSystemUs / N).toFixed(1)}), Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job`,
+  );
   if (!statements) continue;
   const { rows } = await admin.query<StatementRow>(
     `SELECT query, calls, total_exec_time, total_plan_time, rows FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time + total_plan_time DESC LIMIT 8`,
   );
-  console.log(table(['statement', 'calls', 'rows', 'exec µs/job', 'plan µs/job'], rows.map((r) => [
-    /^--\s*([\w.#]+):/.exec(r.query)?.[1] ?? r.query.replace(/\s+/g, ' ').slice(0, 60),
-    Number(r.calls),
-    Number(r.rows),
-    (r.total_exec_time * 1000) / N,
-    (r.total_plan_time * 1000) / N,
-  ])));
+  console.log(
+    table(
+      ['statement', 'calls', 'rows', 'exec µs/job', 'plan µs/job'],
+      rows.map((r) => [
+        /^--\s*([\w.#]+):/.exec(r.query)?.[1] ?? r.query.replace(/\s+/g, ' ').slice(0, 60),
+        Number(r.calls),
+        Number(r.rows),
+        (r.total_exec_time * 1000) / N,
+        (r.total_plan_time * 1000) / N,
+      ]),
+    ),
+  );
 }
 
 await engine.close();

@@ -35,48 +35,77 @@ CREATE INDEX ON ${S}.e_hot (finished_at) WHERE state IN ('completed','cancelled'
 CREATE TABLE ${S}.e_body (id text COLLATE "C" PRIMARY KEY, type text NOT NULL, args json NOT NULL, meta json NOT NULL, created_at text NOT NULL, enqueued_at text, doc jsonb NOT NULL DEFAULT '{}');
 CREATE SEQUENCE ${S}.s;`);
 const now = () => new Date().toISOString();
-const rows = (q: string, from: number, n: number) => JSON.stringify(Array.from({ length: n }, (_, k) => ({ id: `${q}-${String(from + k).padStart(8, '0')}-0190-7abc-8def-0123456789ab`, queue: q, args: `[${from + k}]` })));
+const rows = (q: string, from: number, n: number) =>
+  JSON.stringify(
+    Array.from({ length: n }, (_, k) => ({ id: `${q}-${String(from + k).padStart(8, '0')}-0190-7abc-8def-0123456789ab`, queue: q, args: `[${from + k}]` })),
+  );
 async function fill(table: 'b' | 'c' | 'e', q: string) {
   for (let i = 0; i < N; i += 1000) {
-    const r = rows(q, i, 1000), t = now();
+    const r = rows(q, i, 1000),
+      t = now();
     if (table === 'e') {
-      await c.query(`INSERT INTO ${S}.e_hot (priority, seq, id, queue, state) SELECT 0, nextval('${S}.s'), x.id, x.queue, 'available' FROM jsonb_to_recordset($1::jsonb) AS x(id text, queue text)`, [r]);
-      await c.query(`INSERT INTO ${S}.e_body (id, type, args, meta, created_at, enqueued_at) SELECT x.id, 'bench.noop', x.args::json, '{}', $2, $2 FROM jsonb_to_recordset($1::jsonb) AS x(id text, queue text, args text)`, [r, t]);
+      await c.query(
+        `INSERT INTO ${S}.e_hot (priority, seq, id, queue, state) SELECT 0, nextval('${S}.s'), x.id, x.queue, 'available' FROM jsonb_to_recordset($1::jsonb) AS x(id text, queue text)`,
+        [r],
+      );
+      await c.query(
+        `INSERT INTO ${S}.e_body (id, type, args, meta, created_at, enqueued_at) SELECT x.id, 'bench.noop', x.args::json, '{}', $2, $2 FROM jsonb_to_recordset($1::jsonb) AS x(id text, queue text, args text)`,
+        [r, t],
+      );
     } else {
-      await c.query(`INSERT INTO ${S}.${table} (priority, seq, id, queue, state, type, args, meta, created_at, enqueued_at) SELECT 0, nextval('${S}.s'), x.id, x.queue, 'available', 'bench.noop', x.args::json, '{}', $2, $2 FROM jsonb_to_recordset($1::jsonb) AS x(id text, queue text, args text)`, [r, t]);
+      await c.query(
+        `INSERT INTO ${S}.${table} (priority, seq, id, queue, state, type, args, meta, created_at, enqueued_at) SELECT 0, nextval('${S}.s'), x.id, x.queue, 'available', 'bench.noop', x.args::json, '{}', $2, $2 FROM jsonb_to_recordset($1::jsonb) AS x(id text, queue text, args text)`,
+        [r, t],
+      );
     }
   }
   await c.query(`ANALYZE ${S}.${table === 'e' ? 'e_hot' : table}`);
 }
-const claimB = (t: string) => `WITH p AS (SELECT ctid FROM ${S}.${t} WHERE queue = $1 AND state = 'available' ORDER BY priority DESC, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+const claimB = (
+  t: string,
+) => `WITH p AS (SELECT ctid FROM ${S}.${t} WHERE queue = $1 AND state = 'available' ORDER BY priority DESC, seq LIMIT $2 FOR UPDATE SKIP LOCKED)
   UPDATE ${S}.${t} j SET state = 'active', attempt = j.attempt + 1, worker_id = $3, visible_until = $4, started_at = $5 FROM p WHERE j.ctid = p.ctid AND j.state = 'available'
   RETURNING j.id, j.type, j.queue, j.args, j.meta, j.priority, j.attempt, j.created_at, j.enqueued_at, j.started_at, j.worker_id`;
 const layouts: Record<string, { table: 'b' | 'c' | 'e'; claim: string; complete: string }> = {
-  'delete on completion (graphile-like)': { table: 'b', claim: claimB('b'), complete: `DELETE FROM ${S}.b WHERE id = ANY($1) AND state = 'active' AND worker_id = $2` },
-  'delete + archive insert': { table: 'c', claim: claimB('c'), complete: `WITH d AS (DELETE FROM ${S}.c WHERE id = ANY($1) AND state = 'active' AND worker_id = $2 RETURNING *)
-    INSERT INTO ${S}.c_done SELECT id, queue, type, attempt, args, meta, created_at, enqueued_at, started_at, $3, $4, worker_id, doc FROM d` },
-  'narrow hot row + body table': { table: 'e', claim: `WITH p AS (SELECT ctid FROM ${S}.e_hot WHERE queue = $1 AND state = 'available' ORDER BY priority DESC, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
+  'delete on completion (graphile-like)': {
+    table: 'b',
+    claim: claimB('b'),
+    complete: `DELETE FROM ${S}.b WHERE id = ANY($1) AND state = 'active' AND worker_id = $2`,
+  },
+  'delete + archive insert': {
+    table: 'c',
+    claim: claimB('c'),
+    complete: `WITH d AS (DELETE FROM ${S}.c WHERE id = ANY($1) AND state = 'active' AND worker_id = $2 RETURNING *)
+    INSERT INTO ${S}.c_done SELECT id, queue, type, attempt, args, meta, created_at, enqueued_at, started_at, $3, $4, worker_id, doc FROM d`,
+  },
+  'narrow hot row + body table': {
+    table: 'e',
+    claim: `WITH p AS (SELECT ctid FROM ${S}.e_hot WHERE queue = $1 AND state = 'available' ORDER BY priority DESC, seq LIMIT $2 FOR UPDATE SKIP LOCKED),
     u AS (UPDATE ${S}.e_hot j SET state = 'active', attempt = j.attempt + 1, worker_id = $3, visible_until = $4, started_at = $5 FROM p WHERE j.ctid = p.ctid AND j.state = 'available' RETURNING j.id, j.queue, j.priority, j.attempt, j.started_at, j.worker_id)
     SELECT u.*, b.type, b.args, b.meta, b.created_at, b.enqueued_at FROM u JOIN ${S}.e_body b ON b.id = u.id`,
-    complete: `UPDATE ${S}.e_hot SET state = 'completed', completed_at = $3, finished_at = $4, visible_until = NULL, worker_id = NULL WHERE id = ANY($1) AND state = 'active' AND worker_id = $2` },
+    complete: `UPDATE ${S}.e_hot SET state = 'completed', completed_at = $3, finished_at = $4, visible_until = NULL, worker_id = NULL WHERE id = ANY($1) AND state = 'active' AND worker_id = $2`,
+  },
 };
-for (let round = 0; round < 2; round++) for (const [name, l] of Object.entries(layouts)) {
-  const q = `q${round}`;
-  await fill(l.table, q);
-  const a = await lsn(), t0 = cpu();
-  let done = 0;
-  for (;;) {
-    const { rows: got } = await c.query(l.claim, [q, B, 'w1', Date.now() + 30000, now()]);
-    if (got.length === 0) break;
-    const ids = got.map((r: { id: string }) => r.id);
-    const params = l.table === 'b' ? [ids, 'w1'] : [ids, 'w1', now(), Date.now()];
-    const res = await c.query(l.complete, params);
-    if (res.rowCount !== ids.length) throw new Error(`${name}: completed ${res.rowCount} of ${ids.length}`);
-    done += ids.length;
+for (let round = 0; round < 2; round++)
+  for (const [name, l] of Object.entries(layouts)) {
+    const q = `q${round}`;
+    await fill(l.table, q);
+    const a = await lsn(),
+      t0 = cpu();
+    let done = 0;
+    for (;;) {
+      const { rows: got } = await c.query(l.claim, [q, B, 'w1', Date.now() + 30000, now()]);
+      if (got.length === 0) break;
+      const ids = got.map((r: { id: string }) => r.id);
+      const params = l.table === 'b' ? [ids, 'w1'] : [ids, 'w1', now(), Date.now()];
+      const res = await c.query(l.complete, params);
+      if (res.rowCount !== ids.length) throw new Error(`${name}: completed ${res.rowCount} of ${ids.length}`);
+      done += ids.length;
+    }
+    const us = cpu() - t0,
+      w = await wal(a, await lsn());
+    // The first round warms caches and plans; the second is reported.
+    if (round === 1) console.log(`${name}: ${done} jobs, backend ${(us / done).toFixed(1)} µs/job, WAL ${(w / done).toFixed(0)} B/job`);
   }
-  const us = cpu() - t0, w = await wal(a, await lsn());
-  // The first round warms caches and plans; the second is reported.
-  if (round === 1) console.log(`${name}: ${done} jobs, backend ${(us / done).toFixed(1)} µs/job, WAL ${(w / done).toFixed(0)} B/job`);
-}
 await c.query(`DROP SCHEMA ${S} CASCADE`);
 await c.end();

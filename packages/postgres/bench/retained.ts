@@ -105,7 +105,9 @@ for (let round = 0; round < ROUNDS; round++) {
     const p = await processRound(s, `p${round}`);
     const c = await claimRound(s, `c${round}`);
     results.get(s.name)!.push({ ...p, p50: c.p50, p99: c.p99 });
-    console.log(`round ${round + 1} ${s.name}: ${Math.round(p.jobsPerSecond)} jobs/s, PG ${p.postgresUs.toFixed(1)} µs/job, claim of ${CLAIM_SIZE} p50 ${c.p50.toFixed(2)} ms p99 ${c.p99.toFixed(2)} ms`);
+    console.log(
+      `round ${round + 1} ${s.name}: ${Math.round(p.jobsPerSecond)} jobs/s, PG ${p.postgresUs.toFixed(1)} µs/job, claim of ${CLAIM_SIZE} p50 ${c.p50.toFixed(2)} ms p99 ${c.p99.toFixed(2)} ms`,
+    );
   }
 }
 const row = (name: string) => {

@@ -56,7 +56,8 @@ counting = false;
 
 const total = [...counts.values()].reduce((a, b) => a + b, 0);
 console.log(`${MODE} ${process.env['BENCH_SDK_OPTIONS'] ?? ''}: ${N} jobs, ${total} statements (${((total * 1000) / N).toFixed(1)} per 1 000 jobs)`);
-for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1])) console.log(`  ${name.padEnd(32)} ${String(n).padStart(6)}  ${((n * 1000) / N).toFixed(1).padStart(7)} per 1 000 jobs`);
+for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1]))
+  console.log(`  ${name.padEnd(32)} ${String(n).padStart(6)}  ${((n * 1000) / N).toFixed(1).padStart(7)} per 1 000 jobs`);
 await engine.close();
 const admin = new pg.Client(DATABASE_URL);
 await admin.connect();

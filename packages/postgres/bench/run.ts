@@ -115,7 +115,12 @@ let ojskitBase: { engine: Engine; schema: string } | undefined;
 
 async function ojskit(): Promise<System> {
   const schema = `ojs_bench_${tag}`;
-  const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, events: process.env['BENCH_EVENTS'] !== '0', onError: (e) => console.error(e.message) });
+  const driver = await createPostgresDriver(DATABASE_URL, {
+    schema,
+    max: 10,
+    events: process.env['BENCH_EVENTS'] !== '0',
+    onError: (e) => console.error(e.message),
+  });
   const engine = new Engine({ driver, maxBatchSize: CHUNK }).start();
   ojskitBase = { engine, schema };
   const doneSql = `SELECT EXISTS (SELECT 1 FROM "${schema}".jobs_finished WHERE id = $1 AND state = 'completed') AS done`;
@@ -129,9 +134,11 @@ async function ojskit(): Promise<System> {
     },
     async oneByOne(count, queue) {
       let next = 0;
-      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
-        while (next < count) await engine.enqueue({ type: 'bench.noop', queue, args: [next++] });
-      }));
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
+          while (next < count) await engine.enqueue({ type: 'bench.noop', queue, args: [next++] });
+        }),
+      );
     },
     analyze: () => driver.analyze(),
     async drop(queues) {
@@ -141,13 +148,25 @@ async function ojskit(): Promise<System> {
     },
     async process(count, queue) {
       let started = 0;
-      const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => void started++ }).start();
+      const worker = new EngineWorker(engine, {
+        queue,
+        concurrency: CONCURRENCY,
+        prefetch: PREFETCH,
+        workerId: 'bench',
+        onStart: () => void started++,
+      }).start();
       await until(() => started, `SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE queue = $1 AND state = 'completed'`, [queue], count);
       await worker.stop();
     },
     async latency(samples, queue) {
       const probe = new LatencyProbe();
-      const worker = new EngineWorker(engine, { queue, concurrency: CONCURRENCY, prefetch: PREFETCH, workerId: 'bench', onStart: () => probe.started() }).start();
+      const worker = new EngineWorker(engine, {
+        queue,
+        concurrency: CONCURRENCY,
+        prefetch: PREFETCH,
+        workerId: 'bench',
+        onStart: () => probe.started(),
+      }).start();
       await sleep(300);
       const samplesTaken = await probe.sample(samples, doneSql, async (i) => (await engine.enqueue({ type: 'bench.noop', queue, args: [i] })).job.id);
       await worker.stop();
@@ -233,15 +252,20 @@ async function pgBoss(): Promise<System> {
     async bulk(count, queue) {
       await ensure(queue);
       for (let i = 0; i < count; i += CHUNK) {
-        await boss.insert(queue, Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ data: { n: i + k } })));
+        await boss.insert(
+          queue,
+          Array.from({ length: Math.min(CHUNK, count - i) }, (_, k) => ({ data: { n: i + k } })),
+        );
       }
     },
     async oneByOne(count, queue) {
       await ensure(queue);
       let next = 0;
-      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
-        while (next < count) await boss.send(queue, { n: next++ });
-      }));
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
+          while (next < count) await boss.send(queue, { n: next++ });
+        }),
+      );
     },
     analyze: async () => void (await admin.query(`ANALYZE "${schema}".job`)),
     async drop(queues) {
@@ -307,14 +331,18 @@ async function graphile(batched: boolean, utils?: WorkerUtils): Promise<System> 
     },
     async oneByOne(count, queue) {
       let next = 0;
-      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
-        while (next < count) await u.addJob(queue, { n: next++ });
-      }));
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
+          while (next < count) await u.addJob(queue, { n: next++ });
+        }),
+      );
     },
     analyze: async () => void (await admin.query(`ANALYZE "${schema}"._private_jobs`)),
     async drop(queues) {
       if (!ownUtils) return; // the defaults' system owns the rows
-      await admin.query(`DELETE FROM "${schema}"._private_jobs WHERE task_id IN (SELECT id FROM "${schema}"._private_tasks WHERE identifier = ANY($1))`, [queues]);
+      await admin.query(`DELETE FROM "${schema}"._private_jobs WHERE task_id IN (SELECT id FROM "${schema}"._private_tasks WHERE identifier = ANY($1))`, [
+        queues,
+      ]);
       await admin.query(`VACUUM ANALYZE "${schema}"._private_jobs`);
     },
     async process(count, queue) {

@@ -21,7 +21,11 @@ const schema = `ojs_sqlcost_${randomBytes(3).toString('hex')}`;
 const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
 watchServer((await admin.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid);
 
-const driver = await createPostgresDriver(`${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`, { schema, max: 1, events: process.env['BENCH_EVENTS'] !== '0' });
+const driver = await createPostgresDriver(`${DATABASE_URL}${DATABASE_URL.includes('?') ? '&' : '?'}application_name=${schema}`, {
+  schema,
+  max: 1,
+  events: process.env['BENCH_EVENTS'] !== '0',
+});
 const engine = new Engine({ driver, maxBatchSize: 1_000 }).start();
 
 async function enqueue(queue: string, count: number): Promise<void> {

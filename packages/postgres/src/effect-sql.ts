@@ -28,7 +28,8 @@ export function effectColumns(effect: TransitionEffect, p: EffectParams): Map<st
   const out = new Map<string, string>([['state', sqlLiteral(effect.to)]]);
   const assigned = (key: string, internal: boolean) => {
     const value = p.assigned?.[key];
-    if (value === undefined) throw new Error(`@ojskit/postgres: the ${effect.trigger} effect assigns ${internal ? 'x.' : ''}${key}; the statement gives no value for it`);
+    if (value === undefined)
+      throw new Error(`@ojskit/postgres: the ${effect.trigger} effect assigns ${internal ? 'x.' : ''}${key}; the statement gives no value for it`);
     return value;
   };
   if (effect.attempt === 'increment') out.set('attempt', 'j.attempt + 1');

@@ -141,7 +141,9 @@ export class PgEventTransport implements EventTransport {
     this.deliver(events);
     if (!this.presence.publishing) return;
     for (const event of events) this.queued.push(event);
-    this.flushing ??= new Promise<void>((resolve) => (this.publishDelayMs > 0 ? setTimeout(resolve, this.publishDelayMs) : setImmediate(resolve))).then(() => this.flush());
+    this.flushing ??= new Promise<void>((resolve) => (this.publishDelayMs > 0 ? setTimeout(resolve, this.publishDelayMs) : setImmediate(resolve))).then(() =>
+      this.flush(),
+    );
   }
 
   /** No other process would hear events now (see `EventTransport.quiet`); local delivery is immediate here. */

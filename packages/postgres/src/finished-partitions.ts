@@ -97,6 +97,6 @@ export async function dropPartitionsBefore(pool: Pool, schema: string, before: n
 }
 
 function isLockTimeout(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string }; code?: string } | null);
+  const cause = error as { cause?: { code?: string }; code?: string } | null;
   return cause?.code === '55P03' || cause?.cause?.code === '55P03';
 }

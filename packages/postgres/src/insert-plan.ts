@@ -76,13 +76,7 @@ class PostgresInsertPort implements InsertPlanPort<StoredJob, StagedJob> {
 }
 
 /** Plans an insert of `input` at `now` (`nowIso` dates the cancellation of a replaced job of the batch). */
-export function planInsert(
-  input: readonly StoredJob[],
-  now: number,
-  nowIso: string,
-  conflicts: StoredConflicts,
-  mode: InsertConflictMode,
-): InsertPlan {
+export function planInsert(input: readonly StoredJob[], now: number, nowIso: string, conflicts: StoredConflicts, mode: InsertConflictMode): InsertPlan {
   const plan = planDecisions(input, now, new PostgresInsertPort(conflicts), mode);
   // The planner clears `enqueued_at` by assigning `undefined` (the memory driver's objects keep their shape
   // so). This driver hands its staged jobs out as they are (as outcomes, or as the `existing` job of an

@@ -26,12 +26,30 @@ const int = (key: string, column: string, type: ColumnType): Column => ({ key, c
 
 /** Envelope fields with a column, in wire order. `id` and `state` are handled apart (never set by a patch). */
 export const ENVELOPE_COLUMNS: readonly Column[] = [
-  env('type'), env('queue'), env('args', 'json'), env('meta', 'json'), env('priority', 'integer'),
-  env('attempt', 'integer'), env('max_attempts', 'integer'), env('created_at'), env('enqueued_at'),
-  env('scheduled_at'), env('expires_at'), env('activated_at'), env('started_at'), env('completed_at'),
-  env('cancelled_at'), env('discarded_at'), env('expired_at'), env('next_attempt_at'),
-  env('retry_delay_ms', 'float8'), env('worker_id'), env('result', 'json'), env('error', 'json'),
-  env('errors', 'json'), env('workflow_id'),
+  env('type'),
+  env('queue'),
+  env('args', 'json'),
+  env('meta', 'json'),
+  env('priority', 'integer'),
+  env('attempt', 'integer'),
+  env('max_attempts', 'integer'),
+  env('created_at'),
+  env('enqueued_at'),
+  env('scheduled_at'),
+  env('expires_at'),
+  env('activated_at'),
+  env('started_at'),
+  env('completed_at'),
+  env('cancelled_at'),
+  env('discarded_at'),
+  env('expired_at'),
+  env('next_attempt_at'),
+  env('retry_delay_ms', 'float8'),
+  env('worker_id'),
+  env('result', 'json'),
+  env('error', 'json'),
+  env('errors', 'json'),
+  env('workflow_id'),
 ];
 
 /** Internal fields (JobInternals) with a column. Unknown internals go to `x_rest`. */
@@ -59,16 +77,19 @@ export const INTERNAL_COLUMNS: readonly Column[] = [
  * `x_rest`. An insert sends one array per column (job-row.ts `insertColumnsOf`, read by `{{job_unnest}}`).
  */
 export const INSERT_COLUMNS: readonly Column[] = [
-  env('id'), env('state'), ...ENVELOPE_COLUMNS, env('doc', 'jsonb'), ...INTERNAL_COLUMNS, int('rest', 'x_rest', 'jsonb'),
+  env('id'),
+  env('state'),
+  ...ENVELOPE_COLUMNS,
+  env('doc', 'jsonb'),
+  ...INTERNAL_COLUMNS,
+  int('rest', 'x_rest', 'jsonb'),
 ];
 
 export const ENVELOPE_BY_KEY: ReadonlyMap<string, Column> = new Map(ENVELOPE_COLUMNS.map((c) => [c.key, c]));
 export const INTERNAL_BY_KEY: ReadonlyMap<string, Column> = new Map(INTERNAL_COLUMNS.map((c) => [c.key, c]));
 
 /** Every column a job row is read from, in order. */
-const READ_COLUMNS: readonly string[] = [
-  'id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest',
-];
+const READ_COLUMNS: readonly string[] = ['id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest'];
 /**
  * Every column of the `jobs` and `jobs_finished` tables: what is read, plus the FIFO number and the state
  * before the last transition. A row moving between the two tables is inserted with all of them.
@@ -100,7 +121,8 @@ function selectList(prefix: string): string {
 function recordDefinition(): string {
   const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
   const cols = [
-    'id text', 'state text',
+    'id text',
+    'state text',
     ...ENVELOPE_COLUMNS.map((c) => `${c.column} ${sqlType(c)}`),
     'doc jsonb',
     ...INTERNAL_COLUMNS.map((c) => `${c.column} ${sqlType(c)}`),
@@ -154,17 +176,17 @@ function transitionAssignments(): string {
   const cast = (c: Column, from: string) => {
     const text = `(${from}->>'${c.key}')`;
     switch (c.type) {
-      case 'json': return `${text}::json`;
-      case 'text[]': return `ARRAY(SELECT jsonb_array_elements_text(${from}->'${c.key}'))`;
-      default: return `${text}::${c.type}`;
+      case 'json':
+        return `${text}::json`;
+      case 'text[]':
+        return `ARRAY(SELECT jsonb_array_elements_text(${from}->'${c.key}'))`;
+      default:
+        return `${text}::${c.type}`;
     }
   };
   const assign = (c: Column, set: string, unset: string) =>
     `${c.column} = CASE WHEN ${set} ? '${c.key}' THEN ${cast(c, set)} WHEN '${c.key}' = ANY (${unset}) THEN NULL ELSE j.${c.column} END`;
-  return [
-    ...ENVELOPE_COLUMNS.map((c) => assign(c, 'o.s', 'o.u')),
-    ...INTERNAL_COLUMNS.map((c) => assign(c, 'o.x', 'o.xu')),
-  ].join(',\n    ');
+  return [...ENVELOPE_COLUMNS.map((c) => assign(c, 'o.s', 'o.u')), ...INTERNAL_COLUMNS.map((c) => assign(c, 'o.x', 'o.xu'))].join(',\n    ');
 }
 
 /**

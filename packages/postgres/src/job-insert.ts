@@ -1,6 +1,15 @@
 /** jobInsert and the insert half of workflowSave: one statement when no job has a unique key. */
 import type { Job } from '@ojskit/core';
-import { checkDepthBounds, EFFECTS, effectChanges, type DepthBounds, type InsertConflictMode, type InsertOutcome, type InsertResult, type StoredJob } from '@ojskit/core/driver';
+import {
+  checkDepthBounds,
+  EFFECTS,
+  effectChanges,
+  type DepthBounds,
+  type InsertConflictMode,
+  type InsertOutcome,
+  type InsertResult,
+  type StoredJob,
+} from '@ojskit/core/driver';
 import type { Pool } from 'pg';
 import { insertColumnsOf, storedFromRow, type JobRow } from './job-row.js';
 import { isDuplicateJobId } from './pg-errors.js';
@@ -99,13 +108,15 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
   const replaced = new Map<string, Job>();
   const ops = plan.steps.flatMap((step) =>
     step.kind === 'insert' && step.replace !== undefined
-      ? [{
-          id: step.replace.job.id,
-          from: [step.replace.job.state],
-          to: EFFECTS.uniqueReplace.to,
-          expect: { attempt: step.replace.job.attempt },
-          ...effectChanges(EFFECTS.uniqueReplace, request.now, request.nowIso),
-        }]
+      ? [
+          {
+            id: step.replace.job.id,
+            from: [step.replace.job.state],
+            to: EFFECTS.uniqueReplace.to,
+            expect: { attempt: step.replace.job.attempt },
+            ...effectChanges(EFFECTS.uniqueReplace, request.now, request.nowIso),
+          },
+        ]
       : [],
   );
   if (ops.length > 0) {
@@ -139,12 +150,7 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
 
 async function findConflicts(ctx: InsertContext, on: Queryable, jobs: readonly StoredJob[], oneOff: boolean): Promise<StoredConflicts> {
   const ids = jobs.map((j) => j.job.id);
-  const rows = await ctx.sql.run<JobRow & { by_id: boolean }>(
-    on,
-    'jobInsert.findConflicts',
-    [ids, uniqueKeys(jobs)],
-    { oneOff },
-  );
+  const rows = await ctx.sql.run<JobRow & { by_id: boolean }>(on, 'jobInsert.findConflicts', [ids, uniqueKeys(jobs)], { oneOff });
   const byId = new Map<string, StoredJob>();
   const byKey = new Map<string, StoredJob[]>();
   for (const row of rows) {
@@ -163,4 +169,3 @@ async function findConflicts(ctx: InsertContext, on: Queryable, jobs: readonly S
 function uniqueKeys(jobs: readonly StoredJob[]): string[] {
   return [...new Set(jobs.flatMap((j) => (j.x.uniqueKey !== undefined ? [j.x.uniqueKey] : [])))];
 }
-

@@ -8,11 +8,41 @@ import { ENVELOPE_BY_KEY, ENVELOPE_COLUMNS, INSERT_COLUMNS, INTERNAL_BY_KEY, INT
 
 /** Envelope keys in the order the protocol documents them; other keys follow in stored order. */
 const ENVELOPE_ORDER = [
-  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
-  'created_at', 'enqueued_at', 'scheduled_at', 'expires_at', 'activated_at', 'started_at', 'completed_at',
-  'cancelled_at', 'discarded_at', 'expired_at', 'next_attempt_at', 'retry_delay_ms', 'worker_id', 'result',
-  'error', 'errors', 'retry', 'unique', 'tags', 'timeout_ms', 'timeout', 'visibility_timeout_ms',
-  'parent_results', 'workflow_id', 'schema',
+  'specversion',
+  'id',
+  'type',
+  'queue',
+  'args',
+  'meta',
+  'priority',
+  'state',
+  'attempt',
+  'max_attempts',
+  'created_at',
+  'enqueued_at',
+  'scheduled_at',
+  'expires_at',
+  'activated_at',
+  'started_at',
+  'completed_at',
+  'cancelled_at',
+  'discarded_at',
+  'expired_at',
+  'next_attempt_at',
+  'retry_delay_ms',
+  'worker_id',
+  'result',
+  'error',
+  'errors',
+  'retry',
+  'unique',
+  'tags',
+  'timeout_ms',
+  'timeout',
+  'visibility_timeout_ms',
+  'parent_results',
+  'workflow_id',
+  'schema',
 ] as const;
 const ORDERED: ReadonlySet<string> = new Set(ENVELOPE_ORDER);
 
@@ -181,8 +211,7 @@ export function recordOf(stored: StoredJob): Record<string, unknown> {
 }
 
 /** Where each field of a job, and each of its internals, goes in an insert: its column's position and type. */
-const insertPositions = (columns: readonly Column[]) =>
-  new Map(columns.map((c) => [c.key, { at: INSERT_COLUMNS.indexOf(c), type: c.type }] as const));
+const insertPositions = (columns: readonly Column[]) => new Map(columns.map((c) => [c.key, { at: INSERT_COLUMNS.indexOf(c), type: c.type }] as const));
 const ENVELOPE_AT = insertPositions([...INSERT_COLUMNS.slice(0, 2), ...ENVELOPE_COLUMNS]);
 const INTERNAL_AT = insertPositions(INTERNAL_COLUMNS);
 const DOC_AT = INSERT_COLUMNS.findIndex((c) => c.column === 'doc');

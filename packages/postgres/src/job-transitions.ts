@@ -49,7 +49,11 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
  */
 export async function completeJobs(sql: Statements, on: Queryable, params: CompleteManyParams): Promise<TransitionResult[]> {
   const returning = params.returning ?? 'job';
-  const results = await transitionJobs(sql, on, params.jobs.map((item) => completionOp(item, params.now, params.nowIso, returning)));
+  const results = await transitionJobs(
+    sql,
+    on,
+    params.jobs.map((item) => completionOp(item, params.now, params.nowIso, returning)),
+  );
   if (returning === 'job') return results;
   const members: number[] = [];
   for (let i = 0; i < results.length; i++) {
@@ -69,5 +73,9 @@ export async function completeJobs(sql: Statements, on: Queryable, params: Compl
 
 /** FAILs, requeues, timeouts and reclaims (`Driver.jobFailMany`). */
 export function failJobs(sql: Statements, on: Queryable, params: FailManyParams): Promise<TransitionResult[]> {
-  return transitionJobs(sql, on, params.jobs.map((item) => failureOp(item, params.now, params.nowIso)));
+  return transitionJobs(
+    sql,
+    on,
+    params.jobs.map((item) => failureOp(item, params.now, params.nowIso)),
+  );
 }

@@ -202,9 +202,7 @@ export class PostgresDriver implements Driver {
       // Claim order: queue position, then priority (higher first), then FIFO. seq is a bigint (string).
       claimed.sort(
         (a, b) =>
-          Number(a[ordAt]) - Number(b[ordAt]) ||
-          (b[priorityAt] as number) - (a[priorityAt] as number) ||
-          compareSeq(a[seqAt] as string, b[seqAt] as string),
+          Number(a[ordAt]) - Number(b[ordAt]) || (b[priorityAt] as number) - (a[priorityAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
       if (claimed.length >= wanted) return result;
@@ -271,11 +269,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobDelete(params: { id: string; expect?: { states?: readonly JobState[]; deadLetter?: boolean } }): Promise<Job | null> {
-    const [row] = await this.sql.run<JobRow>(this.pool, 'jobDelete', [
-      params.id,
-      params.expect?.states ?? null,
-      params.expect?.deadLetter ?? null,
-    ]);
+    const [row] = await this.sql.run<JobRow>(this.pool, 'jobDelete', [params.id, params.expect?.states ?? null, params.expect?.deadLetter ?? null]);
     return row === undefined ? null : jobFromRow(row);
   }
 
@@ -332,10 +326,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
-    const rows = await this.sql.run<JobRow>(this.pool, 'jobListOverdue', [
-      params.now,
-      params.limit,
-    ]);
+    const rows = await this.sql.run<JobRow>(this.pool, 'jobListOverdue', [params.now, params.limit]);
     return rows.map(storedFromRow);
   }
 
@@ -451,13 +442,7 @@ export class PostgresDriver implements Driver {
     return row?.doc ?? null;
   }
 
-  async workflowSave(params: {
-    workflow: WorkflowRecord;
-    expectVersion: number | null;
-    insert?: StoredJob[];
-    now: number;
-    nowIso: string;
-  }): Promise<boolean> {
+  async workflowSave(params: { workflow: WorkflowRecord; expectVersion: number | null; insert?: StoredJob[]; now: number; nowIso: string }): Promise<boolean> {
     const { workflow } = params;
     return atomically(this.pool, undefined, async (on) => {
       const saved = await this.sql.run(on, 'workflowSave', [workflow.id, workflow.version, JSON.stringify(workflow), params.expectVersion]);
@@ -499,10 +484,7 @@ export class PostgresDriver implements Driver {
   async analyze(): Promise<void> {
     try {
       await this.pool.query(`ANALYZE "${this.schema}".jobs`);
-      const { rows } = await this.pool.query<{ n: number }>(
-        `SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass`,
-        [`"${this.schema}".jobs`],
-      );
+      const { rows } = await this.pool.query<{ n: number }>(`SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass`, [`"${this.schema}".jobs`]);
       this.rowsAtAnalyze = Math.max(0, rows[0]?.n ?? 0);
     } catch (error) {
       throw toOjsError(error, 'analyze');

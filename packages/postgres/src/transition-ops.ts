@@ -32,7 +32,9 @@ export interface OpRoutes {
 export function routesOf(op: Pick<TransitionOp, 'from' | 'to'>): OpRoutes {
   let fromHot = false;
   let fromFinished = false;
-  for (const state of op.from) if (FINISHED.has(state)) fromFinished = true; else fromHot = true;
+  for (const state of op.from)
+    if (FINISHED.has(state)) fromFinished = true;
+    else fromHot = true;
   const toFinished = FINISHED.has(op.to);
   return { kept: fromHot && !toFinished, finish: fromHot && toFinished, revive: fromFinished && !toFinished, amend: fromFinished && toFinished };
 }
@@ -228,12 +230,19 @@ const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition
 };
 
 /** The statement (name and template values) for ops of one shape. */
-export function shapeStatement(shape: OpShape, key: string, returning: { job: string; summary: string }): { name: string; values: () => Record<string, string> } {
+export function shapeStatement(
+  shape: OpShape,
+  key: string,
+  returning: { job: string; summary: string },
+): { name: string; values: () => Record<string, string> } {
   const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
   const values = (): Record<string, string> => {
     const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
     const record = [
-      'i int', 'id text', '"from" jsonb', '"to" text',
+      'i int',
+      'id text',
+      '"from" jsonb',
+      '"to" text',
       ...shape.guards.map((g) => GUARD_FIELDS[g].field),
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),

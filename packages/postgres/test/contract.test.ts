@@ -12,7 +12,7 @@ import { SchemaPool } from './support/schema-pool.js';
 
 /** Why the cases that need calls to run in the order they are made do not apply here. */
 const NOT_ORDERED =
-  'calls run on pooled connections and an insert is visible only once committed, so the driver does not declare capabilities.orderedCalls (a waiting FETCH is woken by the insert\'s event instead)';
+  "calls run on pooled connections and an insert is visible only once committed, so the driver does not declare capabilities.orderedCalls (a waiting FETCH is woken by the insert's event instead)";
 
 if (HAVE_PG) {
   const schemas = new SchemaPool();
@@ -38,7 +38,9 @@ if (HAVE_PG) {
       };
     },
     skip: {
-      ...skipHistoryCases('the PostgreSQL driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history insert in each statement, is not done'),
+      ...skipHistoryCases(
+        'the PostgreSQL driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history insert in each statement, is not done',
+      ),
       'concurrency.ordered-calls': NOT_ORDERED,
       'fetch.long-poll-claims-behind-insert': NOT_ORDERED,
       'fetch.claims-behind-insert-during-first-claim': NOT_ORDERED,

@@ -17,8 +17,7 @@ describe.runIf(HAVE_PG)('PostgresDriver (PostgreSQL only)', () => {
     await db.drop();
   });
 
-  const claim = (queues: string[], limit: number, now = T0, workerId = 'w1') =>
-    db.driver.jobClaim({ queues, limit, workerId, now, nowIso: iso(now) });
+  const claim = (queues: string[], limit: number, now = T0, workerId = 'w1') => db.driver.jobClaim({ queues, limit, workerId, now, nowIso: iso(now) });
 
   it('reads the envelope back from its columns with the protocol fields first, in order', async () => {
     const stored = storedJob('q', { meta: { trace: 'abc' }, tags: ['t'] });
@@ -30,7 +29,11 @@ describe.runIf(HAVE_PG)('PostgresDriver (PostgreSQL only)', () => {
   it('stores every value as sent through the column arrays: quotes, backslashes, braces, NULL as text, sparse columns', async () => {
     const awkward = 'a "quoted" \\ back\\slash, {braced} NULL \u00e9\n';
     const jobs = [
-      storedJob('q', { type: awkward, meta: { note: awkward, nul: '\u0000' }, tags: [awkward], worker_id: 'NULL' } as never, { uniqueKey: awkward, uniqueStates: ['available', awkward] as never, extra: { deep: [awkward] } } as never),
+      storedJob(
+        'q',
+        { type: awkward, meta: { note: awkward, nul: '\u0000' }, tags: [awkward], worker_id: 'NULL' } as never,
+        { uniqueKey: awkward, uniqueStates: ['available', awkward] as never, extra: { deep: [awkward] } } as never,
+      ),
       storedJob('q', { args: [null, 'NULL', ''], unknown_attribute: { a: 1 } } as never),
       storedJob('q', { state: 'completed', result: null, completed_at: iso(T0) } as never, { deadLetter: false, finishedAt: T0 }),
     ];
@@ -62,5 +65,4 @@ describe.runIf(HAVE_PG)('PostgresDriver (PostgreSQL only)', () => {
     const next = await db.driver.jobHeartbeat({ ids: [held.job.id], now: T0 + 20, workerId: 'w1' });
     expect(next.extended.map((e) => [e.id, e.visibleUntil])).toEqual([[held.job.id, T0 + 30_020]]);
   });
-
 });

@@ -27,13 +27,24 @@ describe('packEvent', () => {
   });
 
   it('packs a job event (standard data first, extras kept in order) and other sources', () => {
-    const job = makeEvent('job.completed', 'j1', { job_id: 'j1', job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, result: { a: [1] }, duration_ms: 3 }, new Date(0).toISOString(), 'ojs://ojskit/engine');
+    const job = makeEvent(
+      'job.completed',
+      'j1',
+      { job_id: 'j1', job_type: 't', queue: 'q', state: 'completed', from: 'active', attempt: 1, result: { a: [1] }, duration_ms: 3 },
+      new Date(0).toISOString(),
+      'ojs://ojskit/engine',
+    );
     const back = unpackEvent(JSON.parse(packEvent(job)));
     expect(back).toEqual(job);
     expect(Object.keys(back.data)).toEqual(Object.keys(job.data));
     const elsewhere = makeEvent('queue.paused', 'q', { queue: 'q' }, new Date(0).toISOString(), 'ojs://elsewhere');
     expect(unpackEvent(JSON.parse(packEvent(elsewhere)))).toEqual(elsewhere);
-    const odd = makeEvent('job.started', 'j2', { job_id: 'other', job_type: 't', queue: 'q', state: 'active', from: 'available', attempt: 1 }, new Date(0).toISOString());
+    const odd = makeEvent(
+      'job.started',
+      'j2',
+      { job_id: 'other', job_type: 't', queue: 'q', state: 'active', from: 'available', attempt: 1 },
+      new Date(0).toISOString(),
+    );
     expect(unpackEvent(JSON.parse(packEvent(odd)))).toEqual(odd);
   });
 
@@ -191,8 +202,13 @@ describe.runIf(HAVE_PG)('PgEventTransport with no other process listening', () =
     await new Promise((resolve) => setTimeout(resolve, 80));
   }
   const listeners = async (db: TestDatabase) =>
-    (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
-      AND classid = ((hashtextextended($1, 0) >> 32) & 4294967295)::oid AND objid = (hashtextextended($1, 0) & 4294967295)::oid`, [`ojskit:listen:${db.schema}`])).rows[0]!.n;
+    (
+      await db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 1
+      AND classid = ((hashtextextended($1, 0) >> 32) & 4294967295)::oid AND objid = (hashtextextended($1, 0) & 4294967295)::oid`,
+        [`ojskit:listen:${db.schema}`],
+      )
+    ).rows[0]!.n;
 
   it('stops sending NOTIFYs once it counts no other listener, and sends them again once another process listens', async () => {
     const db = await openTestDatabase();

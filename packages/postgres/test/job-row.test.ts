@@ -56,7 +56,7 @@ describe('RowReader', () => {
     expect(new RowReader(Object.keys(plain)).summary(Object.values(plain))).toEqual(summaryFromRow(plain));
   });
 
-  it('takes the id and state given for a row without them (a transition reports its op\'s)', () => {
+  it("takes the id and state given for a row without them (a transition reports its op's)", () => {
     const summary = new RowReader(['type', 'queue', 'attempt', 'workflow_id']).summary(['t', 'q', 2, null], 'job-1', 'completed');
     expect(summary).toEqual({ id: 'job-1', type: 't', queue: 'q', state: 'completed', attempt: 2 });
     expect(Object.keys(summary)).toEqual(['id', 'type', 'queue', 'state', 'attempt']);

@@ -15,7 +15,11 @@ describe.runIf(HAVE_PG)('maintenance', () => {
   it('prunes finished jobs once their retention has passed, keeping the rest', async () => {
     db = await openTestDatabase({ events: false });
     const clock = new ManualClock();
-    const engine = new Engine({ driver: db.driver, clock, retention: { completedMs: 60_000, cancelledMs: 60_000, discardedMs: 60_000, deadLetterMs: 600_000 } });
+    const engine = new Engine({
+      driver: db.driver,
+      clock,
+      retention: { completedMs: 60_000, cancelledMs: 60_000, discardedMs: 60_000, deadLetterMs: 600_000 },
+    });
     const { jobs } = await engine.enqueueBatch({ jobs: Array.from({ length: 5 }, (_, i) => ({ type: 'test.prune', queue: 'prune', args: [i] })) });
     const { jobs: claimed } = await engine.fetch({ queues: ['prune'], count: 3, worker_id: 'w' });
     await engine.ackMany({ acks: claimed.map((j) => ({ job_id: j.id })) });

@@ -62,8 +62,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     const driver = new PostgresDriver({ pool, schema, events: false });
     const active = storedJob('q', { state: 'active', attempt: 1 });
     await driver.jobInsert({ jobs: [active], now: T0, nowIso: iso(T0) });
-    const setState = (table: string, id: string, state: string) =>
-      pool.query(`UPDATE "${schema}".${table} SET state = $2::text WHERE id = $1`, [id, state]);
+    const setState = (table: string, id: string, state: string) => pool.query(`UPDATE "${schema}".${table} SET state = $2::text WHERE id = $1`, [id, state]);
     await expect(setState('jobs', active.job.id, 'pending')).rejects.toThrow(/illegal transition active -> pending/);
     await expect(setState('jobs', active.job.id, 'exploded')).rejects.toThrow(/illegal transition|jobs_state_check/);
     // A finished state never lives in the hot table, and the finished table holds nothing else.
@@ -73,11 +72,16 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     expect((await pool.query(`SELECT count(*)::int AS n FROM "${schema}".jobs_finished WHERE id = $1`, [done.job.id])).rows[0].n).toBe(1);
     await expect(setState('jobs_finished', done.job.id, 'active')).rejects.toThrow(/jobs_finished_state_check/);
     // A move between the tables along an edge the table lacks is refused by the finished table's trigger.
-    const moved = (await pool.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'jobs' ORDER BY ordinal_position`, [schema])).rows.map((r) => r.column_name as string);
+    const moved = (
+      await pool.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'jobs' ORDER BY ordinal_position`, [schema])
+    ).rows.map((r) => r.column_name as string);
     await expect(
-      pool.query(`WITH gone AS (DELETE FROM "${schema}".jobs WHERE id = $1 RETURNING *)
+      pool.query(
+        `WITH gone AS (DELETE FROM "${schema}".jobs WHERE id = $1 RETURNING *)
                   INSERT INTO "${schema}".jobs_finished (${moved.join(', ')})
-                  SELECT ${moved.map((c) => (c === 'state' ? `'completed'` : c === 'prev_state' ? `'pending'` : c)).join(', ')} FROM gone`, [active.job.id]),
+                  SELECT ${moved.map((c) => (c === 'state' ? `'completed'` : c === 'prev_state' ? `'pending'` : c)).join(', ')} FROM gone`,
+        [active.job.id],
+      ),
     ).rejects.toThrow(/illegal transition pending -> completed/);
     await expect(setState('jobs', active.job.id, 'available')).resolves.toMatchObject({ rowCount: 1 });
   });

@@ -44,7 +44,12 @@ describe.runIf(HAVE_PG)('transactional enqueue', () => {
     await client.query('BEGIN');
     await client.query(`INSERT INTO "${db.schema}".orders VALUES ('o-2')`);
     const { jobs } = await engine.enqueueBatch(
-      { jobs: [{ type: 'a', queue: 'tx', args: [] }, { type: 'b', queue: 'tx', args: [], options: { unique: { keys: ['queue'] } } }] },
+      {
+        jobs: [
+          { type: 'a', queue: 'tx', args: [] },
+          { type: 'b', queue: 'tx', args: [], options: { unique: { keys: ['queue'] } } },
+        ],
+      },
       { tx: client },
     );
     await client.query('ROLLBACK');

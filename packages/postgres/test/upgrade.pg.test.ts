@@ -26,7 +26,10 @@ async function migratePrevious(pool: pg.Pool, schema: string): Promise<void> {
   await pool.query(`CREATE SCHEMA ${values.schema}`);
   await pool.query(`CREATE TABLE ${values.schema}.ojskit_migrations (
     version text PRIMARY KEY, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-  for (const [version, file] of [['0001_init', '0001_init.sql'], ['lifecycle', 'lifecycle.sql']] as const) {
+  for (const [version, file] of [
+    ['0001_init', '0001_init.sql'],
+    ['lifecycle', 'lifecycle.sql'],
+  ] as const) {
     const text = renderSql(old(file), values);
     await pool.query(text);
     await pool.query(`INSERT INTO ${values.schema}.ojskit_migrations (version, checksum) VALUES ($1, $2)`, [version, sha256(text)]);
@@ -49,9 +52,17 @@ describe.runIf(HAVE_PG)('upgrade from the previous migration set', () => {
     const now = Date.now();
     // A job in every state; finished ones at several ages, one dead-lettered, one with no finish time.
     const jobs: StoredJob[] = JOB_STATES.map((state) =>
-      storedJob('upgrade', { state, ...(state === 'active' ? { attempt: 1, worker_id: 'w' } : {}) }, TERMINAL_STATES.includes(state) ? { finishedAt: now - 3_600_000 } : {}),
+      storedJob(
+        'upgrade',
+        { state, ...(state === 'active' ? { attempt: 1, worker_id: 'w' } : {}) },
+        TERMINAL_STATES.includes(state) ? { finishedAt: now - 3_600_000 } : {},
+      ),
     );
-    const dead = storedJob('upgrade', { state: TERMINAL_STATES.find((s) => s === 'discarded')!, error: { code: 'boom', message: 'x', type: 'Error', attempt: 1, occurred_at: iso(now) } }, { finishedAt: now - 86_400_000 * 30, deadLetter: true });
+    const dead = storedJob(
+      'upgrade',
+      { state: TERMINAL_STATES.find((s) => s === 'discarded')!, error: { code: 'boom', message: 'x', type: 'Error', attempt: 1, occurred_at: iso(now) } },
+      { finishedAt: now - 86_400_000 * 30, deadLetter: true },
+    );
     const old = TERMINAL_STATES.map((state) => storedJob('upgrade', { state, result: { kept: '\u0000 as sent', z: 1, a: 2 } as never }, { finishedAt: T0 }));
     const unfinishedTime = storedJob('upgrade', { state: TERMINAL_STATES[0]! });
     const all = [...jobs, dead, ...old, unfinishedTime];
@@ -78,7 +89,7 @@ describe.runIf(HAVE_PG)('upgrade from the previous migration set', () => {
 
     // The dead-lettered job comes back to the hot table; the available ones are claimed and finish.
     await engine.retryDeadLetter(dead.job.id);
-    expect((await rows(pool, `SELECT id FROM "${schema}".jobs WHERE id = $1`, [dead.job.id]))).toHaveLength(1);
+    expect(await rows(pool, `SELECT id FROM "${schema}".jobs WHERE id = $1`, [dead.job.id])).toHaveLength(1);
     const { jobs: claimed } = await engine.fetch({ queues: ['upgrade'], count: 10, worker_id: 'w2' });
     expect(claimed.map((j) => j.id).sort()).toEqual([jobs.find((s) => s.job.state === 'available')!.job.id, dead.job.id].sort());
     await engine.ackMany({ acks: claimed.map((j) => ({ job_id: j.id })) });

@@ -48,9 +48,16 @@ await ojskit.bulk(1_000, 'warm');
 await ojskit.process(1_000, 'warm');
 await ojskit.bulk(N, `work-${run}`);
 const sdk = await probe(() => ojskit.process(N, `work-${run}`));
-console.log(`\nSDK worker, ${N} no-op jobs at concurrency 50: ${Math.round(N / sdk.sample.seconds).toLocaleString('en-US')} jobs/s, ` +
-  `Node ${perJob(sdk.sample.nodeCpuUs).toFixed(1)} µs/job, Redis ${perJob(sdk.sample.redisCpuUs).toFixed(1)} µs/job\n`);
-console.log(table(['command', 'calls', 'µs per call', 'µs per job'], sdk.commands.filter(([, , usec]) => perJob(usec) >= 0.05).map(([name, calls, usec]) => [name, calls, usec / calls, perJob(usec)])));
+console.log(
+  `\nSDK worker, ${N} no-op jobs at concurrency 50: ${Math.round(N / sdk.sample.seconds).toLocaleString('en-US')} jobs/s, ` +
+    `Node ${perJob(sdk.sample.nodeCpuUs).toFixed(1)} µs/job, Redis ${perJob(sdk.sample.redisCpuUs).toFixed(1)} µs/job\n`,
+);
+console.log(
+  table(
+    ['command', 'calls', 'µs per call', 'µs per job'],
+    sdk.commands.filter(([, , usec]) => perJob(usec) >= 0.05).map(([name, calls, usec]) => [name, calls, usec / calls, perJob(usec)]),
+  ),
+);
 
 // The two hot scripts on their own.
 const queue = `alone-${run}`;
@@ -71,10 +78,15 @@ const acks = await probe(async () => {
   }
 });
 const script = (p: typeof claim) => perJob(p.commands.find(([name]) => name === 'evalsha')?.[2] ?? 0);
-console.log(`\n${table(['script alone (50 jobs per call)', 'Node µs/job', 'Redis CPU µs/job', 'script time µs/job'], [
-  ['job-claim', perJob(claim.sample.nodeCpuUs), perJob(claim.sample.redisCpuUs), script(claim)],
-  ['job-complete-many (ACK batch)', perJob(acks.sample.nodeCpuUs), perJob(acks.sample.redisCpuUs), script(acks)],
-])}\n`);
+console.log(
+  `\n${table(
+    ['script alone (50 jobs per call)', 'Node µs/job', 'Redis CPU µs/job', 'script time µs/job'],
+    [
+      ['job-claim', perJob(claim.sample.nodeCpuUs), perJob(claim.sample.redisCpuUs), script(claim)],
+      ['job-complete-many (ACK batch)', perJob(acks.sample.nodeCpuUs), perJob(acks.sample.redisCpuUs), script(acks)],
+    ],
+  )}\n`,
+);
 
 await ojskit.close();
 await admin.quit();

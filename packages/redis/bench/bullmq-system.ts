@@ -24,9 +24,11 @@ export function bullmqSystem(url: string, prefix: string): System {
     async oneByOne(count, queue) {
       const q = queueOf(queue);
       let next = 0;
-      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
-        while (next < count) await q.add('bench.noop', [next++]);
-      }));
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
+          while (next < count) await q.add('bench.noop', [next++]);
+        }),
+      );
     },
     async process(count, queue) {
       let worker!: BullWorker;
@@ -43,9 +45,13 @@ export function bullmqSystem(url: string, prefix: string): System {
       const q = queueOf(queue);
       return latencyProbe(
         async (onStart, onCompleted) => {
-          const worker = new BullWorker(queue, async () => {
-            onStart();
-          }, { connection, prefix, concurrency: CONCURRENCY });
+          const worker = new BullWorker(
+            queue,
+            async () => {
+              onStart();
+            },
+            { connection, prefix, concurrency: CONCURRENCY },
+          );
           worker.on('completed', onCompleted);
           await worker.waitUntilReady();
           return worker;

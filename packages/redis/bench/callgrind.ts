@@ -24,8 +24,11 @@ export async function startCallgrindRedis(port: number, keep?: string): Promise<
   const dir = mkdtempSync(join(tmpdir(), 'ojskit-callgrind-'));
   // made up front: a missing one would fail only after the first (slow) measurement
   if (keep) mkdirSync(keep, { recursive: true });
-  const server = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.out')}`,
-    'redis-server', '--port', String(port), '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const server = spawn(
+    'valgrind',
+    ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'cg.out')}`, 'redis-server', '--port', String(port), '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   // no reconnecting of its own: the loop below retries while valgrind starts Redis
   const poke = new Redis(url, { retryStrategy: () => null, lazyConnect: true });
@@ -59,7 +62,10 @@ export async function startCallgrindRedis(port: number, keep?: string): Promise<
     await control('--zero');
     await fn();
     await control('--dump');
-    const file = readdirSync(dir).filter((f) => /^cg\.out\.\d+$/.test(f)).sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop())).at(-1)!;
+    const file = readdirSync(dir)
+      .filter((f) => /^cg\.out\.\d+$/.test(f))
+      .sort((a, b) => Number(a.split('.').pop()) - Number(b.split('.').pop()))
+      .at(-1)!;
     if (keep) copyFileSync(join(dir, file), join(keep, `${name}.callgrind`));
     const totals = /^totals: (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
     return Number(totals?.[1] ?? NaN);

@@ -52,7 +52,9 @@ async function measure(): Promise<void> {
     await ojskit.bulk(N, 'sdk');
     const sdk = await count('sdk', () => ojskit.process(N, 'sdk'));
     const k = (n: number) => (n / N / 1000).toFixed(1);
-    console.log(`Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, ACK batch (jobCompleteMany: job-complete-many) alone ${k(ack)}, SDK worker run ${k(sdk)}`);
+    console.log(
+      `Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, ACK batch (jobCompleteMany: job-complete-many) alone ${k(ack)}, SDK worker run ${k(sdk)}`,
+    );
   } finally {
     await ojskit.close();
   }

@@ -187,8 +187,13 @@ async function protoInsert(prefix: string, queue: string, count: number, envelop
       hot.push(id, 'available|0||||');
       avail.push(k, id);
     }
-    await proto.multi().hset(`${base}env`, ...env).hset(`${base}hot`, ...hot).zadd(`${base}avail`, ...avail)
-      .hincrby(`${base}counts`, 'available', env.length / 2).exec();
+    await proto
+      .multi()
+      .hset(`${base}env`, ...env)
+      .hset(`${base}hot`, ...hot)
+      .zadd(`${base}avail`, ...avail)
+      .hincrby(`${base}counts`, 'available', env.length / 2)
+      .exec();
   }
   return ids;
 }
@@ -224,7 +229,11 @@ async function protoClaim(prefix: string, queue: string, workerId: string, forma
   return jobs;
 }
 
-async function protoAck(prefix: string, queue: string, ops: ReadonlyArray<{ id: string; attempt: number; workerId: string; result?: unknown }>): Promise<number[]> {
+async function protoAck(
+  prefix: string,
+  queue: string,
+  ops: ReadonlyArray<{ id: string; attempt: number; workerId: string; result?: unknown }>,
+): Promise<number[]> {
   const now = Date.now();
   const args: Array<string | number> = [prefix, queue, now, new Date(now).toISOString()];
   for (const op of ops) args.push(op.id, op.attempt, op.workerId, op.result === undefined || op.result === null ? '' : JSON.stringify(op.result));
@@ -263,8 +272,14 @@ async function selfCheck(envelope: (id: string, i: number) => string): Promise<v
     }
     check(seen.size === 119 && !seen.has(ids[3]!), `${format}: claimed ${seen.size} of 119, or the non-available job`);
     const first = batches[0]!.map((j) => ({ id: j.id, attempt: j.attempt, workerId: 'w1' }));
-    check((await protoAck(prefix, q, first)).every((f) => f === 1), `${format}: first ACK`);
-    check((await protoAck(prefix, q, first)).every((f) => f === 0), `${format}: a second ACK of a batch succeeded`);
+    check(
+      (await protoAck(prefix, q, first)).every((f) => f === 1),
+      `${format}: first ACK`,
+    );
+    check(
+      (await protoAck(prefix, q, first)).every((f) => f === 0),
+      `${format}: a second ACK of a batch succeeded`,
+    );
     const second = batches[1]!;
     const wrong = await protoAck(prefix, q, [
       { id: second[0]!.id, attempt: 1, workerId: 'w2' },
@@ -316,26 +331,34 @@ async function runCurrent(round: number): Promise<Array<Record<string, unknown>>
   await ojskit.bulk(N, queue);
   const claimed: Array<{ id: string; attempt: number }> = [];
   const jobs: Array<Record<string, unknown>> = [];
-  record('current', 'claim', await probe(async () => {
-    for (let i = 0; i < N; i += BATCH) {
-      const now = Date.now();
-      const result = await driver.jobClaim({ queues: [queue], limit: BATCH, workerId: 'bench', now, nowIso: new Date(now).toISOString() });
-      for (const job of result.jobs) {
-        claimed.push({ id: job.id, attempt: job.attempt });
-        if (jobs.length === 0) jobs.push(job as unknown as Record<string, unknown>);
+  record(
+    'current',
+    'claim',
+    await probe(async () => {
+      for (let i = 0; i < N; i += BATCH) {
+        const now = Date.now();
+        const result = await driver.jobClaim({ queues: [queue], limit: BATCH, workerId: 'bench', now, nowIso: new Date(now).toISOString() });
+        for (const job of result.jobs) {
+          claimed.push({ id: job.id, attempt: job.attempt });
+          if (jobs.length === 0) jobs.push(job as unknown as Record<string, unknown>);
+        }
       }
-    }
-  }));
+    }),
+  );
   check(claimed.length === N, `current claimed ${claimed.length} of ${N}`);
   let failed = 0;
-  record('current', 'ACK', await probe(async () => {
-    for (let i = 0; i < claimed.length; i += BATCH) {
-      const now = Date.now();
-      const nowIso = new Date(now).toISOString();
-      const out = await benchAck(driver, claimed.slice(i, i + BATCH), 'bench', now, nowIso);
-      for (const r of out) if (!r.ok) failed++;
-    }
-  }));
+  record(
+    'current',
+    'ACK',
+    await probe(async () => {
+      for (let i = 0; i < claimed.length; i += BATCH) {
+        const now = Date.now();
+        const nowIso = new Date(now).toISOString();
+        const out = await benchAck(driver, claimed.slice(i, i + BATCH), 'bench', now, nowIso);
+        for (const r of out) if (!r.ok) failed++;
+      }
+    }),
+  );
   check(failed === 0, `current: ${failed} ACKs failed`);
   await ojskit.clear();
   return jobs;
@@ -346,21 +369,40 @@ async function runProto(format: Format, round: number, envelope: (id: string, i:
   const queue = `${format}-${round}`;
   await protoInsert(prefix, queue, N, envelope);
   const claimed: ProtoJob[] = [];
-  record(`hot-state (${format})`, 'claim', await probe(async () => {
-    for (let i = 0; i < N; i += BATCH) for (const job of await protoClaim(prefix, queue, 'bench', format)) claimed.push(job);
-  }));
+  record(
+    `hot-state (${format})`,
+    'claim',
+    await probe(async () => {
+      for (let i = 0; i < N; i += BATCH) for (const job of await protoClaim(prefix, queue, 'bench', format)) claimed.push(job);
+    }),
+  );
   check(claimed.length === N && new Set(claimed.map((j) => j.id)).size === N, `${format}: claimed ${claimed.length} of ${N}, or a job twice`);
   let failed = 0;
-  record(`hot-state (${format})`, 'ACK', await probe(async () => {
-    for (let i = 0; i < claimed.length; i += BATCH) {
-      const flags = await protoAck(prefix, queue, claimed.slice(i, i + BATCH).map((job) => ({ id: job.id, attempt: job.attempt, workerId: 'bench', result: null })));
-      for (const f of flags) if (f !== 1) failed++;
-    }
-  }));
+  record(
+    `hot-state (${format})`,
+    'ACK',
+    await probe(async () => {
+      for (let i = 0; i < claimed.length; i += BATCH) {
+        const flags = await protoAck(
+          prefix,
+          queue,
+          claimed.slice(i, i + BATCH).map((job) => ({ id: job.id, attempt: job.attempt, workerId: 'bench', result: null })),
+        );
+        for (const f of flags) if (f !== 1) failed++;
+      }
+    }),
+  );
   check(failed === 0, `${format}: ${failed} ACKs failed`);
   // outside the measurement: a second ACK of a batch fails every op
-  const again = await protoAck(prefix, queue, claimed.slice(0, BATCH).map((job) => ({ id: job.id, attempt: job.attempt, workerId: 'bench' })));
-  check(again.every((f) => f === 0), `${format}: a second ACK of a batch succeeded`);
+  const again = await protoAck(
+    prefix,
+    queue,
+    claimed.slice(0, BATCH).map((job) => ({ id: job.id, attempt: job.attempt, workerId: 'bench' })),
+  );
+  check(
+    again.every((f) => f === 0),
+    `${format}: a second ACK of a batch succeeded`,
+  );
   await dropProto(prefix, queue);
 }
 
@@ -411,8 +453,14 @@ async function main(): Promise<void> {
     for (const phase of ['claim', 'ACK', 'total'] as const) {
       const ratio = (metric: Metric) =>
         variant === 'current' ? '' : `${(median(perJob('current', phase, metric)) / median(perJob(variant, phase, metric))).toFixed(2)}×`;
-      rows.push([variant, phase, cell(perJob(variant, phase, 'redisCpuUs')), cell(perJob(variant, phase, 'scriptUs')), cell(perJob(variant, phase, 'nodeCpuUs')),
-        variant === 'current' ? '—' : `${ratio('redisCpuUs')} / ${ratio('scriptUs')} / ${ratio('nodeCpuUs')}`]);
+      rows.push([
+        variant,
+        phase,
+        cell(perJob(variant, phase, 'redisCpuUs')),
+        cell(perJob(variant, phase, 'scriptUs')),
+        cell(perJob(variant, phase, 'nodeCpuUs')),
+        variant === 'current' ? '—' : `${ratio('redisCpuUs')} / ${ratio('scriptUs')} / ${ratio('nodeCpuUs')}`,
+      ]);
     }
   }
   console.log(`\n${N} jobs, batches of ${BATCH}, ${ROUNDS} rounds; µs per job, median (range)\n`);
@@ -422,7 +470,12 @@ async function main(): Promise<void> {
     for (const variant of VARIANTS) {
       for (const phase of ['claim', 'ACK', 'total'] as const) {
         const k = perJob(variant, phase, 'instructions').map((x) => x / 1000);
-        kRows.push([variant, phase, cell(k), variant === 'current' ? '—' : `${(median(perJob('current', phase, 'instructions')) / median(perJob(variant, phase, 'instructions'))).toFixed(2)}×`]);
+        kRows.push([
+          variant,
+          phase,
+          cell(k),
+          variant === 'current' ? '—' : `${(median(perJob('current', phase, 'instructions')) / median(perJob(variant, phase, 'instructions'))).toFixed(2)}×`,
+        ]);
       }
     }
     console.log(`\nRedis instructions per job (thousands; callgrind, so the CPU figures above are not comparable with a plain run)\n`);

@@ -42,9 +42,11 @@ export function ojskitSystem(url: string, prefix: string, workerOptions: WorkerO
     },
     async oneByOne(count, queue) {
       let next = 0;
-      await Promise.all(Array.from({ length: PRODUCERS }, async () => {
-        while (next < count) await client.enqueue('bench.noop', [next++], { queue });
-      }));
+      await Promise.all(
+        Array.from({ length: PRODUCERS }, async () => {
+          while (next < count) await client.enqueue('bench.noop', [next++], { queue });
+        }),
+      );
     },
     async process(count, queue) {
       const worker = new Worker(engine, { queues: [queue], concurrency: CONCURRENCY, ...workerOptions });

@@ -58,8 +58,10 @@ const MODES = [
 const latencies: Record<string, Record<string, { start: number[]; done: number[] }>> = {};
 const record = (system: string, scenario: string, sample: Sample) => ((results[system] ??= {})[scenario] ??= []).push(sample);
 
-console.log(`ojskit vs BullMQ on ${url}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, ${ROUNDS} rounds, run ${run}` +
-  (Object.keys(workerOptions).length > 0 ? `, ojskit worker options ${JSON.stringify(workerOptions)}` : ''));
+console.log(
+  `ojskit vs BullMQ on ${url}: ${N} jobs, concurrency ${CONCURRENCY}, ${PRODUCERS} producers, ${ROUNDS} rounds, run ${run}` +
+    (Object.keys(workerOptions).length > 0 ? `, ojskit worker options ${JSON.stringify(workerOptions)}` : ''),
+);
 // Warm-up (script loading, JIT, heap sizing) so neither side pays it inside a measurement. The latency path is code of its
 // own (a long-poll, one-job claims and ACKs), called once per sample: without its own warm-up, V8 is still
 // compiling it on a helper thread through the first rounds, and on a 2-core machine that thread takes the
@@ -139,7 +141,11 @@ const summary = (samples: Sample[]) => ({
   redisCpuUs: median(samples.map((x) => x.redisCpuUs / N)),
 });
 const rows: Array<Array<string | number>> = [];
-const scenarios: Array<[string, string]> = [['bulk', 'enqueue bulk (jobs/s)'], ['oneByOne', 'enqueue 1-by-1, 50 producers (jobs/s)'], ['process', 'process, concurrency 50 (jobs/s)']];
+const scenarios: Array<[string, string]> = [
+  ['bulk', 'enqueue bulk (jobs/s)'],
+  ['oneByOne', 'enqueue 1-by-1, 50 producers (jobs/s)'],
+  ['process', 'process, concurrency 50 (jobs/s)'],
+];
 for (const [key, label] of scenarios) {
   const a = summary(results[ours]![key]!);
   const b = summary(results[theirs]![key]!);
@@ -159,7 +165,9 @@ for (const mode of MODES) {
 }
 console.log(`\n${table(['scenario', 'ojskit', 'BullMQ', 'ratio'], rows)}\n`);
 const perRound = results[ours]!.process!.map((x, i) => rate(x) / rate(results[theirs]!.process![i]!));
-console.log(`Processing ratio per round: ${perRound.map((r) => `${r.toFixed(2)}×`).join(', ')} (median ${median(perRound).toFixed(2)}×; the table's ratio is of the medians).`);
+console.log(
+  `Processing ratio per round: ${perRound.map((r) => `${r.toFixed(2)}×`).join(', ')} (median ${median(perRound).toFixed(2)}×; the table's ratio is of the medians).`,
+);
 console.log('Figures are medians of the rounds. Ratios: throughput rows are ojskit/BullMQ (higher is better); CPU rows ojskit/BullMQ (lower is better);');
 console.log('latency rows BullMQ/ojskit (above 1 means ojskit is faster). Redis CPU includes anything else the server ran meanwhile.');
 process.exit(0);

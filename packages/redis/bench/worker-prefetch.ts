@@ -33,7 +33,9 @@ const variantOptions = (v: string) => {
 };
 const systems = [
   ...VARIANTS.map((v, i) =>
-    v === 'default' ? ojskitSystem(url, `ojsbench:${run}:${i}`, {}, 'ojskit (defaults)') : ojskitSystem(url, `ojsbench:${run}:${i}`, variantOptions(v), `ojskit prefetch ${v}`),
+    v === 'default'
+      ? ojskitSystem(url, `ojsbench:${run}:${i}`, {}, 'ojskit (defaults)')
+      : ojskitSystem(url, `ojsbench:${run}:${i}`, variantOptions(v), `ojskit prefetch ${v}`),
   ),
   bullmqSystem(url, `bullbench:${run}`),
 ];

@@ -44,7 +44,10 @@ export class Coalescer<P, R> {
     if (batch.length === 0) return;
     this.pending = [];
     this.weight = 0;
-    this.runBatch(batch.map((p) => p.params), full).then(
+    this.runBatch(
+      batch.map((p) => p.params),
+      full,
+    ).then(
       (results) => batch.forEach((p, i) => p.resolve(results[i]!)),
       (error: unknown) => batch.forEach((p) => p.reject(error)),
     );

@@ -9,18 +9,46 @@ import type { JobInternals, JobState, JobSummary, StoredJob } from '@ojskit/core
 
 /** Envelope fields stored as raw strings. */
 const RAW_STRING = new Set([
-  'specversion', 'id', 'type', 'queue', 'state', 'created_at', 'enqueued_at', 'scheduled_at', 'expires_at',
-  'started_at', 'completed_at', 'discarded_at', 'cancelled_at', 'expired_at', 'activated_at', 'next_attempt_at',
-  'worker_id', 'workflow_id', 'schema',
+  'specversion',
+  'id',
+  'type',
+  'queue',
+  'state',
+  'created_at',
+  'enqueued_at',
+  'scheduled_at',
+  'expires_at',
+  'started_at',
+  'completed_at',
+  'discarded_at',
+  'cancelled_at',
+  'expired_at',
+  'activated_at',
+  'next_attempt_at',
+  'worker_id',
+  'workflow_id',
+  'schema',
 ]);
 /** Envelope fields stored as raw integers. */
 const RAW_INT = new Set(['attempt', 'priority', 'max_attempts']);
 
 type InternalKind = 'num' | 'bool' | 'str' | 'list' | 'json';
 const INTERNALS: Record<keyof JobInternals, InternalKind> = {
-  dueAt: 'num', expiresAt: 'num', visibleUntil: 'num', timeoutAt: 'num', visibilityMs: 'num',
-  claimVisibilityMs: 'num', timeoutMs: 'num', uniqueUntil: 'num', finishedAt: 'num', workflowIndex: 'num',
-  deadLetter: 'bool', uniqueKey: 'str', uniqueOnConflict: 'str', workflowRole: 'str', uniqueStates: 'list',
+  dueAt: 'num',
+  expiresAt: 'num',
+  visibleUntil: 'num',
+  timeoutAt: 'num',
+  visibilityMs: 'num',
+  claimVisibilityMs: 'num',
+  timeoutMs: 'num',
+  uniqueUntil: 'num',
+  finishedAt: 'num',
+  workflowIndex: 'num',
+  deadLetter: 'bool',
+  uniqueKey: 'str',
+  uniqueOnConflict: 'str',
+  workflowRole: 'str',
+  uniqueStates: 'list',
   progress: 'json',
 };
 
@@ -33,8 +61,21 @@ const INTERNALS: Record<keyof JobInternals, InternalKind> = {
  * move dating the queue it creates) finds it with an anchored match.
  */
 export const SEALED: ReadonlySet<string> = new Set([
-  'created_at', 'specversion', 'id', 'queue', 'args', 'meta', 'max_attempts', 'retry', 'unique', 'tags', 'timeout_ms',
-  'timeout', 'visibility_timeout_ms', 'schema', 'expires_at',
+  'created_at',
+  'specversion',
+  'id',
+  'queue',
+  'args',
+  'meta',
+  'max_attempts',
+  'retry',
+  'unique',
+  'tags',
+  'timeout_ms',
+  'timeout',
+  'visibility_timeout_ms',
+  'schema',
+  'expires_at',
 ]);
 const SEALED_FIELD = '@e';
 
@@ -47,8 +88,20 @@ const SEALED_FIELD = '@e';
  * this list into Lua (lib/hot.lua reads and writes `@h`).
  */
 export const HOT_FIELDS = [
-  'state', 'attempt', 'type', 'priority', 'enqueued_at', 'started_at', 'completed_at', '@visibilityMs', '@timeoutMs',
-  '@claimVisibilityMs', '@visibleUntil', '@timeoutAt', '@finishedAt', 'worker_id',
+  'state',
+  'attempt',
+  'type',
+  'priority',
+  'enqueued_at',
+  'started_at',
+  'completed_at',
+  '@visibilityMs',
+  '@timeoutMs',
+  '@claimVisibilityMs',
+  '@visibleUntil',
+  '@timeoutAt',
+  '@finishedAt',
+  'worker_id',
 ] as const;
 const HOT_FIELD = '@h';
 const HOT_RANK: ReadonlyMap<string, number> = new Map(HOT_FIELDS.map((f, i) => [f, i]));
@@ -109,11 +162,41 @@ export function unpackHot(h: string): Record<string, string> {
 
 /** Key order of served envelopes (hash field order is not preserved by Redis for large hashes). */
 export const ENVELOPE_ORDER: readonly string[] = [
-  'specversion', 'id', 'type', 'queue', 'args', 'meta', 'priority', 'state', 'attempt', 'max_attempts',
-  'created_at', 'enqueued_at', 'scheduled_at', 'expires_at', 'started_at', 'completed_at', 'discarded_at',
-  'cancelled_at', 'expired_at', 'activated_at', 'result', 'error', 'errors', 'retry_delay_ms', 'next_attempt_at',
-  'retry', 'unique', 'tags', 'timeout_ms', 'timeout', 'visibility_timeout_ms', 'worker_id', 'parent_results',
-  'workflow_id', 'schema',
+  'specversion',
+  'id',
+  'type',
+  'queue',
+  'args',
+  'meta',
+  'priority',
+  'state',
+  'attempt',
+  'max_attempts',
+  'created_at',
+  'enqueued_at',
+  'scheduled_at',
+  'expires_at',
+  'started_at',
+  'completed_at',
+  'discarded_at',
+  'cancelled_at',
+  'expired_at',
+  'activated_at',
+  'result',
+  'error',
+  'errors',
+  'retry_delay_ms',
+  'next_attempt_at',
+  'retry',
+  'unique',
+  'tags',
+  'timeout_ms',
+  'timeout',
+  'visibility_timeout_ms',
+  'worker_id',
+  'parent_results',
+  'workflow_id',
+  'schema',
 ];
 const ORDER_RANK = new Map(ENVELOPE_ORDER.map((k, i) => [k, i]));
 
@@ -170,21 +253,31 @@ export function encodeEnvelopeValue(key: string, value: unknown): string | undef
 export function encodeInternalValue(key: string, value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   switch (INTERNALS[key as keyof JobInternals] ?? 'json') {
-    case 'num': return String(value);
-    case 'bool': return value ? '1' : '0';
-    case 'str': return String(value);
-    case 'list': return `,${(value as string[]).join(',')},`;
-    default: return JSON.stringify(value);
+    case 'num':
+      return String(value);
+    case 'bool':
+      return value ? '1' : '0';
+    case 'str':
+      return String(value);
+    case 'list':
+      return `,${(value as string[]).join(',')},`;
+    default:
+      return JSON.stringify(value);
   }
 }
 
 function decodeInternal(key: string, raw: string): unknown {
   switch (INTERNALS[key as keyof JobInternals] ?? 'json') {
-    case 'num': return Number(raw);
-    case 'bool': return raw === '1';
-    case 'str': return raw;
-    case 'list': return raw.split(',').filter((s) => s !== '');
-    default: return JSON.parse(raw);
+    case 'num':
+      return Number(raw);
+    case 'bool':
+      return raw === '1';
+    case 'str':
+      return raw;
+    case 'list':
+      return raw.split(',').filter((s) => s !== '');
+    default:
+      return JSON.parse(raw);
   }
 }
 

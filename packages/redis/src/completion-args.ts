@@ -54,7 +54,12 @@ const HOT_COUNT = HOT_FIELDS.length;
  * splitting and joining '@h' in Lua (~18k Redis instructions per job). Any other stored value (a heartbeat
  * moved the deadline, the job moved on) takes the script's usual path.
  */
-export function pushCompletionBatch(ops: readonly TransitionOp[], out: Array<string | number>, claimOf: (id: string) => ClaimHint | undefined, cas?: CasArgs): void {
+export function pushCompletionBatch(
+  ops: readonly TransitionOp[],
+  out: Array<string | number>,
+  claimOf: (id: string) => ClaimHint | undefined,
+  cas?: CasArgs,
+): void {
   // per shape number, the '@h' writes its completions make (rank, value, ...), as the script applies them
   const hotWrites: Array<Array<number | string>> = [];
   // per shape number, the ARGV index of each claimed '@h' sent so far: jobs claimed together mostly share one

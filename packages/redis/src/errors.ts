@@ -3,7 +3,7 @@ import { OjsError } from '@ojskit/core';
 
 const CONNECTION_MESSAGES = [
   'Connection is closed',
-  'Stream isn\'t writeable',
+  "Stream isn't writeable",
   'Reached the max retries per request limit',
   'connect ECONNREFUSED',
   'ECONNRESET',

@@ -216,7 +216,9 @@ export class RedisEventTransport implements EventTransport {
         const entries = this.unsent;
         this.unsent = [];
         corkUntilNextTick(this.options.publisher);
-        const results = await Promise.allSettled(entries.map((m) => this.options.publisher.xadd(this.options.stream, 'MAXLEN', '~', this.maxLen, '*', FIELD, m)));
+        const results = await Promise.allSettled(
+          entries.map((m) => this.options.publisher.xadd(this.options.stream, 'MAXLEN', '~', this.maxLen, '*', FIELD, m)),
+        );
         const failed = results.findIndex((r) => r.status === 'rejected');
         if (failed < 0) {
           delay = 50;
@@ -266,7 +268,9 @@ export class RedisEventTransport implements EventTransport {
           last = newest?.[0] ?? '0-0';
           began();
         }
-        const reply = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.options.stream, last)) as Array<[string, Array<[string, string[]]>]> | null;
+        const reply = (await reader.xread('COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', this.options.stream, last)) as Array<
+          [string, Array<[string, string[]]>]
+        > | null;
         delay = 50;
         for (const [id, fields] of reply?.[0]?.[1] ?? []) {
           last = id;

@@ -40,7 +40,10 @@ export interface RedisDriverOptions {
 const PREFIX = /^[A-Za-z0-9_.:-]+$/;
 
 const optionsSchema = z.object({
-  url: z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional(),
+  url: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
   prefix: z.string().regex(PREFIX, 'letters, digits and _ . : - only').max(128).optional(),
   checkMemoryPolicy: z.boolean().optional(),
   eventPublishDelayMs: z.number().int().min(0).max(60_000).optional(),

@@ -11,12 +11,38 @@ import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, type JobStat
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [
-  'job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-complete-many', 'job-get', 'job-list', 'job-delete',
-  'job-heartbeat', 'job-promote', 'job-expire', 'job-list-overdue', 'job-prune', 'job-counts',
-  'queue-list', 'queue-get', 'queue-set-paused', 'queue-config-get', 'queue-config-set', 'queue-config-list',
-  'worker-record', 'worker-set-directive', 'worker-list', 'worker-delete',
-  'cron-upsert', 'cron-get', 'cron-delete', 'cron-advance',
-  'workflow-get', 'workflow-save', 'lease-acquire', 'lease-release',
+  'job-insert',
+  'job-claim',
+  'job-transition',
+  'job-transition-many',
+  'job-complete-many',
+  'job-get',
+  'job-list',
+  'job-delete',
+  'job-heartbeat',
+  'job-promote',
+  'job-expire',
+  'job-list-overdue',
+  'job-prune',
+  'job-counts',
+  'queue-list',
+  'queue-get',
+  'queue-set-paused',
+  'queue-config-get',
+  'queue-config-set',
+  'queue-config-list',
+  'worker-record',
+  'worker-set-directive',
+  'worker-list',
+  'worker-delete',
+  'cron-upsert',
+  'cron-get',
+  'cron-delete',
+  'cron-advance',
+  'workflow-get',
+  'workflow-save',
+  'lease-acquire',
+  'lease-release',
 ] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
@@ -127,7 +153,8 @@ export function withoutUnused(source: string): string {
         }
         // a value that runs a command or a function of the script may have effects: kept even when unused
         if (end < lines.length && !hasEffects(lines.slice(i, end + 1).join('\n'), defined)) cut = [i, end];
-      } else if (/\bend\s*$/.test(lines[i]!)) cut = [i, i]; // a function written on one line
+      } else if (/\bend\s*$/.test(lines[i]!))
+        cut = [i, i]; // a function written on one line
       else {
         let end = i + 1;
         while (end < lines.length && lines[end] !== 'end') end++;
@@ -155,7 +182,8 @@ function anchorLua(): string {
  * The order of HOT_FIELDS job-claim.lua reads '@h' in (its CLAIM_READ pattern and the concatenation that
  * writes a claimed job's '@h'): building that script with another order would corrupt every claimed job.
  */
-const CLAIM_HOT_ORDER = 'state|attempt|type|priority|enqueued_at|started_at|completed_at|@visibilityMs|@timeoutMs|@claimVisibilityMs|@visibleUntil|@timeoutAt|@finishedAt|worker_id';
+const CLAIM_HOT_ORDER =
+  'state|attempt|type|priority|enqueued_at|started_at|completed_at|@visibilityMs|@timeoutMs|@claimVisibilityMs|@visibleUntil|@timeoutAt|@finishedAt|worker_id';
 
 /**
  * What job-claim.lua writes for a claim, in its hand-tuned '@h' concatenation (CLAIM_READ and claim_fields): a
@@ -176,7 +204,9 @@ const CLAIM_LUA_WRITES = {
 function checkClaimEffect(): void {
   const { trigger: _t, from: _f, ...effect } = EFFECTS.claim;
   if (JSON.stringify(effect) !== JSON.stringify(CLAIM_LUA_WRITES)) {
-    throw new Error(`@ojskit/redis: job-claim.lua writes ${JSON.stringify(CLAIM_LUA_WRITES)}; core's EFFECTS.claim is now ${JSON.stringify(effect)}: update claim_fields`);
+    throw new Error(
+      `@ojskit/redis: job-claim.lua writes ${JSON.stringify(CLAIM_LUA_WRITES)}; core's EFFECTS.claim is now ${JSON.stringify(effect)}: update claim_fields`,
+    );
   }
 }
 
@@ -217,8 +247,13 @@ function lookup<T>(table: Readonly<Record<string, T>>, kind: string, name: strin
  */
 export function renderLifecycle(source: string): string {
   return source
-    .replace(/\bSTATE_IN\.([A-Za-z]+)\(([A-Za-z_][\w.]*)\)/g, (_m, set: string, expr: string) =>
-      `(${lookup(STATE_SETS, 'STATE_IN', set).map((s) => `${expr} == ${JSON.stringify(s)}`).join(' or ')})`)
+    .replace(
+      /\bSTATE_IN\.([A-Za-z]+)\(([A-Za-z_][\w.]*)\)/g,
+      (_m, set: string, expr: string) =>
+        `(${lookup(STATE_SETS, 'STATE_IN', set)
+          .map((s) => `${expr} == ${JSON.stringify(s)}`)
+          .join(' or ')})`,
+    )
     .replace(/\bSTATE\.([A-Za-z]+)\b/g, (_m, role: string) => JSON.stringify(lookup(STATE_ROLES, 'STATE', role)))
     .replace(/\bEFFECT_SET\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(EFFECTS, 'EFFECT_SET', name)))
     .replace(/\bEFFECT_DEL\.([A-Za-z]+)\b/g, (_m, name: string) => effectDeletes(lookup(EFFECTS, 'EFFECT_DEL', name)));

@@ -87,7 +87,11 @@ export function pushShapedBatch(ops: readonly TransitionOp[], out: Array<string 
  * Appends a batch of ops to `out` as lib/transition.lua reads it: per op its id, guards, shape number and the
  * queue `queueOf` last saw the job in (a hint: the script looks the job up by id when it is not there).
  */
-export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<string | number>, queueOf: (id: string) => string | undefined = () => undefined): void {
+export function pushTransitionBatch(
+  ops: readonly TransitionOp[],
+  out: Array<string | number>,
+  queueOf: (id: string) => string | undefined = () => undefined,
+): void {
   pushShapedBatch(ops, out, {
     shape: (op) => opShape(op),
     sameShape: sameShapeValues,
@@ -100,8 +104,15 @@ export function pushTransitionBatch(ops: readonly TransitionOp[], out: Array<str
 
 /** Whether two ops have the same shape for sure: the values behind it are the same, key order included. */
 function sameShapeValues(a: TransitionOp, b: TransitionOp): boolean {
-  return a.to === b.to && a.returning === b.returning && a.expect?.deadLetter === b.expect?.deadLetter &&
-    sameList(a.from, b.from) && sameList(a.unset, b.unset) && sameEntries(a.set, b.set) && sameEntries(a.x, b.x);
+  return (
+    a.to === b.to &&
+    a.returning === b.returning &&
+    a.expect?.deadLetter === b.expect?.deadLetter &&
+    sameList(a.from, b.from) &&
+    sameList(a.unset, b.unset) &&
+    sameEntries(a.set, b.set) &&
+    sameEntries(a.x, b.x)
+  );
 }
 
 export function sameList(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {

@@ -17,7 +17,11 @@ describe('Coalescer', () => {
 
   it('flushes early once the weight limit is reached', async () => {
     const batches: number[][] = [];
-    const c = new Coalescer<number, number>(async (batch) => (batches.push([...batch]), [...batch]), 5, (n) => n);
+    const c = new Coalescer<number, number>(
+      async (batch) => (batches.push([...batch]), [...batch]),
+      5,
+      (n) => n,
+    );
     await Promise.all([2, 2, 2, 1].map((n) => c.call(n)));
     expect(batches).toEqual([[2, 2, 2], [1]]);
   });
@@ -26,7 +30,10 @@ describe('Coalescer', () => {
     const batches: Array<[number[], boolean]> = [];
     const c = new Coalescer<number, number>(async (batch, full) => (batches.push([[...batch], full]), [...batch]), 3);
     await Promise.all([1, 2, 3, 4, 5].map((n) => c.call(n)));
-    expect(batches).toEqual([[[1, 2, 3], true], [[4, 5], false]]);
+    expect(batches).toEqual([
+      [[1, 2, 3], true],
+      [[4, 5], false],
+    ]);
   });
 
   it('rejects every caller of a failed batch', async () => {

@@ -10,14 +10,32 @@ import { decodeClaimedJobs, decodeJob, encodeStoredJob, ENVELOPE_ORDER } from '.
 
 const T = '2026-11-26T04:19:32.192Z';
 const BASE = {
-  specversion: '1.0', id: '019ac0de-0000-7000-8000-000000000001', type: 'mail.send', queue: 'mail', args: [1, { a: -0 }],
-  meta: { trace: 'x' }, priority: 2, state: 'active', attempt: 1, max_attempts: 3, created_at: T, enqueued_at: T,
+  specversion: '1.0',
+  id: '019ac0de-0000-7000-8000-000000000001',
+  type: 'mail.send',
+  queue: 'mail',
+  args: [1, { a: -0 }],
+  meta: { trace: 'x' },
+  priority: 2,
+  state: 'active',
+  attempt: 1,
+  max_attempts: 3,
+  created_at: T,
+  enqueued_at: T,
 };
 /** Envelope attributes a job may or may not hold, each stored outside '@e' or in it. */
 const OPTIONAL: Record<string, unknown> = {
-  scheduled_at: T, started_at: T, result: { ok: true }, error: { code: 'handler_error', message: 'no' },
-  errors: [{ code: 'x' }], retry_delay_ms: 1500, next_attempt_at: T, tags: ['a', 'b'], worker_id: 'host|pid|1',
-  workflow_id: 'wf-1', x_custom: { kept: true },
+  scheduled_at: T,
+  started_at: T,
+  result: { ok: true },
+  error: { code: 'handler_error', message: 'no' },
+  errors: [{ code: 'x' }],
+  retry_delay_ms: 1500,
+  next_attempt_at: T,
+  tags: ['a', 'b'],
+  worker_id: 'host|pid|1',
+  workflow_id: 'wf-1',
+  x_custom: { kept: true },
 };
 /** A key's place in the envelope order, unknown attributes after every known one. */
 const rank = (key: string) => (ENVELOPE_ORDER.includes(key) ? ENVELOPE_ORDER.indexOf(key) : ENVELOPE_ORDER.length);
@@ -75,9 +93,12 @@ describe('codec', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ojskit-codec-'));
     const script = join(dir, 'decode.mjs');
     const codec = fileURLToPath(new URL('../src/codec.ts', import.meta.url));
-    writeFileSync(script, `const { decodeJob, encodeStoredJob } = await import(${JSON.stringify(codec)});
+    writeFileSync(
+      script,
+      `const { decodeJob, encodeStoredJob } = await import(${JSON.stringify(codec)});
 const job = ${JSON.stringify({ ...BASE, worker_id: 'w' })};
-process.stdout.write(JSON.stringify(decodeJob(encodeStoredJob({ job, x: {} }))));`);
+process.stdout.write(JSON.stringify(decodeJob(encodeStoredJob({ job, x: {} }))));`,
+    );
     let out: string;
     try {
       out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', '--import', 'tsx', script], {

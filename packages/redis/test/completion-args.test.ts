@@ -27,9 +27,18 @@ function hot(fields: Partial<Record<(typeof HOT_FIELDS)[number], string>>): stri
 
 describe('pushCompletionBatch with compare-and-set', () => {
   const claimed = hot({
-    state: 'active', attempt: '2', type: 'mail.send', priority: '0', enqueued_at: iso(T - 10), started_at: iso(T),
-    '@visibilityMs': '1800000', '@timeoutMs': '60000', '@claimVisibilityMs': '1800000', '@visibleUntil': String(T + 1_800_000),
-    '@timeoutAt': String(T + 60_000), worker_id: 'host|pid|1',
+    state: 'active',
+    attempt: '2',
+    type: 'mail.send',
+    priority: '0',
+    enqueued_at: iso(T - 10),
+    started_at: iso(T),
+    '@visibilityMs': '1800000',
+    '@timeoutMs': '60000',
+    '@claimVisibilityMs': '1800000',
+    '@visibleUntil': String(T + 1_800_000),
+    '@timeoutAt': String(T + 60_000),
+    worker_id: 'host|pid|1',
   });
 
   it("sends '@h' as claimed and as the completion leaves it, the worker id's '|' included", () => {
@@ -69,8 +78,14 @@ describe('pushCompletionBatch with compare-and-set', () => {
 
   it("sends none when the op's guards do not admit the claim, or the driver has no claim to compare", () => {
     for (const [expectation, hint] of [
-      [{ workerId: 'other', attempt: 2 }, { queue: 'mail', hot: claimed }],
-      [{ workerId: 'host|pid|1', attempt: 1 }, { queue: 'mail', hot: claimed }],
+      [
+        { workerId: 'other', attempt: 2 },
+        { queue: 'mail', hot: claimed },
+      ],
+      [
+        { workerId: 'host|pid|1', attempt: 1 },
+        { queue: 'mail', hot: claimed },
+      ],
       [undefined, { queue: 'mail', hot: claimed.replace(/^active/, 'retryable') }],
       [undefined, { queue: 'mail', hot: 'active|2' }],
       [undefined, undefined],

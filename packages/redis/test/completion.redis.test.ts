@@ -31,7 +31,7 @@ function ack(id: string, now: number, expect?: { workerId?: string; attempt?: nu
 /** The ACKs through jobCompleteMany, one call per instant (in order), results in ACK order. */
 async function complete(d: RedisDriver, acks: readonly Ack[], returning: 'job' | 'summary' = 'summary'): Promise<TransitionResult[]> {
   const out: TransitionResult[] = [];
-  for (let i = 0; i < acks.length; ) {
+  for (let i = 0; i < acks.length;) {
     const now = acks[i]!.now;
     const run: CompleteItem[] = [];
     for (; i < acks.length && acks[i]!.now === now; i++) run.push(acks[i]!.item);
@@ -41,7 +41,8 @@ async function complete(d: RedisDriver, acks: readonly Ack[], returning: 'job' |
 }
 
 /** The ACKs as the ops job-transition-many would apply. */
-const asOps = (acks: readonly Ack[], returning: 'job' | 'summary' = 'summary'): TransitionOp[] => acks.map((a) => completionOp(a.item, a.now, iso(a.now), returning));
+const asOps = (acks: readonly Ack[], returning: 'job' | 'summary' = 'summary'): TransitionOp[] =>
+  acks.map((a) => completionOp(a.item, a.now, iso(a.now), returning));
 
 /** Two stores holding the same jobs, claimed the same way (by worker w1 at T0 + 1). */
 async function twins(jobs: StoredJob[], claimLimit: number): Promise<[RedisDriver, RedisDriver]> {

@@ -33,7 +33,9 @@ describe.skipIf(!redisServerAvailable)('Redis connection state in the log', () =
     await server.kill();
     const started = Date.now();
     await expect(createDriverFromUrl(url)).rejects.toThrow(
-      new RegExp(`^Redis at 127\\.0\\.0\\.1:${server.port} is unreachable \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${server.port}\\)\\. Is redis-server running there, and is the URL right\\?$`),
+      new RegExp(
+        `^Redis at 127\\.0\\.0\\.1:${server.port} is unreachable \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${server.port}\\)\\. Is redis-server running there, and is the URL right\\?$`,
+      ),
     );
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -44,7 +46,11 @@ describe.skipIf(!redisServerAvailable)('Redis connection state in the log', () =
     const { RedisDriver } = await import('../src/index.js');
     const driver: RedisDriver = await new RedisDriver({ url: server.url, prefix: 'connlog', checkMemoryPolicy: false, logger }).connect();
     const engineErrors: unknown[] = [];
-    const engine = new Engine({ driver, services: { promoteMs: 20, rescueMs: 20, expireMs: 20, cronMs: 20, pruneMs: 20 }, onError: (err) => engineErrors.push(err) }).start();
+    const engine = new Engine({
+      driver,
+      services: { promoteMs: 20, rescueMs: 20, expireMs: 20, cronMs: 20, pruneMs: 20 },
+      onError: (err) => engineErrors.push(err),
+    }).start();
     await driver.events?.ready?.();
     try {
       await server.kill();
@@ -56,7 +62,9 @@ describe.skipIf(!redisServerAvailable)('Redis connection state in the log', () =
       }
       await Promise.all(failing);
       expect(lines.map((l) => `${l.level} ${l.message}`)).toEqual([
-        expect.stringMatching(new RegExp(`^error @ojskit/redis: connection to 127\\.0\\.0\\.1:${server.port} lost \\(.*\\); retrying quietly until it is back$`)),
+        expect.stringMatching(
+          new RegExp(`^error @ojskit/redis: connection to 127\\.0\\.0\\.1:${server.port} lost \\(.*\\); retrying quietly until it is back$`),
+        ),
       ]);
       await server.launch();
       const until = Date.now() + 10_000;

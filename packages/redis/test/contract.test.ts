@@ -23,7 +23,9 @@ if (redisAvailable) {
         },
       };
     },
-    skip: skipHistoryCases('the Redis driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history append in each Lua script, is not done'),
+    skip: skipHistoryCases(
+      'the Redis driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history append in each Lua script, is not done',
+    ),
   });
 } else {
   describe.skip('OJS backend contract: redis (Redis unreachable; fails under CI=true)', () => {});

@@ -25,11 +25,10 @@ afterEach(async () => {
 });
 
 const insert = (d: RedisDriver, jobs: StoredJob[], now = T0) => d.jobInsert({ jobs, now, nowIso: iso(now) });
-const claim = (d: RedisDriver, queues: string[], limit: number, now = T0, workerId = 'w1') =>
-  d.jobClaim({ queues, limit, workerId, now, nowIso: iso(now) });
+const claim = (d: RedisDriver, queues: string[], limit: number, now = T0, workerId = 'w1') => d.jobClaim({ queues, limit, workerId, now, nowIso: iso(now) });
 
 describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
-  it('keeps -0 in user data (the codec stores numbers as Lua and JSON cannot); the rest of data fidelity is the driver suite\'s insert.user-data-fidelity', async () => {
+  it("keeps -0 in user data (the codec stores numbers as Lua and JSON cannot); the rest of data fidelity is the driver suite's insert.user-data-fidelity", async () => {
     const d = driver();
     const args = [-0, 0.1 + 0.2, [-0]];
     const job = storedJob({ args });
@@ -87,7 +86,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
   it('keeps every index consistent through a random mix of primitives', async () => {
     const d = driver();
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const queues = ['a', 'b', 'c'];
     const ids: string[] = [];
@@ -102,23 +101,42 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
         const x = {
           ...(state === 'scheduled' ? { dueAt: now + Math.floor(rnd() * 5000) } : {}),
           ...(rnd() < 0.3 ? { expiresAt: now + Math.floor(rnd() * 8000) } : {}),
-          ...(rnd() < 0.3 ? { uniqueKey: `k${Math.floor(rnd() * 4)}`, uniqueStates: ['available', 'scheduled'] as JobState[], uniqueOnConflict: pick(['reject', 'ignore', 'replace'] as const) } : {}),
+          ...(rnd() < 0.3
+            ? {
+                uniqueKey: `k${Math.floor(rnd() * 4)}`,
+                uniqueStates: ['available', 'scheduled'] as JobState[],
+                uniqueOnConflict: pick(['reject', 'ignore', 'replace'] as const),
+              }
+            : {}),
         };
-        const job = storedJob({ queue: pick(queues), state, priority: Math.floor(rnd() * 5) - 2, ...(state === 'scheduled' ? { scheduled_at: iso(x.dueAt!) } : {}) }, x);
+        const job = storedJob(
+          { queue: pick(queues), state, priority: Math.floor(rnd() * 5) - 2, ...(state === 'scheduled' ? { scheduled_at: iso(x.dueAt!) } : {}) },
+          x,
+        );
         const r = await d.jobInsert({ jobs: [job], now, nowIso });
         if (r.ok) ids.push(job.job.id);
       } else if (op < 0.5) {
         await d.jobClaim({ queues: [pick(queues), pick(queues)], limit: 3, workerId: 'w', now, nowIso, visibilityMs: Math.floor(rnd() * 3000) });
       } else if (op < 0.56) {
         // the named primitives, on whatever state the picked jobs are in (most are refused)
-        await d.jobCompleteMany({ jobs: [{ id: pick(ids), result: step }, { id: pick(ids), attempt: 1 }], now, nowIso, returning: rnd() < 0.5 ? 'summary' : 'job' });
+        await d.jobCompleteMany({
+          jobs: [
+            { id: pick(ids), result: step },
+            { id: pick(ids), attempt: 1 },
+          ],
+          now,
+          nowIso,
+          returning: rnd() < 0.5 ? 'summary' : 'job',
+        });
         const outcome = pick(['retry', 'discard', 'reclaim', 'reclaimDiscard', 'requeue'] as const);
         await d.jobFailMany({ jobs: [{ id: pick(ids), outcome, attempt: 1, retryDelayMs: 1000, deadLetter: rnd() < 0.5 }], now, nowIso });
       } else if (op < 0.62) {
         const id = pick(ids);
         const to = pick(['completed', 'retryable', 'discarded', 'cancelled', 'available'] as const);
         await d.jobTransition({
-          id, from: ['active', 'scheduled', 'available', 'retryable', 'pending'], to,
+          id,
+          from: ['active', 'scheduled', 'available', 'retryable', 'pending'],
+          to,
           x: to === 'retryable' ? { dueAt: now + 1000 } : to === 'discarded' ? { finishedAt: now, deadLetter: rnd() < 0.5 } : { finishedAt: now },
           ...(rnd() < 0.1 ? { set: { queue: pick(queues) } } : {}),
         });
@@ -140,7 +158,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const counts = await d.jobCounts({});
     const listed = await d.jobList({ limit: 10_000, offset: 0 });
     expect(listed.total).toBe(Object.values(counts).reduce((a, b) => a + b, 0));
-  // 400 steps of a few round trips each: 44 s on the shared machine at load 50, over the 20 s default
+    // 400 steps of a few round trips each: 44 s on the shared machine at load 50, over the 20 s default
   }, 120_000);
 
   it('keeps the envelope fields fixed at insert in one sealed field and the ones a claim or an ACK rewrites in one packed field; a transition may override a sealed one, never remove it', async () => {
@@ -151,7 +169,15 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect(Object.keys(hash).sort()).toEqual(['@e', '@h']);
     for (const field of ['specversion', 'id', 'queue', 'created_at', 'args', 'meta', 'max_attempts', 'tags', 'retry']) expect(hash).not.toHaveProperty(field);
     // the fields a claim and an ACK rewrite are packed in '@h'
-    expect(unpackHot(hash['@h']!)).toEqual({ state: 'available', attempt: '0', type: 'test.noop', priority: '0', enqueued_at: iso(T0), '@visibilityMs': '30000', '@timeoutMs': '60000' });
+    expect(unpackHot(hash['@h']!)).toEqual({
+      state: 'available',
+      attempt: '0',
+      type: 'test.noop',
+      priority: '0',
+      enqueued_at: iso(T0),
+      '@visibilityMs': '30000',
+      '@timeoutMs': '60000',
+    });
     const got = await d.jobGet(job.job.id);
     expect(got!.job).toEqual(job.job);
     expect(Object.is((got!.job.args as unknown[])[0], -0)).toBe(true);
@@ -172,8 +198,17 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     expect((await d.jobGet(job.job.id))!.job.worker_id).toBe(worker);
     const beat = await d.jobHeartbeat({ ids: [job.job.id], workerId: worker, now: T0 + 2 });
     expect(beat.extended.map((e) => e.worker_id)).toEqual([worker]);
-    const ack = (workerId: string) => d.jobTransition({ id: job.job.id, from: ['active'], to: 'completed', expect: { workerId, attempt: 1 },
-      set: { completed_at: iso(T0 + 3) }, unset: ['worker_id'], x: { finishedAt: T0 + 3, visibleUntil: null }, returning: 'summary' });
+    const ack = (workerId: string) =>
+      d.jobTransition({
+        id: job.job.id,
+        from: ['active'],
+        to: 'completed',
+        expect: { workerId, attempt: 1 },
+        set: { completed_at: iso(T0 + 3) },
+        unset: ['worker_id'],
+        x: { finishedAt: T0 + 3, visibleUntil: null },
+        returning: 'summary',
+      });
     expect(await ack('host|pid|a')).toMatchObject({ ok: false, state: 'active' });
     expect(await ack(worker)).toMatchObject({ ok: true, from: 'active' });
     const done = (await d.jobGet(job.job.id))!;
@@ -187,7 +222,9 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const job = storedJob();
     await insert(d, [job]);
     await claim(d, [job.job.queue], 1);
-    await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { started_at: 'a|b' } })).rejects.toThrow(/'started_at' cannot be stored/);
+    await expect(d.jobTransition({ id: job.job.id, from: ['active'], to: 'active', set: { started_at: 'a|b' } })).rejects.toThrow(
+      /'started_at' cannot be stored/,
+    );
     await expect(insert(d, [storedJob({ enqueued_at: 'x|y' })])).rejects.toThrow(/'enqueued_at' cannot be stored/);
     expect((await d.jobGet(job.job.id))!.job.started_at).toBe(iso(T0));
     expect(await indexViolations(d)).toEqual([]);
@@ -195,7 +232,10 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
 
   it('dates a queue created by moving a job that was never enqueued by the job (created_at, sealed in @e)', async () => {
     const d = driver();
-    const job = storedJob({ queue: 'from', state: 'scheduled', args: [{ created_at: 'not this one' }], created_at: iso(T0 - 5_000), enqueued_at: undefined }, { dueAt: T0 + 60_000 });
+    const job = storedJob(
+      { queue: 'from', state: 'scheduled', args: [{ created_at: 'not this one' }], created_at: iso(T0 - 5_000), enqueued_at: undefined },
+      { dueAt: T0 + 60_000 },
+    );
     await insert(d, [job]);
     const moved = await d.jobTransition({ id: job.job.id, from: ['scheduled'], to: 'scheduled', set: { queue: 'later' } });
     expect(moved).toMatchObject({ ok: true, job: { queue: 'later', created_at: iso(T0 - 5_000) } });
@@ -222,11 +262,17 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const jobs = Array.from({ length: 20 }, (_, i) => storedJob({ queue: 'p' }, { uniqueKey: `u${i}` }));
     await insert(d, jobs);
     const got = await claim(d, ['p'], 20);
-    await Promise.all(got.jobs.map((j, i) => d.jobTransition({
-      id: j.id, from: ['active'] as JobState[], to: (i % 2 ? 'completed' : 'discarded') as JobState,
-      x: { finishedAt: T0 + i, ...(i % 4 === 0 ? { deadLetter: true } : {}) },
-      returning: 'summary' as const,
-    })));
+    await Promise.all(
+      got.jobs.map((j, i) =>
+        d.jobTransition({
+          id: j.id,
+          from: ['active'] as JobState[],
+          to: (i % 2 ? 'completed' : 'discarded') as JobState,
+          x: { finishedAt: T0 + i, ...(i % 4 === 0 ? { deadLetter: true } : {}) },
+          returning: 'summary' as const,
+        }),
+      ),
+    );
     expect(await d.jobPrune({ before: T0 + 100, limit: 100 })).toBe(15);
     expect(await d.jobPrune({ before: T0 + 100, limit: 100, deadLetter: true })).toBe(5);
     const keys = await d.redis.keys(`${d.prefix}:*`);
@@ -238,7 +284,10 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
 
   it('rewrites exactly the packed fields a claim sets, and keeps the others as they were', async () => {
     const d = driver();
-    const job = storedJob({ queue: 'exact', priority: 7, attempt: 2, enqueued_at: iso(T0 + 5) }, { visibilityMs: 30_000, timeoutMs: 60_000, finishedAt: T0 + 3 });
+    const job = storedJob(
+      { queue: 'exact', priority: 7, attempt: 2, enqueued_at: iso(T0 + 5) },
+      { visibilityMs: 30_000, timeoutMs: 60_000, finishedAt: T0 + 3 },
+    );
     await insert(d, [job]);
     const key = `${d.prefix}:{exact}:j:${job.job.id}`;
     const before = unpackHot((await d.redis.hget(key, '@h'))!);
@@ -253,23 +302,38 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
       '@timeoutAt': String(T0 + 100 + 60_000),
       worker_id: 'worker|with|bars',
     });
-    expect(before).toMatchObject({ type: 'test.noop', priority: '7', enqueued_at: iso(T0 + 5), '@visibilityMs': '30000', '@timeoutMs': '60000', '@finishedAt': String(T0 + 3) });
+    expect(before).toMatchObject({
+      type: 'test.noop',
+      priority: '7',
+      enqueued_at: iso(T0 + 5),
+      '@visibilityMs': '30000',
+      '@timeoutMs': '60000',
+      '@finishedAt': String(T0 + 3),
+    });
   });
 
   it('inserts plain available jobs the short way exactly as the general way inserts them', async () => {
     const d = driver();
-    const fields = (i: number): Partial<Job> => ({ priority: i % 3, args: [i, 'a|b'], meta: { i }, tags: i ? ['t'] : undefined } as Partial<Job>);
+    const fields = (i: number): Partial<Job> => ({ priority: i % 3, args: [i, 'a|b'], meta: { i }, tags: i ? ['t'] : undefined }) as Partial<Job>;
     // the short way: only plain available jobs; the general way: the same jobs plus one it alone handles
-    await insert(d, [0, 1, 2].map((i) => storedJob({ ...fields(i), queue: 'ins-short' })));
-    await insert(d, [...[0, 1, 2].map((i) => storedJob({ ...fields(i), queue: 'ins-general' })), storedJob({ queue: 'ins-other', state: 'scheduled', scheduled_at: iso(T0 + 60_000) }, { dueAt: T0 + 60_000 })]);
+    await insert(
+      d,
+      [0, 1, 2].map((i) => storedJob({ ...fields(i), queue: 'ins-short' })),
+    );
+    await insert(d, [
+      ...[0, 1, 2].map((i) => storedJob({ ...fields(i), queue: 'ins-general' })),
+      storedJob({ queue: 'ins-other', state: 'scheduled', scheduled_at: iso(T0 + 60_000) }, { dueAt: T0 + 60_000 }),
+    ]);
     const snapshot = async (q: string) => {
       const k = (s: string) => `${d.prefix}:{${q}}:${s}`;
       const ids = await d.redis.zrange(k('avail'), 0, -1);
-      const jobs = await Promise.all(ids.map(async (id) => {
-        const { '@e': e, ...rest } = await d.redis.hgetall(k(`j:${id}`));
-        const { id: _id, queue, ...sealed } = JSON.parse(e!) as Record<string, unknown>;
-        return { ...rest, sealed, queue, directory: await d.redis.hget(`${d.prefix}:ids`, id) };
-      }));
+      const jobs = await Promise.all(
+        ids.map(async (id) => {
+          const { '@e': e, ...rest } = await d.redis.hgetall(k(`j:${id}`));
+          const { id: _id, queue, ...sealed } = JSON.parse(e!) as Record<string, unknown>;
+          return { ...rest, sealed, queue, directory: await d.redis.hget(`${d.prefix}:ids`, id) };
+        }),
+      );
       return {
         scores: (await d.redis.zrange(k('avail'), 0, -1, 'WITHSCORES')).filter((_, i) => i % 2 === 1),
         counts: await d.redis.hgetall(k('counts')),
@@ -280,7 +344,10 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     };
     const short = await snapshot('ins-short');
     expect(short.jobs).toHaveLength(3);
-    expect({ ...short, meta: { ...short.meta, name: '' } }).toEqual({ ...(await snapshot('ins-general')), meta: { ...(await snapshot('ins-general')).meta, name: '' } });
+    expect({ ...short, meta: { ...short.meta, name: '' } }).toEqual({
+      ...(await snapshot('ins-general')),
+      meta: { ...(await snapshot('ins-general')).meta, name: '' },
+    });
     expect(await d.redis.sismember(`${d.prefix}:queues`, 'ins-short')).toBe(1);
     expect(await indexViolations(d)).toEqual([]);
     // a second insert goes on with the queue's FIFO sequence; an id given twice, or stored already, takes the
@@ -306,16 +373,23 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
       [{ meta: { m: 'x|y' }, args: [1, { a: 2 }] }, { timeoutMs: undefined }],
       [{ priority: -3, tags: ['t'] }, { visibilityMs: 1_000 }],
     ];
-    for (const queue of ['short', 'general']) await insert(d, shapes.map(([job, x]) => storedJob({ ...job, queue }, x)));
+    for (const queue of ['short', 'general'])
+      await insert(
+        d,
+        shapes.map(([job, x]) => storedJob({ ...job, queue }, x)),
+      );
     const short = (await claim(d, ['short'], 10, T0 + 50)).jobs;
     const general = (await claim(d, ['general', 'nothing-here'], 10, T0 + 50)).jobs;
     const comparable = (jobs: Job[]) => jobs.map(({ id: _id, queue: _queue, ...rest }) => rest);
     expect(short).toHaveLength(4);
     expect(comparable(short)).toEqual(comparable(general));
-    const stored = async (q: string, jobs: Job[]) => Promise.all(jobs.map(async (j) => {
-      const { '@e': _e, '@h': h, ...own } = await d.redis.hgetall(`${d.prefix}:{${q}}:j:${j.id}`);
-      return { own, hot: unpackHot(h!) };
-    }));
+    const stored = async (q: string, jobs: Job[]) =>
+      Promise.all(
+        jobs.map(async (j) => {
+          const { '@e': _e, '@h': h, ...own } = await d.redis.hgetall(`${d.prefix}:{${q}}:j:${j.id}`);
+          return { own, hot: unpackHot(h!) };
+        }),
+      );
     expect(await stored('short', short)).toEqual(await stored('general', general));
     expect(await d.jobCounts({ queue: 'short' })).toEqual(await d.jobCounts({ queue: 'general' }));
     expect(await indexViolations(d)).toEqual([]);
@@ -397,7 +471,8 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const d = driver();
     const jobs = [storedJob(), storedJob(), storedJob()];
     await insert(d, jobs);
-    const ack = (claimed: readonly Job[]) => d.jobCompleteMany({ jobs: claimed.map((job) => ({ id: job.id, attempt: 1, workerId: 'w1' })), now: T0 + 2, nowIso: iso(T0 + 2), returning: 'summary' });
+    const ack = (claimed: readonly Job[]) =>
+      d.jobCompleteMany({ jobs: claimed.map((job) => ({ id: job.id, attempt: 1, workerId: 'w1' })), now: T0 + 2, nowIso: iso(T0 + 2), returning: 'summary' });
     // Load the scripts first (a SCRIPT LOAD is written at once anyway).
     const other = storedJob({ queue: 'other' });
     await insert(d, [other]);
@@ -427,7 +502,12 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
   });
 
   it('reports connection failures as backend_unavailable', async () => {
-    const d = new RedisDriver({ url: 'redis://127.0.0.1:1', prefix: uniquePrefix(), checkMemoryPolicy: false, connection: { maxRetriesPerRequest: 0, retryStrategy: () => null } });
+    const d = new RedisDriver({
+      url: 'redis://127.0.0.1:1',
+      prefix: uniquePrefix(),
+      checkMemoryPolicy: false,
+      connection: { maxRetriesPerRequest: 0, retryStrategy: () => null },
+    });
     await expect(d.jobGet('x')).rejects.toMatchObject({ code: 'backend_unavailable', status: 503 });
     await d.close();
     expect(REDIS_URL).toBeTruthy();

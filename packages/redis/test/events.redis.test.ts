@@ -21,7 +21,12 @@ function driver(prefix: string): RedisDriver {
 }
 /** A job event as the engine emits it: alike ones (same type, time, queue, state…) travel as one group. */
 const jobEvent = (n: number): OjsEvent =>
-  makeEvent('job.started', `job-${n}`, { job_id: `job-${n}`, job_type: 'email.send', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: 'w1' }, new Date(0).toISOString());
+  makeEvent(
+    'job.started',
+    `job-${n}`,
+    { job_id: `job-${n}`, job_type: 'email.send', queue: 'q', state: 'active', from: 'available', attempt: 1, worker_id: 'w1' },
+    new Date(0).toISOString(),
+  );
 const event = (n: number): OjsEvent => makeEvent('job.completed', `job-${n}`, { job_id: `job-${n}`, n }, new Date(0).toISOString());
 
 /** The entries (`<publisher>\n[items]`) among a spied `xadd`'s calls: XADD key MAXLEN ~ n * m <entry>. */
@@ -38,7 +43,7 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
 }
 
 describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
-  it('delivers one publisher\'s events to another driver on the same prefix, in order, and to itself once', async () => {
+  it("delivers one publisher's events to another driver on the same prefix, in order, and to itself once", async () => {
     const prefix = uniquePrefix('ev');
     const a = driver(prefix);
     const b = driver(prefix);
@@ -146,7 +151,10 @@ describe.skipIf(!redisAvailable)('RedisEventTransport', () => {
     b.events.publish([event(1), event(2)]);
     await b.close();
     await until(() => seen.length === 2);
-    expect(seen.map((e) => e.data)).toEqual([{ job_id: 'job-1', n: 1 }, { job_id: 'job-2', n: 2 }]);
+    expect(seen.map((e) => e.data)).toEqual([
+      { job_id: 'job-1', n: 1 },
+      { job_id: 'job-2', n: 2 },
+    ]);
     expect(() => testDriver({ eventPublishDelayMs: -1 })).toThrow();
   });
 });

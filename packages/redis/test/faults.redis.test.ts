@@ -38,7 +38,7 @@ async function until(check: () => Promise<boolean> | boolean, ms = 10_000): Prom
 }
 
 describe.skipIf(!redisServerAvailable)('faults (private redis-server)', () => {
-  it('gives a killed worker\'s job back after its visibility deadline, attempt counted', async () => {
+  it("gives a killed worker's job back after its visibility deadline, attempt counted", async () => {
     server = await PrivateRedis.start();
     const driver = driverOn(server.url);
     const clock = new ManualClock(Date.now());
@@ -46,7 +46,9 @@ describe.skipIf(!redisServerAvailable)('faults (private redis-server)', () => {
     closers.push(() => engine.stop());
     const { job } = await engine.enqueue({ type: 'test.panic', args: [], options: { queue: 'crash' } });
 
-    const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, server.url, 'faults', 'crash', '1000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, server.url, 'faults', 'crash', '1000'], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once('line', resolve);
       child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));

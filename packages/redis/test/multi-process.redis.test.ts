@@ -22,7 +22,9 @@ interface WorkerProcess {
 }
 
 function startWorker(prefix: string, queue: string, name: string, total: number): WorkerProcess {
-  const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, REDIS_URL, prefix, queue, name, String(total)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', FIXTURE, REDIS_URL, prefix, queue, name, String(total)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   let onReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (onReady = resolve));
@@ -54,7 +56,9 @@ describe.skipIf(!redisAvailable)('two engine processes on one Redis', () => {
     // Due from the moment of their own insert, not the test's start: on a loaded machine the ready jobs' inserts
     // could take longer than the delay, and jobs already due are stored available, never promoted.
     const at = new Date(Date.now() + 2_500).toISOString();
-    await observer.enqueueBatch({ jobs: Array.from({ length: scheduled }, (_, k) => ({ type: 'test.noop', args: [k], options: { queue: 'shared' }, scheduled_at: at })) });
+    await observer.enqueueBatch({
+      jobs: Array.from({ length: scheduled }, (_, k) => ({ type: 'test.noop', args: [k], options: { queue: 'shared' }, scheduled_at: at })),
+    });
 
     const [a, b] = await Promise.all([workers[0]!.result, workers[1]!.result]);
     const all = [...a.ids, ...b.ids];

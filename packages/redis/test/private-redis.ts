@@ -27,7 +27,11 @@ async function freePort(): Promise<number> {
 
 export class PrivateRedis {
   private child: ChildProcess | null = null;
-  private constructor(readonly port: number, readonly dir: string, private readonly args: string[]) {}
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+    private readonly args: string[],
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
@@ -41,7 +45,9 @@ export class PrivateRedis {
   }
 
   async launch(): Promise<void> {
-    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...this.args], { stdio: 'ignore' });
+    this.child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir, ...this.args], {
+      stdio: 'ignore',
+    });
     const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
     probe.on('error', () => {});
     const end = Date.now() + 10_000;

@@ -14,7 +14,10 @@ const dir = fileURLToPath(new URL('../src/scripts/', import.meta.url));
 
 describe('Lua sources', () => {
   it('has one .lua file per script name, each opening with a header naming KEYS, ARGV, Returns and the transition', () => {
-    const files = readdirSync(dir).filter((f) => f.endsWith('.lua')).map((f) => f.replace(/\.lua$/, '')).sort();
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.lua'))
+      .map((f) => f.replace(/\.lua$/, ''))
+      .sort();
     expect(files).toEqual([...SCRIPT_NAMES].sort());
     for (const name of SCRIPT_NAMES) {
       const text = readFileSync(`${dir}${name}.lua`, 'utf8');
@@ -36,21 +39,45 @@ describe('Lua sources', () => {
   it('leaves out of each script the generated tables and library functions it never uses', () => {
     const source = [
       '--[[ a header naming dead(x) and UNUSED_TOO keeps neither ]]',
-      'local USED = { 1 }', 'local UNUSED = { 2 }', 'local UNUSED_TOO = { 3,', '  4 }',
-      'local function one_liner(x) return x end', '-- one_liner(x) is not called',
-      'local function leaf(x)', '  return x', 'end',
-      'local function only_for_dead(x)', '  return leaf(x)', 'end',
-      'local function dead(x)', '  return only_for_dead(x)', 'end',
-      'local function live(x)', '  if x then', '    return USED[1]', '  end', '  return leaf(x)', 'end',
-      'local t = { field = 1 }', 'return live(t.dead)',
+      'local USED = { 1 }',
+      'local UNUSED = { 2 }',
+      'local UNUSED_TOO = { 3,',
+      '  4 }',
+      'local function one_liner(x) return x end',
+      '-- one_liner(x) is not called',
+      'local function leaf(x)',
+      '  return x',
+      'end',
+      'local function only_for_dead(x)',
+      '  return leaf(x)',
+      'end',
+      'local function dead(x)',
+      '  return only_for_dead(x)',
+      'end',
+      'local function live(x)',
+      '  if x then',
+      '    return USED[1]',
+      '  end',
+      '  return leaf(x)',
+      'end',
+      'local t = { field = 1 }',
+      'return live(t.dead)',
     ].join('\n');
     expect(withoutUnused(source).split('\n')).toEqual([
       '--[[ a header naming dead(x) and UNUSED_TOO keeps neither ]]',
       'local USED = { 1 }',
       '-- one_liner(x) is not called',
-      'local function leaf(x)', '  return x', 'end',
-      'local function live(x)', '  if x then', '    return USED[1]', '  end', '  return leaf(x)', 'end',
-      'local t = { field = 1 }', 'return live(t.dead)',
+      'local function leaf(x)',
+      '  return x',
+      'end',
+      'local function live(x)',
+      '  if x then',
+      '    return USED[1]',
+      '  end',
+      '  return leaf(x)',
+      'end',
+      'local t = { field = 1 }',
+      'return live(t.dead)',
     ]);
     const claim = scriptSource('job-claim');
     expect(claim).not.toContain('local LEGAL =');
@@ -64,13 +91,20 @@ describe('Lua sources', () => {
 
   it('keeps an unused definition whose value calls Redis or a function of the script', () => {
     const source = [
-      'local function bump(k)', "  return redis.call('INCR', k)", 'end',
-      "local SIDE = redis.call('INCR', 'a')", "local VIA = bump('b')", "local PURE = string.rep('x', 3)",
+      'local function bump(k)',
+      "  return redis.call('INCR', k)",
+      'end',
+      "local SIDE = redis.call('INCR', 'a')",
+      "local VIA = bump('b')",
+      "local PURE = string.rep('x', 3)",
       'return 1',
     ].join('\n');
     expect(withoutUnused(source).split('\n')).toEqual([
-      'local function bump(k)', "  return redis.call('INCR', k)", 'end',
-      "local SIDE = redis.call('INCR', 'a')", "local VIA = bump('b')",
+      'local function bump(k)',
+      "  return redis.call('INCR', k)",
+      'end',
+      "local SIDE = redis.call('INCR', 'a')",
+      "local VIA = bump('b')",
       'return 1',
     ]);
   });

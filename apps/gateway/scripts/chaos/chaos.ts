@@ -77,7 +77,10 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs: num
 }
 
 function tsxProcess(script: string, args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', script, ...args], { cwd: gatewayRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+  return spawn(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', script, ...args], {
+    cwd: gatewayRoot,
+    stdio: ['ignore', 'ignore', 'ignore'],
+  });
 }
 
 /** Runs the scenario; throws only when the harness itself fails (the report carries the verdict). */
@@ -139,7 +142,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       for (const job of jobs) {
         for (let tries = 0; ; tries++) {
           const port = gatewayPorts[tries % 2];
-          const status = await fetch(`http://127.0.0.1:${port}/ojs/v1/jobs`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(job) }).then((r) => r.status, () => 0);
+          const status = await fetch(`http://127.0.0.1:${port}/ojs/v1/jobs`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify(job),
+          }).then(
+            (r) => r.status,
+            () => 0,
+          );
           if (status === 201 || status === 409) break;
           await sleep(100);
         }
@@ -202,7 +212,18 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       const [id, attempt] = line.split(' ');
       runs.set(id!, [...(runs.get(id!) ?? []), Number(attempt)]);
     }
-    const report: ChaosReport = { jobs: ids.length, terminal: 0, completed: 0, lost: 0, neverRan: 0, ranMoreThanOnce: 0, maxRuns: 0, attemptMismatches: 0, kills, seconds: 0 };
+    const report: ChaosReport = {
+      jobs: ids.length,
+      terminal: 0,
+      completed: 0,
+      lost: 0,
+      neverRan: 0,
+      ranMoreThanOnce: 0,
+      maxRuns: 0,
+      attemptMismatches: 0,
+      kills,
+      seconds: 0,
+    };
     for (const id of ids) {
       const res = await api(`/ojs/v1/jobs/${id}`);
       if (res.status === 404) {

@@ -37,9 +37,17 @@ export function redisStore(port: number, dir: string): ChaosStore {
     name: 'redis',
     url: `redis://127.0.0.1:${port}?prefix=chaos`,
     async start() {
-      child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir], { stdio: 'ignore' });
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir],
+        { stdio: 'ignore' },
+      );
       const deadline = Date.now() + 10_000;
-      while (!(spawnSync('redis-cli', ['-p', String(port), 'ping']).stdout?.toString().includes('PONG') ?? false)) {
+      while (!(
+        spawnSync('redis-cli', ['-p', String(port), 'ping'])
+          .stdout?.toString()
+          .includes('PONG') ?? false
+      )) {
         if (Date.now() > deadline) throw new Error('redis-server did not start');
         await sleep(100);
       }

@@ -22,8 +22,28 @@ interface RouteShape {
 }
 
 const ENQUEUE_FIELDS = [
-  'type', 'args', 'id', 'meta', 'schema', 'specversion', 'options', 'queue', 'priority', 'timeout', 'scheduled_at', 'expires_at',
-  'retry', 'retry_policy', 'unique', 'tags', 'visibility_timeout', 'visibility_timeout_ms', 'pending', 'delay_until', 'timeout_ms', 'rate_limit',
+  'type',
+  'args',
+  'id',
+  'meta',
+  'schema',
+  'specversion',
+  'options',
+  'queue',
+  'priority',
+  'timeout',
+  'scheduled_at',
+  'expires_at',
+  'retry',
+  'retry_policy',
+  'unique',
+  'tags',
+  'visibility_timeout',
+  'visibility_timeout_ms',
+  'pending',
+  'delay_until',
+  'timeout_ms',
+  'rate_limit',
 ] as const;
 
 /** Every served route (SSE streams only with methods that do not open a stream). */
@@ -39,7 +59,11 @@ export const ROUTES: readonly RouteShape[] = [
   { method: 'POST', path: '/ojs/v1/workers/ack', fields: ['job_id', 'result', 'worker_id', 'attempt'] },
   { method: 'POST', path: '/ojs/v1/workers/ack/batch', fields: ['acks'] },
   { method: 'POST', path: '/ojs/v1/workers/nack', fields: ['job_id', 'error', 'requeue', 'worker_id', 'attempt'] },
-  { method: 'POST', path: '/ojs/v1/workers/heartbeat', fields: ['worker_id', 'active_jobs', 'active_job_ids', 'job_id', 'visibility_timeout_ms', 'state', 'hostname', 'pid', 'queues', 'concurrency', 'labels'] },
+  {
+    method: 'POST',
+    path: '/ojs/v1/workers/heartbeat',
+    fields: ['worker_id', 'active_jobs', 'active_job_ids', 'job_id', 'visibility_timeout_ms', 'state', 'hostname', 'pid', 'queues', 'concurrency', 'labels'],
+  },
   { method: 'POST', path: '/ojs/v1/workers/progress', fields: ['job_id', 'percentage', 'message', 'data'] },
   { method: 'GET', path: '/ojs/v1/queues', query: ['limit', 'offset', 'cursor'] },
   { method: 'GET', path: '/ojs/v1/queues/:name/stats' },
@@ -51,7 +75,11 @@ export const ROUTES: readonly RouteShape[] = [
   { method: 'GET', path: '/ojs/v1/dead-letter/:id' },
   { method: 'POST', path: '/ojs/v1/dead-letter/:id/retry', fields: ['override'] },
   { method: 'DELETE', path: '/ojs/v1/dead-letter/:id' },
-  { method: 'POST', path: '/ojs/v1/cron', fields: ['name', 'expression', 'cron', 'timezone', 'overlap_policy', 'enabled', 'description', 'job_template', 'type', 'args', 'meta', 'options'] },
+  {
+    method: 'POST',
+    path: '/ojs/v1/cron',
+    fields: ['name', 'expression', 'cron', 'timezone', 'overlap_policy', 'enabled', 'description', 'job_template', 'type', 'args', 'meta', 'options'],
+  },
   { method: 'GET', path: '/ojs/v1/cron', query: ['enabled', 'limit', 'offset'] },
   { method: 'GET', path: '/ojs/v1/cron/:name' },
   { method: 'PATCH', path: '/ojs/v1/cron/:name', fields: ['enabled'] },
@@ -131,7 +159,10 @@ function fieldValue(field: string, pools: FuzzPools): fc.Arbitrary<unknown> {
     queue: fc.constantFrom(...pools.queues),
     queues: fc.constant(pools.queues.slice(0, 2)),
     job_id: fc.constantFrom(...pools.jobIds),
-    jobs: fc.array(fc.record({ type: fc.constant('fuzz.job'), args: fc.constant([]), queue: fc.constantFrom(...pools.queues) }), { minLength: 1, maxLength: 3 }),
+    jobs: fc.array(fc.record({ type: fc.constant('fuzz.job'), args: fc.constant([]), queue: fc.constantFrom(...pools.queues) }), {
+      minLength: 1,
+      maxLength: 3,
+    }),
     steps: fc.array(fc.record({ type: fc.constant('fuzz.job'), args: fc.constant([]) }), { minLength: 1, maxLength: 2 }),
     acks: fc.array(fc.record({ job_id: fc.constantFrom(...pools.jobIds) }), { minLength: 1, maxLength: 3 }),
     name: fc.constantFrom('fuzz-cron', 'wf', 'x'),
@@ -177,20 +208,35 @@ export function requestArbitrary(pools: FuzzPools): fc.Arbitrary<FuzzRequest> {
       route: fc.constantFrom(...ROUTES),
       wrongMethod: fc.option(fc.constantFrom(...METHODS), { freq: 8 }),
       segment,
-      query: fc.dictionary(fc.constantFrom('limit', 'offset', 'cursor', 'types', 'queues', 'after', 'queue', 'type', 'page', 'per_page', 'enabled', 'state', 'job_id'), hostileString, { maxKeys: 3 }),
+      query: fc.dictionary(
+        fc.constantFrom('limit', 'offset', 'cursor', 'types', 'queues', 'after', 'queue', 'type', 'page', 'per_page', 'enabled', 'state', 'job_id'),
+        hostileString,
+        { maxKeys: 3 },
+      ),
       bodyKind: fc.constantFrom('fields', 'fields', 'fields', 'raw', 'none', 'json'),
       fields: fc.integer({ min: 0, max: 2 ** 30 }),
       extra: fc.dictionary(hostileString, hostileValue(pools), { maxKeys: 2 }),
       raw: fc.oneof(fc.string({ unit: 'binary', maxLength: 40 }), fc.constantFrom('{', '[]', '42', 'null', '{"a":1,}', '\u0000', '{"type":"a.b","args":[]}')),
       json: hostileValue(pools),
-      contentType: fc.constantFrom('application/json', 'application/json', OJS_MEDIA_TYPE, 'application/json; charset=utf-8', undefined, 'text/plain', 'application/x-www-form-urlencoded'),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json',
+        OJS_MEDIA_TYPE,
+        'application/json; charset=utf-8',
+        undefined,
+        'text/plain',
+        'application/x-www-form-urlencoded',
+      ),
       values: fc.array(fc.nat(), { minLength: 24, maxLength: 24 }),
       requestId: fc.option(fc.oneof(fc.constantFrom('fuzz-1', 'x'.repeat(300)), fc.string({ maxLength: 10 })), { freq: 4 }),
     })
     .chain((r) => {
       const fieldNames = r.route.fields ?? [];
       const chosen = fieldNames.filter((_, i) => (r.fields >> i) & 1 || i < 2);
-      return fc.tuple(fc.constant(r), fc.tuple(...chosen.map((f) => fieldValue(f, pools))).map((values) => Object.fromEntries(chosen.map((f, i) => [f, values[i]]))));
+      return fc.tuple(
+        fc.constant(r),
+        fc.tuple(...chosen.map((f) => fieldValue(f, pools))).map((values) => Object.fromEntries(chosen.map((f, i) => [f, values[i]]))),
+      );
     })
     .map(([r, body]) => {
       let path = r.route.path.replace(/:(id|name)/g, () => r.segment);
@@ -271,7 +317,8 @@ export async function checkRequest(
       fail('error body is not JSON');
     }
     if (error !== undefined) {
-      if (typeof error.code !== 'string' || typeof error.message !== 'string' || error.message.length === 0 || typeof error.retryable !== 'boolean') fail('not the OJS envelope');
+      if (typeof error.code !== 'string' || typeof error.message !== 'string' || error.message.length === 0 || typeof error.retryable !== 'boolean')
+        fail('not the OJS envelope');
       if (error.request_id !== res.headers.get('x-request-id')) fail('request_id differs from X-Request-Id');
     } else if (text.length > 0) fail('error without an error object');
   }

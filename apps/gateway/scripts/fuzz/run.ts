@@ -101,7 +101,9 @@ for (const name of BACKENDS) {
     .sort()
     .map(([k, v]) => `${k} ${v}`)
     .join(', ');
-  console.log(`${name.padEnd(9)} ${result.requests} requests in ${result.seconds.toFixed(1)} s (${classes}); violations ${result.violations.length}; gateway answering after: ${result.alive ? 'yes' : 'NO'}`);
+  console.log(
+    `${name.padEnd(9)} ${result.requests} requests in ${result.seconds.toFixed(1)} s (${classes}); violations ${result.violations.length}; gateway answering after: ${result.alive ? 'yes' : 'NO'}`,
+  );
   for (const violation of result.violations.slice(0, 20)) console.log(`    ${violation}`);
   if (result.violations.length > 0 || !result.alive) failed = true;
 }

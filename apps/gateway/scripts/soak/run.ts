@@ -72,7 +72,10 @@ async function soak(name: string): Promise<{ samples: Sample[]; bounded: boolean
   const gateway = createGateway({
     backend: store.driver,
     logger: false,
-    engineOptions: { services: { pruneMs: 1_000 }, retention: { completedMs: RETENTION_MS, cancelledMs: RETENTION_MS, discardedMs: RETENTION_MS, deadLetterMs: RETENTION_MS } },
+    engineOptions: {
+      services: { pruneMs: 1_000 },
+      retention: { completedMs: RETENTION_MS, cancelledMs: RETENTION_MS, discardedMs: RETENTION_MS, deadLetterMs: RETENTION_MS },
+    },
   });
   const server = await startGateway(gateway, { port: 0, host: '127.0.0.1' });
   const api = http(server.url);
@@ -114,10 +117,18 @@ async function soak(name: string): Promise<{ samples: Sample[]; bounded: boolean
     if (typeof global.gc === 'function') global.gc();
     const memory = process.memoryUsage();
     const { total } = await store.driver.jobList({ limit: 1, offset: 0 });
-    const sample = { at: Math.round((SOAK_MS - (end - Date.now())) / 1000), heapMb: Math.round(memory.heapUsed / 2 ** 20), rssMb: Math.round(memory.rss / 2 ** 20), storedJobs: total, processed };
+    const sample = {
+      at: Math.round((SOAK_MS - (end - Date.now())) / 1000),
+      heapMb: Math.round(memory.heapUsed / 2 ** 20),
+      rssMb: Math.round(memory.rss / 2 ** 20),
+      storedJobs: total,
+      processed,
+    };
     samples.push(sample);
     const extra = store.extra ? `; ${await store.extra()}` : '';
-    console.error(`  ${name} t=${sample.at}s heap ${sample.heapMb} MB rss ${sample.rssMb} MB stored jobs ${sample.storedJobs} processed ${sample.processed}${extra}`);
+    console.error(
+      `  ${name} t=${sample.at}s heap ${sample.heapMb} MB rss ${sample.rssMb} MB stored jobs ${sample.storedJobs} processed ${sample.processed}${extra}`,
+    );
   }
   stop = true;
   await Promise.all(producers).catch(() => undefined);

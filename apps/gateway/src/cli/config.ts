@@ -23,7 +23,12 @@ export const CLI_OPTIONS = [
   { flag: '--host', env: 'OJSKIT_HOST', default: '127.0.0.1', description: 'Interface to bind (0.0.0.0 for every interface: set an API key).' },
   { flag: '--backend', short: '-b', env: 'OJSKIT_BACKEND', default: 'memory', description: 'memory, redis://…, postgres://…, kafka://…' },
   { flag: '--api-key', env: 'OJSKIT_API_KEY', default: '(none: no auth)', description: 'Bearer token required on /ojs/* (comma-separated for several).' },
-  { flag: '--cors-origin', env: 'OJSKIT_CORS_ORIGIN', default: 'off', description: "Allowed browser origins, comma-separated, or '*'; 'off' sends no CORS headers." },
+  {
+    flag: '--cors-origin',
+    env: 'OJSKIT_CORS_ORIGIN',
+    default: 'off',
+    description: "Allowed browser origins, comma-separated, or '*'; 'off' sends no CORS headers.",
+  },
   { flag: '--body-limit', env: 'OJSKIT_BODY_LIMIT', default: '8mb', description: 'Largest request body: bytes, or with kb/mb.' },
   { flag: '--enable-reset', env: 'OJSKIT_ENABLE_RESET', default: 'false', description: 'Serve POST /ojs/v1/admin/reset (wipes all state).' },
   { flag: '--static-dir', env: 'OJSKIT_STATIC_DIR', default: '(none)', description: 'Serve a built single-page app (the playground) at /.' },
@@ -60,7 +65,11 @@ function parseInteger(text: string, name: string, min: number, max: number): num
   return value;
 }
 
-const list = (text: string): string[] => text.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+const list = (text: string): string[] =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 
 function parse(argv: readonly string[]) {
   return parseArgs({
@@ -91,7 +100,10 @@ const FLAG_NAMES = [...CLI_OPTIONS.flatMap((o) => ('short' in o ? [o.flag, o.sho
 function unknownFlag(error: unknown): Error {
   const flag = (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec((error as Error).message)?.[1] : undefined;
   if (flag === undefined) return error as Error;
-  const near = nearestName(flag.split('=')[0]!, FLAG_NAMES.filter((name) => name.startsWith('--')));
+  const near = nearestName(
+    flag.split('=')[0]!,
+    FLAG_NAMES.filter((name) => name.startsWith('--')),
+  );
   return new UsageError(`Unknown option '${flag}'.${near ? ` Did you mean '${near}'?` : ''} See --help for the options.`);
 }
 
@@ -116,7 +128,7 @@ export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
       backend: values.backend ?? env['OJSKIT_BACKEND'] ?? 'memory',
       apiKeys: apiKey ? list(apiKey) : [],
       corsOrigin: /^(off|false|none)$/i.test(cors) ? false : cors.trim() === '*' ? '*' : list(cors),
-      bodyLimit: values['body-limit'] ?? env['OJSKIT_BODY_LIMIT'] ? parseByteSize((values['body-limit'] ?? env['OJSKIT_BODY_LIMIT'])!) : DEFAULT_BODY_LIMIT,
+      bodyLimit: (values['body-limit'] ?? env['OJSKIT_BODY_LIMIT']) ? parseByteSize((values['body-limit'] ?? env['OJSKIT_BODY_LIMIT'])!) : DEFAULT_BODY_LIMIT,
       enableReset: values['enable-reset'] ?? parseBool(env['OJSKIT_ENABLE_RESET'], 'OJSKIT_ENABLE_RESET'),
       staticDir: values['static-dir'] ?? (env['OJSKIT_STATIC_DIR'] || undefined),
       quiet: values.quiet ?? parseBool(env['OJSKIT_QUIET'], 'OJSKIT_QUIET'),
@@ -127,6 +139,8 @@ export function resolveConfig(argv: readonly string[], env: NodeJS.ProcessEnv): 
 
 /** `--help` text. */
 export function usage(): string {
-  const rows = CLI_OPTIONS.map((o) => `  ${('short' in o ? `${o.flag}, ${o.short}` : o.flag).padEnd(20)} ${o.description}\n  ${''.padEnd(20)} env ${o.env}, default ${o.default}`);
+  const rows = CLI_OPTIONS.map(
+    (o) => `  ${('short' in o ? `${o.flag}, ${o.short}` : o.flag).padEnd(20)} ${o.description}\n  ${''.padEnd(20)} env ${o.env}, default ${o.default}`,
+  );
   return `Usage: ojskit-gateway [options]\n\nServes the Open Job Spec HTTP API (levels 0–4) over an ojskit backend.\n\nOptions:\n${rows.join('\n')}\n  --help, -h           This text.\n  --version, -v        The gateway version.\n`;
 }

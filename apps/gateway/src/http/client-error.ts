@@ -7,7 +7,11 @@ import { OJS_MEDIA_TYPE, OJS_VERSION } from './media.js';
 
 /** Parser errors worth an answer, by Node's code: status and what to tell the client. */
 const ANSWERS: Record<string, { status: number; reason: string; message: string }> = {
-  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', message: 'The request line and headers are larger than the server accepts (16 KiB): shorten the URL or the headers.' },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    message: 'The request line and headers are larger than the server accepts (16 KiB): shorten the URL or the headers.',
+  },
   HPE_INVALID_METHOD: { status: 400, reason: 'Bad Request', message: 'Unknown HTTP method: use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS.' },
 };
 const MALFORMED = { status: 400, reason: 'Bad Request', message: 'The request is not valid HTTP/1.1.' };
@@ -25,7 +29,9 @@ export function answerClientErrors(server: Server): void {
     }
     const answer = (error.code && ANSWERS[error.code]) || MALFORMED;
     const requestId = newRequestId();
-    const body = JSON.stringify({ error: new OjsError('invalid_request', answer.message, { status: answer.status, details: { parser_error: error.code ?? 'unknown' } }).toBody(requestId) });
+    const body = JSON.stringify({
+      error: new OjsError('invalid_request', answer.message, { status: answer.status, details: { parser_error: error.code ?? 'unknown' } }).toBody(requestId),
+    });
     socket.end(
       `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
         `Content-Type: ${OJS_MEDIA_TYPE}\r\nOJS-Version: ${OJS_VERSION}\r\nX-Request-Id: ${requestId}\r\n` +

@@ -44,7 +44,10 @@ function textOf(labels: LabelSet): string {
 
 export class Counter {
   private readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
 
   inc(labels: LabelSet, by = 1): void {
     const key = textOf(labels);
@@ -59,7 +62,11 @@ export class Counter {
 
 export class Histogram {
   private readonly series = new Map<string, { labels: LabelSet; buckets: number[]; sum: number; count: number }>();
-  constructor(readonly name: string, readonly help: string, readonly bounds: readonly number[]) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly bounds: readonly number[],
+  ) {}
 
   observe(labels: LabelSet, value: number): void {
     const key = textOf(labels);

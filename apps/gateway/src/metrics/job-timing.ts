@@ -39,7 +39,10 @@ export class JobTimingMetrics {
     STATE_TIME_BUCKETS,
   );
   private readonly retryDelay = new Histogram('ojs_job_retry_delay_seconds', 'Backoff scheduled when a job enters retryable, by queue.', STATE_TIME_BUCKETS);
-  private readonly transitions = new Counter('ojs_job_transitions_total', 'Job transitions, by queue, previous state ("none" for PUSH, "unknown" for expiry) and new state.');
+  private readonly transitions = new Counter(
+    'ojs_job_transitions_total',
+    'Job transitions, by queue, previous state ("none" for PUSH, "unknown" for expiry) and new state.',
+  );
   private readonly queueLabels = new LabelSets(['queue']);
   private readonly runLabels = new LabelSets(['queue', 'outcome']);
   private readonly transitionLabels = new LabelSets(['queue', 'from', 'to']);

@@ -166,7 +166,7 @@ export class GatewayMetrics {
 /** Every queue name, following the pagination of `listQueues`. */
 export async function listQueueNames(engine: GatewayEngine): Promise<string[]> {
   const names: string[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await engine.listQueues({ limit: 200, offset });
     names.push(...page.queues.map((queue) => queue.name));
     if (!page.pagination.has_more || page.queues.length === 0) return names;

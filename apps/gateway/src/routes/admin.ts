@@ -66,7 +66,8 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       path: '/ojs/v1/admin/stats',
       operationId: 'adminStats',
       summary: 'Totals across queues, with worker counts',
-      description: '`workers` counts live workers; `worker_summary` splits every known worker by reported state and staleness. `throughput` counts this gateway\'s completions and failures over the last minute.',
+      description:
+        "`workers` counts live workers; `worker_summary` splits every known worker by reported state and staleness. `throughput` counts this gateway's completions and failures over the last minute.",
       tag: TAG,
       responses: { 200: { description: 'Queue count, worker counts, job counts per state, throughput, uptime.', schema: AdminStatsResponse } },
     },
@@ -137,7 +138,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       method: 'get',
       path: '/ojs/v1/admin/queues/{name}/config',
       operationId: 'adminGetQueueConfig',
-      summary: 'A queue\'s configuration (backpressure bound, concurrency, retention)',
+      summary: "A queue's configuration (backpressure bound, concurrency, retention)",
       tag: TAG,
       params: QueueNameParams,
       responses: { 200: { description: 'The configuration; defaults for a queue never configured.', schema: QueueConfigResponse } },
@@ -151,7 +152,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       method: 'put',
       path: '/ojs/v1/admin/queues/{name}/config',
       operationId: 'adminSetQueueConfig',
-      summary: 'Replace a queue\'s configuration',
+      summary: "Replace a queue's configuration",
       description:
         'Body `{"backpressure":{"max_depth":n,"warning_threshold":0.8,"retry_after_seconds":1}}` (or a flat `max_depth`), `concurrency`, `retention`. ' +
         'Over `max_depth` waiting jobs, enqueues answer `429 QUEUE_FULL`. Only the `reject` strategy exists (`422 unsupported` otherwise).',
@@ -171,7 +172,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       path: '/ojs/v1/admin/workers',
       operationId: 'adminListWorkers',
       summary: 'Workers: state, directive, active jobs, last heartbeat, staleness',
-      description: 'Most recent heartbeat first. A worker is `stale` once silent longer than the engine\'s worker-death time (default 30 s).',
+      description: "Most recent heartbeat first. A worker is `stale` once silent longer than the engine's worker-death time (default 30 s).",
       tag: TAG,
       query: AdminPageQuery,
       responses: { 200: { description: 'A page of workers and a summary of all.', schema: AdminWorkerListResponse } },
@@ -187,7 +188,8 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
         path: `/ojs/v1/admin/workers/{id}/${directive}`,
         operationId: directive === 'quiet' ? 'adminQuietWorker' : 'adminTerminateWorker',
         summary: directive === 'quiet' ? 'Quiet a worker: it stops fetching' : 'Terminate a worker: it finishes its jobs and exits',
-        description: 'Delivered as the `state`/`directive` of the worker\'s next heartbeat response; sticky for that worker id. A worker not seen yet gets it on its first heartbeat.',
+        description:
+          "Delivered as the `state`/`directive` of the worker's next heartbeat response; sticky for that worker id. A worker not seen yet gets it on its first heartbeat.",
         tag: TAG,
         params: WorkerIdParams,
         responses: { 200: { description: 'The directive now stored.', schema: WorkerDirectiveResponse } },
@@ -219,7 +221,10 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
         path: `/ojs/v1/admin/jobs/bulk/${action}`,
         operationId: `adminBulk${action.charAt(0).toUpperCase()}${action.slice(1)}`,
         summary: `Bulk ${action} of the jobs a filter matches (requires \`confirm: true\`)`,
-        description: 'Filter `{queue?, state? (one or a list), type?, since?, until?}`; each action has a default state set (see `POST /ojs/v1/jobs/bulk/' + action + '`).',
+        description:
+          'Filter `{queue?, state? (one or a list), type?, since?, until?}`; each action has a default state set (see `POST /ojs/v1/jobs/bulk/' +
+          action +
+          '`).',
         tag: TAG,
         body: { schema: AdminBulkBody, required: true },
         responses: { 200: { description: 'Counts, and the jobs that failed.', schema: AdminBulkResponse } },

@@ -7,7 +7,8 @@ import { defineRoute } from './define.js';
 const TAG = 'Bulk';
 
 const ACTIONS = {
-  cancel: 'Cancel many jobs. A filter selects `available`, `scheduled`, `retryable` and `pending` jobs by default; a job that cannot be cancelled is `skipped`.',
+  cancel:
+    'Cancel many jobs. A filter selects `available`, `scheduled`, `retryable` and `pending` jobs by default; a job that cannot be cancelled is `skipped`.',
   retry: 'Run `retryable` jobs now and revive `discarded` ones (attempts reset). Other states are per-item `409 conflict` failures.',
   delete: 'Delete finished jobs (`completed`, `cancelled`, `discarded`) for good. Other states are per-item `409 conflict` failures.',
 } as const;

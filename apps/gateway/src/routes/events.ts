@@ -60,7 +60,6 @@ export function registerEventRoutes(deps: RouteDeps): void {
       query: EventStreamQuery,
       responses: { 200: { description: 'Server-Sent Events.', contentType: 'text/event-stream' } },
     },
-    (c, { query }) =>
-      streamEvents(c, engine, toFilter(query), requestHeader(c, 'last-event-id') ?? query.last_event_id, deps.streams, deps.streamOptions),
+    (c, { query }) => streamEvents(c, engine, toFilter(query), requestHeader(c, 'last-event-id') ?? query.last_event_id, deps.streams, deps.streamOptions),
   );
 }

@@ -13,7 +13,7 @@ export function registerJobHistoryRoute(deps: RouteDeps): void {
       method: 'get',
       path: '/ojs/v1/jobs/{id}/history',
       operationId: 'getJobHistory',
-      summary: 'A job\'s history: every transition, oldest first',
+      summary: "A job's history: every transition, oldest first",
       description:
         'ojskit extension `x-job-history` (spec/history.md). Each line was written in the same atomic step as its transition: ' +
         '`at`, `from` (null at creation), `to`, `trigger`, `attempt`, `worker_id`, `reason` (error type of a failure, source of a cancel). ' +

@@ -58,7 +58,10 @@ export function registerSystemRoutes(deps: RouteDeps, metrics: GatewayMetrics): 
         tag: TAG,
         responses: {
           200: { description: 'Healthy.', schema: HealthResponse },
-          503: { description: 'Backend unhealthy (`degraded`/`unhealthy`), or the gateway is draining (`degraded`, `draining: true`).', schema: HealthResponse },
+          503: {
+            description: 'Backend unhealthy (`degraded`/`unhealthy`), or the gateway is draining (`degraded`, `draining: true`).',
+            schema: HealthResponse,
+          },
         },
       },
       health,

@@ -13,12 +13,19 @@ const counts = Object.fromEntries(JOB_STATES.map((state) => [state, z.number().i
 const ErrorObject = ErrorEnvelope.shape.error;
 
 export const WorkerIdParams = z.object({
-  id: z.string().min(1).max(255).openapi({ param: { name: 'id', in: 'path' }, description: 'Worker id (as the worker sends it in heartbeats).', example: 'worker-1' }),
+  id: z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ param: { name: 'id', in: 'path' }, description: 'Worker id (as the worker sends it in heartbeats).', example: 'worker-1' }),
 });
 
 export const AdminJobQuery = AdminPageQuery.extend({
   queue: z.string().optional().openapi({ description: 'Only jobs of this queue.' }),
-  state: z.string().optional().openapi({ description: `Only jobs in this state (${JOB_STATES.join(', ')}).` }),
+  state: z
+    .string()
+    .optional()
+    .openapi({ description: `Only jobs in this state (${JOB_STATES.join(', ')}).` }),
   type: z.string().optional().openapi({ description: 'Only jobs of this type.' }),
   since: z.string().optional().openapi({ description: 'Only jobs created at or after this RFC 3339 time.' }),
   until: z.string().optional().openapi({ description: 'Only jobs created at or before this RFC 3339 time.' }),
@@ -29,7 +36,10 @@ export const AdminJobQuery = AdminPageQuery.extend({
 const JobFilter = z
   .looseObject({
     queue: z.string().optional(),
-    state: z.union([z.string(), z.array(z.string())]).optional().openapi({ description: 'A state or a list; each action has a default (see the route).' }),
+    state: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .openapi({ description: 'A state or a list; each action has a default (see the route).' }),
     type: z.string().optional(),
     since: z.string().optional().openapi({ description: 'Created at or after (RFC 3339).' }),
     until: z.string().optional().openapi({ description: 'Created at or before (RFC 3339).' }),
@@ -58,7 +68,13 @@ export const QueueConfigBody = z
   .looseObject({
     backpressure: z
       .looseObject({
-        max_depth: z.number().int().min(0).nullable().optional().openapi({ description: 'Most jobs waiting (available, scheduled, retryable, pending); 0 or null: unbounded.' }),
+        max_depth: z
+          .number()
+          .int()
+          .min(0)
+          .nullable()
+          .optional()
+          .openapi({ description: 'Most jobs waiting (available, scheduled, retryable, pending); 0 or null: unbounded.' }),
         strategy: z.literal('reject').optional(),
         warning_threshold: z.number().min(0).max(1).optional(),
         retry_after_seconds: z.number().int().min(1).optional(),
@@ -67,7 +83,11 @@ export const QueueConfigBody = z
     max_depth: z.number().int().min(0).nullable().optional().openapi({ description: 'Same as `backpressure.max_depth`.' }),
     concurrency: z.number().int().min(1).nullable().optional(),
     retention: z
-      .object({ completed_ms: z.number().int().min(0).optional(), discarded_ms: z.number().int().min(0).optional(), cancelled_ms: z.number().int().min(0).optional() })
+      .object({
+        completed_ms: z.number().int().min(0).optional(),
+        discarded_ms: z.number().int().min(0).optional(),
+        cancelled_ms: z.number().int().min(0).optional(),
+      })
       .nullable()
       .optional(),
   })
@@ -76,14 +96,21 @@ export const QueueConfigBody = z
 export const QueueConfigResponse = z
   .object({
     queue: z.string(),
-    backpressure: z.object({ max_depth: z.number().int().nullable(), strategy: z.literal('reject'), warning_threshold: z.number(), retry_after_seconds: z.number().int() }),
+    backpressure: z.object({
+      max_depth: z.number().int().nullable(),
+      strategy: z.literal('reject'),
+      warning_threshold: z.number(),
+      retry_after_seconds: z.number().int(),
+    }),
     concurrency: z.number().int().nullable(),
     retention: z.object({ completed_ms: z.number().int().optional(), discarded_ms: z.number().int().optional(), cancelled_ms: z.number().int().optional() }),
     updated_at: z.string().nullable(),
   })
   .openapi('QueueConfig');
 
-const WorkerSummary = z.object({ total: z.number().int(), running: z.number().int(), quiet: z.number().int(), terminate: z.number().int(), stale: z.number().int() }).openapi('WorkerSummary');
+const WorkerSummary = z
+  .object({ total: z.number().int(), running: z.number().int(), quiet: z.number().int(), terminate: z.number().int(), stale: z.number().int() })
+  .openapi('WorkerSummary');
 
 export const AdminWorker = z
   .looseObject({
@@ -101,7 +128,9 @@ export const AdminWorker = z
   })
   .openapi('AdminWorker');
 
-export const AdminWorkerListResponse = z.object({ items: z.array(AdminWorker), summary: WorkerSummary, pagination: AdminPagination }).openapi('AdminWorkerListResponse');
+export const AdminWorkerListResponse = z
+  .object({ items: z.array(AdminWorker), summary: WorkerSummary, pagination: AdminPagination })
+  .openapi('AdminWorkerListResponse');
 
 export const WorkerDirectiveResponse = z
   .object({ worker_id: z.string(), state: z.enum(['running', 'quiet', 'terminate']), directive: z.enum(['running', 'quiet', 'terminate']) })

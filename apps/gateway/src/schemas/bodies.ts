@@ -86,9 +86,7 @@ export const WorkflowBody = z
     options: options.optional(),
     steps: z.array(WorkflowItem).optional().openapi({ description: 'Chain steps.' }),
     jobs: z.array(WorkflowItem).optional().openapi({ description: 'Group/batch members.' }),
-    callbacks: z
-      .looseObject({ on_complete: WorkflowItem.optional(), on_success: WorkflowItem.optional(), on_failure: WorkflowItem.optional() })
-      .optional(),
+    callbacks: z.looseObject({ on_complete: WorkflowItem.optional(), on_success: WorkflowItem.optional(), on_failure: WorkflowItem.optional() }).optional(),
   })
   .openapi('WorkflowRequest');
 

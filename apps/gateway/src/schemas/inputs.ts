@@ -47,7 +47,10 @@ export const CronNameParams = z.object({
 });
 
 export const WorkerIdParams = z.object({
-  id: z.string().min(1, { error: 'a worker id' }).openapi({ param: { name: 'id', in: 'path' }, description: 'Worker id.' }),
+  id: z
+    .string()
+    .min(1, { error: 'a worker id' })
+    .openapi({ param: { name: 'id', in: 'path' }, description: 'Worker id.' }),
 });
 
 /** A query integer: digits only, then range-checked. */
@@ -62,11 +65,15 @@ const queryInt = (expectation: string, min: number) =>
 const csv = (description: string) =>
   z
     .string()
-    .transform((text) => text.split(',').map((item) => item.trim()).filter((item) => item.length > 0))
+    .transform((text) =>
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    )
     .openapi({ type: 'string', description });
 
-const booleanQuery = (expectation: string) =>
-  z.enum(['true', 'false'], { error: expectation }).transform((text) => text === 'true');
+const booleanQuery = (expectation: string) => z.enum(['true', 'false'], { error: expectation }).transform((text) => text === 'true');
 
 export const ListQuery = z.object({
   limit: queryInt('a positive integer', 1).optional().openapi({ type: 'integer', description: 'Page size (default 50).' }),

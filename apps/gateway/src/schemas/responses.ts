@@ -77,7 +77,13 @@ export const QueueStatsResponse = z
   .openapi('QueueStatsResponse');
 export const QueuePauseResponse = z
   .looseObject({
-    queue: z.looseObject({ name: z.string(), paused: z.boolean(), status: z.enum(['active', 'paused']), paused_at: z.string().optional(), resumed_at: z.string().optional() }),
+    queue: z.looseObject({
+      name: z.string(),
+      paused: z.boolean(),
+      status: z.enum(['active', 'paused']),
+      paused_at: z.string().optional(),
+      resumed_at: z.string().optional(),
+    }),
   })
   .openapi('QueuePauseResponse');
 
@@ -153,9 +159,7 @@ const Event = z
     data: jsonObject,
   })
   .openapi('Event');
-export const EventPollResponse = z
-  .object({ events: z.array(Event), cursor: z.string().nullable(), has_more: z.boolean() })
-  .openapi('EventPollResponse');
+export const EventPollResponse = z.object({ events: z.array(Event), cursor: z.string().nullable(), has_more: z.boolean() }).openapi('EventPollResponse');
 
 export const Manifest = z
   .looseObject({
@@ -191,15 +195,19 @@ export const JobHistoryEntry = z
     at: z.string(),
     from: z.enum(JOB_STATES).nullable(),
     to: z.enum(JOB_STATES),
-    trigger: z.string().openapi({ description: 'What moved the job: push, timer, activate, fetch, expiry, ack, fail, requeue, visibility_timeout, cancel, dead_letter_retry, unique_replace.' }),
+    trigger: z.string().openapi({
+      description:
+        'What moved the job: push, timer, activate, fetch, expiry, ack, fail, requeue, visibility_timeout, cancel, dead_letter_retry, unique_replace.',
+    }),
     attempt: z.number().int(),
     worker_id: z.string().optional(),
-    reason: z.string().optional().openapi({ description: 'Error type of a failure or reclaim; source of a cancel (client, workflow_cancelled, cron_overlap).' }),
+    reason: z
+      .string()
+      .optional()
+      .openapi({ description: 'Error type of a failure or reclaim; source of a cancel (client, workflow_cancelled, cron_overlap).' }),
   })
   .openapi('JobHistoryEntry');
-export const JobHistoryResponse = z
-  .object({ job_id: z.string(), history: z.array(JobHistoryEntry), dropped: z.number().int() })
-  .openapi('JobHistoryResponse');
+export const JobHistoryResponse = z.object({ job_id: z.string(), history: z.array(JobHistoryEntry), dropped: z.number().int() }).openapi('JobHistoryResponse');
 export const OverdueJob = z
   .object({
     job_id: z.string(),

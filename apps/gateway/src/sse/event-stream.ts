@@ -94,7 +94,8 @@ export function streamEvents(
   options: EventStreamOptions,
 ): Response {
   // A stream opened during shutdown would hold the server open until the shutdown timeout.
-  if (registry.closed) throw new OjsError('backend_unavailable', 'The gateway is shutting down; reconnect to another instance.', { details: { reason: 'draining' } });
+  if (registry.closed)
+    throw new OjsError('backend_unavailable', 'The gateway is shutting down; reconnect to another instance.', { details: { reason: 'draining' } });
   // HEAD gets the headers only: Hono runs the GET handler and drops the body, so a stream opened here would
   // keep its engine subscription (and its share of every event) forever.
   if (c.req.method === 'HEAD') return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });

@@ -37,7 +37,9 @@ export function runContractOverHttp(backend: TestBackend): void {
       };
     },
     skip: {
-      ...(backend.name === 'memory' ? {} : skipHistoryCases(`the ${backend.name} driver does not record job history yet (capabilities.history is false): issue 27 item 4`)),
+      ...(backend.name === 'memory'
+        ? {}
+        : skipHistoryCases(`the ${backend.name} driver does not record job history yet (capabilities.history is false): issue 27 item 4`)),
       'concurrency.claim-race-driver': NO_DRIVER,
       'concurrency.driver-transition-race': NO_DRIVER,
       'concurrency.ordered-calls': NO_DRIVER,

@@ -46,19 +46,28 @@ export async function waitUntil<T>(ctx: ScenarioContext, what: string, check: ()
 }
 
 export async function waitForWorkflow(ctx: ScenarioContext, id: string, timeoutMs = 15_000): Promise<WorkflowDescription> {
-  return waitUntil(ctx, `workflow ${id} to end`, async () => {
-    const { workflow } = await ctx.api.getWorkflow(id);
-    return workflow.state === 'running' ? undefined : workflow;
-  }, timeoutMs);
+  return waitUntil(
+    ctx,
+    `workflow ${id} to end`,
+    async () => {
+      const { workflow } = await ctx.api.getWorkflow(id);
+      return workflow.state === 'running' ? undefined : workflow;
+    },
+    timeoutMs,
+  );
 }
 
 export function pause(ctx: ScenarioContext, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     if (ctx.signal.aborted) return reject(new Error('stopped'));
     const timer = setTimeout(resolve, ms);
-    ctx.signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('stopped'));
-    }, { once: true });
+    ctx.signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new Error('stopped'));
+      },
+      { once: true },
+    );
   });
 }

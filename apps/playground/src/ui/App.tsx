@@ -58,9 +58,12 @@ export function App() {
   }, [theme]);
 
   const connections = [primary, secondary].filter((c): c is Connection => c !== undefined);
-  const select = useCallback((id: string, connection?: Connection) => {
-    if (connection ?? primary) setSelected({ id, connection: (connection ?? primary)! });
-  }, [primary]);
+  const select = useCallback(
+    (id: string, connection?: Connection) => {
+      if (connection ?? primary) setSelected({ id, connection: (connection ?? primary)! });
+    },
+    [primary],
+  );
   const addWorkflow = useCallback((id: string) => setWorkflowIds((ids) => [id, ...ids.filter((x) => x !== id)].slice(0, 8)), []);
   const addServer = (entry: ServerEntry): void => {
     const next = [...servers.filter((s) => s.url !== entry.url), entry];
@@ -105,7 +108,9 @@ export function App() {
               {i > 0 && <ServerSummary connection={c} />}
               <LiveControls live={c.live} />
               <LifecycleDiagram live={c.live} queues={queues} onSelectJob={(id) => select(id, c)} title={i === 0 ? 'Lifecycle' : c.entry.url} />
-              {i === 0 && <QueueCounts live={c.live} selected={queues} onToggle={(q) => setQueues((qs) => (qs.includes(q) ? qs.filter((x) => x !== q) : [...qs, q]))} />}
+              {i === 0 && (
+                <QueueCounts live={c.live} selected={queues} onToggle={(q) => setQueues((qs) => (qs.includes(q) ? qs.filter((x) => x !== q) : [...qs, q]))} />
+              )}
             </section>
           ))}
         </div>
@@ -123,7 +128,8 @@ export function App() {
                 onClick={() => setTab(t)}
                 onKeyDown={(e) => {
                   const i = TABS.indexOf(t);
-                  const next = e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(i - 1 + TABS.length) % TABS.length] : undefined;
+                  const next =
+                    e.key === 'ArrowRight' ? TABS[(i + 1) % TABS.length] : e.key === 'ArrowLeft' ? TABS[(i - 1 + TABS.length) % TABS.length] : undefined;
                   if (next) {
                     setTab(next);
                     document.getElementById(`tab-${next}`)?.focus();

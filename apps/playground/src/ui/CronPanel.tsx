@@ -26,7 +26,11 @@ export function CronPanel({ connection }: { connection: Connection }) {
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     try {
-      await connection.api.registerCron({ name, expression, job_template: { type: PLAYGROUND_JOB_TYPE, args: [{ ms: 300 }], options: { queue: 'playground' } } });
+      await connection.api.registerCron({
+        name,
+        expression,
+        job_template: { type: PLAYGROUND_JOB_TYPE, args: [{ ms: 300 }], options: { queue: 'playground' } },
+      });
       setMessage(`Registered ${name}.`);
     } catch (e) {
       setMessage(`Refused: ${(e as Error).message}`);

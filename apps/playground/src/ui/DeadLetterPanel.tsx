@@ -28,7 +28,11 @@ export function DeadLetterPanel({ connection, onSelectJob }: { connection: Conne
   return (
     <section aria-labelledby="dlq-title">
       <h2 id="dlq-title">Dead letter</h2>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {jobs.length === 0 && <p>No dead-lettered jobs.</p>}
       <ul className="plain" data-testid="dead-letter">
         {jobs.map((job) => (

@@ -27,7 +27,12 @@ export function EnqueueForm({ connection, onEnqueued }: { connection: Connection
     if (delay > 0) options['scheduled_at'] = new Date(Date.now() + delay * 1000).toISOString();
     if (uniqueKey.trim()) options['unique'] = { keys: ['queue', 'meta'], meta_keys: ['unique_key'], period: 'PT10M' };
     try {
-      const { job } = await connection.api.enqueue({ type, args: parsed.args, options, ...(uniqueKey.trim() ? { meta: { unique_key: uniqueKey.trim() } } : {}) });
+      const { job } = await connection.api.enqueue({
+        type,
+        args: parsed.args,
+        options,
+        ...(uniqueKey.trim() ? { meta: { unique_key: uniqueKey.trim() } } : {}),
+      });
       setMessage(`Enqueued ${job.id} (${job.state}).`);
       onEnqueued(job.id);
     } catch (e) {

@@ -65,12 +65,19 @@ export function JobDrawer({ connection, jobId, onClose }: Props) {
           ✕
         </button>
       </header>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {job && (
         <>
           <p>
-            <strong>{job.type}</strong> on <code>{job.queue}</code>: <span className="state-pill" data-testid="drawer-state">{job.state}</span>, attempt {job.attempt} of{' '}
-            {job.max_attempts}
+            <strong>{job.type}</strong> on <code>{job.queue}</code>:{' '}
+            <span className="state-pill" data-testid="drawer-state">
+              {job.state}
+            </span>
+            , attempt {job.attempt} of {job.max_attempts}
           </p>
           {!isTerminal(job.state) && (
             <button type="button" onClick={() => void connection.api.cancelJob(jobId).catch((e: Error) => setError(e.message))}>

@@ -190,9 +190,9 @@ export function LifecycleDiagram({ live, queues, onSelectJob, title }: Props) {
         )}
       </div>
       <p className="legend">
-        <span className="legend-terminal">Double border</span>: terminal ({JOB_STATES.filter((s) => layout.nodes.find((n) => n.id === s)?.terminal).join(', ')}).{' '}
-        <span className="legend-dashed">Dashed</span>: cancel (from {cancelFrom.join(', ')}). <span className="legend-dotted">Dotted</span>: expiry. Hover or focus an
-        edge for its trigger.
+        <span className="legend-terminal">Double border</span>: terminal ({JOB_STATES.filter((s) => layout.nodes.find((n) => n.id === s)?.terminal).join(', ')}
+        ). <span className="legend-dashed">Dashed</span>: cancel (from {cancelFrom.join(', ')}). <span className="legend-dotted">Dotted</span>: expiry. Hover or
+        focus an edge for its trigger.
       </p>
     </figure>
   );

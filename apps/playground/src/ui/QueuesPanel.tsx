@@ -27,7 +27,11 @@ export function QueuesPanel({ connection }: { connection: Connection }) {
   return (
     <section aria-labelledby="queues-title">
       <h2 id="queues-title">Queues</h2>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       <ul className="plain" data-testid="queues">
         {queues.map((q) => (
           <li key={q.name}>

@@ -44,7 +44,13 @@ export function ScenariosPanel({ connections, onSelectJob, onWorkflow }: Props) 
       };
       scenario.run(ctx).then(
         (outcome) => update(index, (run) => ({ ...run, status: 'done', outcome, ms: performance.now() - started })),
-        (error: unknown) => update(index, (run) => ({ ...run, status: 'failed', outcome: error instanceof Error ? error.message : String(error), ms: performance.now() - started })),
+        (error: unknown) =>
+          update(index, (run) => ({
+            ...run,
+            status: 'failed',
+            outcome: error instanceof Error ? error.message : String(error),
+            ms: performance.now() - started,
+          })),
       );
     });
   };
@@ -52,9 +58,7 @@ export function ScenariosPanel({ connections, onSelectJob, onWorkflow }: Props) 
   return (
     <section aria-labelledby="scenarios-title">
       <h2 id="scenarios-title">Guided scenarios</h2>
-      <p className="hint">
-        Each runs a worker in this tab on a queue of its own{connections.length > 1 ? ', on both servers at once' : ''}.
-      </p>
+      <p className="hint">Each runs a worker in this tab on a queue of its own{connections.length > 1 ? ', on both servers at once' : ''}.</p>
       <ul className="scenarios">
         {SCENARIOS.map((scenario) => (
           <li key={scenario.id} data-scenario={scenario.id}>
@@ -70,9 +74,7 @@ export function ScenariosPanel({ connections, onSelectJob, onWorkflow }: Props) 
                     <li key={n}>{line}</li>
                   ))}
                 </ol>
-                <p role="status">
-                  {run.status === 'running' ? 'running…' : `${run.status === 'done' ? '✓' : '✗'} ${run.outcome} (${Math.round(run.ms)} ms)`}
-                </p>
+                <p role="status">{run.status === 'running' ? 'running…' : `${run.status === 'done' ? '✓' : '✗'} ${run.outcome} (${Math.round(run.ms)} ms)`}</p>
                 {run.jobs.map((id) => (
                   <button type="button" className="link" key={id} onClick={() => onSelectJob(id, connections[i]!)} data-job={id}>
                     open job {id.slice(-8)}

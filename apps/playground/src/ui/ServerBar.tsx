@@ -12,8 +12,8 @@ export function ServerSummary({ connection }: { connection: Connection }) {
       <span className={`dot ${connection.status}`} aria-hidden="true" />
       {m ? (
         <>
-          <strong>{m.implementation.name}</strong> {m.implementation.version} · backend <strong data-testid="backend">{String(m.backend ?? 'unknown')}</strong> · level{' '}
-          {m.conformance_level} · stream {connection.status}
+          <strong>{m.implementation.name}</strong> {m.implementation.version} · backend <strong data-testid="backend">{String(m.backend ?? 'unknown')}</strong>{' '}
+          · level {m.conformance_level} · stream {connection.status}
           {connection.reconnects > 0 && (
             <span title="The server dropped the stream (this page fell behind) and it resumed; counts are re-read from the server once each queue is quiet.">
               {' '}

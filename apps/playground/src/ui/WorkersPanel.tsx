@@ -17,7 +17,19 @@ export function WorkersPanel({ workers }: { workers: BrowserWorkers }) {
         Handles <code>{PLAYGROUND_JOB_TYPE}</code> jobs through <code>@ojskit/client</code>'s Worker over HTTP: fetch, heartbeats, batched acks.
       </p>
       <label>
-        Queues (comma-separated) <input value={knobs.queues.join(',')} onChange={(e) => set('queues', e.target.value.split(',').map((q) => q.trim()).filter(Boolean))} />
+        Queues (comma-separated){' '}
+        <input
+          value={knobs.queues.join(',')}
+          onChange={(e) =>
+            set(
+              'queues',
+              e.target.value
+                .split(',')
+                .map((q) => q.trim())
+                .filter(Boolean),
+            )
+          }
+        />
       </label>
       <div className="row">
         <label>
@@ -32,7 +44,8 @@ export function WorkersPanel({ workers }: { workers: BrowserWorkers }) {
         <input type="range" min={0} max={1} step={0.05} value={knobs.failureRate} onChange={(e) => set('failureRate', Number(e.target.value))} />
       </label>
       <label className="check">
-        <input type="checkbox" checked={knobs.cooperativeCancel} onChange={(e) => set('cooperativeCancel', e.target.checked)} /> Stop when cancelled (honour the AbortSignal)
+        <input type="checkbox" checked={knobs.cooperativeCancel} onChange={(e) => set('cooperativeCancel', e.target.checked)} /> Stop when cancelled (honour the
+        AbortSignal)
       </label>
       <div className="row">
         <button type="button" onClick={() => void workers.start(knobs)} data-testid="start-workers">
@@ -51,7 +64,15 @@ export function WorkersPanel({ workers }: { workers: BrowserWorkers }) {
         <label>
           Queue <input value={crashQueue} onChange={(e) => setCrashQueue(e.target.value)} />
         </label>
-        <button type="button" onClick={() => void workers.crash(crashQueue).then((id) => setNote(id ? `Claimed ${id} and crashed.` : 'Nothing to claim.'), (e: Error) => setNote(e.message))}>
+        <button
+          type="button"
+          onClick={() =>
+            void workers.crash(crashQueue).then(
+              (id) => setNote(id ? `Claimed ${id} and crashed.` : 'Nothing to claim.'),
+              (e: Error) => setNote(e.message),
+            )
+          }
+        >
           Crash a worker mid-job
         </button>
       </div>

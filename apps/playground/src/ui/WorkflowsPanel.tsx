@@ -19,7 +19,14 @@ export function WorkflowsPanel({ connection, ids, onStarted, onSelectJob }: Prop
   useEffect(() => {
     let stopped = false;
     const poll = async (): Promise<void> => {
-      const entries = await Promise.all(ids.map((id) => connection.api.getWorkflow(id).then((r) => [id, r.workflow] as const, () => undefined)));
+      const entries = await Promise.all(
+        ids.map((id) =>
+          connection.api.getWorkflow(id).then(
+            (r) => [id, r.workflow] as const,
+            () => undefined,
+          ),
+        ),
+      );
       if (!stopped) setWorkflows(Object.fromEntries(entries.filter((e) => e !== undefined)));
     };
     void poll();
@@ -36,7 +43,13 @@ export function WorkflowsPanel({ connection, ids, onStarted, onSelectJob }: Prop
       const body =
         type === 'chain'
           ? { type, name: 'demo-chain', options: { queue: 'playground' }, steps: items }
-          : { type, name: `demo-${type}`, options: { queue: 'playground' }, jobs: items, ...(type === 'batch' ? { callbacks: { on_complete: { type: PLAYGROUND_JOB_TYPE, args: [{ ms: 100 }] } } } : {}) };
+          : {
+              type,
+              name: `demo-${type}`,
+              options: { queue: 'playground' },
+              jobs: items,
+              ...(type === 'batch' ? { callbacks: { on_complete: { type: PLAYGROUND_JOB_TYPE, args: [{ ms: 100 }] } } } : {}),
+            };
       const { workflow } = await connection.api.createWorkflow(body);
       onStarted(workflow.id);
     } catch (e) {
@@ -55,7 +68,11 @@ export function WorkflowsPanel({ connection, ids, onStarted, onSelectJob }: Prop
           </button>
         ))}
       </div>
-      {error && <p className="error" role="alert">{error}</p>}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
       {ids.map((id) => {
         const wf = workflows[id];
         if (!wf) return null;

@@ -62,7 +62,11 @@ export class BrowserWorkers {
   async start(knobs: Partial<WorkerKnobs> = {}): Promise<void> {
     await this.stop();
     this.knobs = { ...this.knobs, ...knobs };
-    const worker = new Worker(this.api, { queues: this.knobs.queues, concurrency: this.knobs.concurrency, workerId: `browser-${Math.random().toString(36).slice(2, 8)}` });
+    const worker = new Worker(this.api, {
+      queues: this.knobs.queues,
+      concurrency: this.knobs.concurrency,
+      workerId: `browser-${Math.random().toString(36).slice(2, 8)}`,
+    });
     worker.register(PLAYGROUND_JOB_TYPE, async ({ args, signal }) => {
       const options = (args[0] ?? {}) as TaskArgs;
       const ms = typeof options.ms === 'number' ? options.ms : this.knobs.durationMs;
@@ -92,7 +96,12 @@ export class BrowserWorkers {
    * reservation lapses. Returns the claimed job's id, if any.
    */
   async crash(queue: string, visibilityTimeoutMs = 1_500): Promise<string | undefined> {
-    const { jobs } = await this.api.fetch({ queues: [queue], count: 1, worker_id: `crashing-${Math.random().toString(36).slice(2, 8)}`, visibility_timeout_ms: visibilityTimeoutMs });
+    const { jobs } = await this.api.fetch({
+      queues: [queue],
+      count: 1,
+      worker_id: `crashing-${Math.random().toString(36).slice(2, 8)}`,
+      visibility_timeout_ms: visibilityTimeoutMs,
+    });
     const job = jobs[0];
     if (job) this.bump('crashed');
     return job?.id;

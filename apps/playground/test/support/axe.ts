@@ -6,7 +6,9 @@ const axeSource = createRequire(import.meta.url)('axe-core').source as string;
 
 export async function seriousViolations(page: Page, label: string): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
-  const result = (await page.evaluate(() => (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }))) as {
+  const result = (await page.evaluate(() =>
+    (window as unknown as { axe: { run: (o: unknown) => Promise<unknown> } }).axe.run({ resultTypes: ['violations'] }),
+  )) as {
     violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
   };
   return result.violations

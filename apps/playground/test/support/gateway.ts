@@ -16,7 +16,8 @@ export interface RunningGateway {
 }
 
 export async function startGateway(args: readonly string[] = ['--backend', 'memory']): Promise<RunningGateway> {
-  if (!existsSync(`${PLAYGROUND_DIST}index.html`)) throw new Error(`No built playground at ${PLAYGROUND_DIST}: run \`pnpm --filter @ojskit/playground build\` first.`);
+  if (!existsSync(`${PLAYGROUND_DIST}index.html`))
+    throw new Error(`No built playground at ${PLAYGROUND_DIST}: run \`pnpm --filter @ojskit/playground build\` first.`);
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', '--conditions=@ojskit/source', GATEWAY_CLI, '--port', '0', '--host', '127.0.0.1', '--quiet', '--static-dir', PLAYGROUND_DIST, ...args],

@@ -48,13 +48,22 @@ describe('lifecycle layout', () => {
   });
 
   it('pointAt walks a polyline by length; pathThrough draws through its points', () => {
-    const points = [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 30 }];
+    const points = [
+      { x: 0, y: 0 },
+      { x: 10, y: 0 },
+      { x: 10, y: 30 },
+    ];
     expect(pointAt(points, 0)).toEqual({ x: 0, y: 0 });
     expect(pointAt(points, 0.125)).toEqual({ x: 5, y: 0 });
     expect(pointAt(points, 0.5)).toEqual({ x: 10, y: 10 });
     expect(pointAt(points, 1)).toEqual({ x: 10, y: 30 });
     expect(pointAt(points, 7)).toEqual({ x: 10, y: 30 });
-    expect(pathThrough([{ x: 0, y: 0 }, { x: 5, y: 5 }])).toBe('M0,0 L5,5');
+    expect(
+      pathThrough([
+        { x: 0, y: 0 },
+        { x: 5, y: 5 },
+      ]),
+    ).toBe('M0,0 L5,5');
     expect(pathThrough(points)).toBe('M0,0 Q10,0 10,15 L10,30');
   });
 });

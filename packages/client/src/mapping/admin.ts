@@ -114,7 +114,13 @@ export function adminPageFromWire(wire: W.AdminPagination): AdminPage {
 }
 
 export function adminStatsFromWire(wire: W.AdminStatsResponse): AdminStats {
-  const stats: AdminStats = { queues: wire.queues, workers: wire.workers, workerSummary: wire.worker_summary, jobs: wire.jobs, uptimeSeconds: wire.uptime_seconds };
+  const stats: AdminStats = {
+    queues: wire.queues,
+    workers: wire.workers,
+    workerSummary: wire.worker_summary,
+    jobs: wire.jobs,
+    uptimeSeconds: wire.uptime_seconds,
+  };
   if (wire.throughput) stats.throughput = { processedPerMinute: wire.throughput.processed_per_minute, failedPerMinute: wire.throughput.failed_per_minute };
   return stats;
 }

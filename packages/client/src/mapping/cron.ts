@@ -19,7 +19,12 @@ export interface CronInput {
   enabled?: boolean;
   description?: string;
   /** The job each occurrence enqueues. */
-  job: { type: string; args?: unknown[]; meta?: Record<string, unknown>; options?: Omit<EnqueueOptions, 'id' | 'attributes' | 'meta' | 'delay' | 'scheduledAt'> };
+  job: {
+    type: string;
+    args?: unknown[];
+    meta?: Record<string, unknown>;
+    options?: Omit<EnqueueOptions, 'id' | 'attributes' | 'meta' | 'delay' | 'scheduledAt'>;
+  };
 }
 
 /** A registered cron. */

@@ -12,12 +12,32 @@ import type { EnqueueOptions } from './enqueue.js';
 type KeyList<T> = { [K in keyof Required<T>]: true };
 
 const ENQUEUE: KeyList<EnqueueOptions> = {
-  id: true, queue: true, priority: true, delay: true, scheduledAt: true, expiresAt: true, expiresIn: true, retry: true, unique: true,
-  meta: true, tags: true, timeoutMs: true, visibilityTimeoutMs: true, pending: true, schema: true, attributes: true,
+  id: true,
+  queue: true,
+  priority: true,
+  delay: true,
+  scheduledAt: true,
+  expiresAt: true,
+  expiresIn: true,
+  retry: true,
+  unique: true,
+  meta: true,
+  tags: true,
+  timeoutMs: true,
+  visibilityTimeoutMs: true,
+  pending: true,
+  schema: true,
+  attributes: true,
 };
 const RETRY: KeyList<RetryPolicyInput> = {
-  maxAttempts: true, initialInterval: true, backoffCoefficient: true, maxInterval: true, jitter: true, nonRetryableErrors: true,
-  onExhaustion: true, backoffStrategy: true,
+  maxAttempts: true,
+  initialInterval: true,
+  backoffCoefficient: true,
+  maxInterval: true,
+  jitter: true,
+  nonRetryableErrors: true,
+  onExhaustion: true,
+  backoffStrategy: true,
 };
 const UNIQUE: KeyList<UniquePolicyInput> = { keys: true, argsKeys: true, metaKeys: true, period: true, states: true, onConflict: true };
 
@@ -33,7 +53,9 @@ function check(value: object, known: object, where: string, misplaced?: (key: st
 
 /** Throws a TypeError when enqueue options (or their retry/unique policies) hold a key the SDK does not define. */
 export function checkEnqueueOptionKeys(options: EnqueueOptions): void {
-  check(options, ENQUEUE, 'enqueue option', (key) => (Object.hasOwn(RETRY, key) ? `retry.${key}` : Object.hasOwn(UNIQUE, key) && key !== 'keys' ? `unique.${key}` : undefined));
+  check(options, ENQUEUE, 'enqueue option', (key) =>
+    Object.hasOwn(RETRY, key) ? `retry.${key}` : Object.hasOwn(UNIQUE, key) && key !== 'keys' ? `unique.${key}` : undefined,
+  );
   if (typeof options.retry === 'object' && options.retry !== null) check(options.retry, RETRY, 'retry option');
   if (typeof options.unique === 'object' && options.unique !== null) check(options.unique, UNIQUE, 'unique option');
 }

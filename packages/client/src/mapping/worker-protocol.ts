@@ -98,7 +98,12 @@ export function fetchRequest(params: FetchParams): Record<string, unknown> {
  * claimed the job again; a server that guards on `attempt` refuses the stale one with 409.
  */
 
-export function ackRequest(jobId: string, attempt: number, result: unknown, workerId: string): { job_id: string; attempt: number; result?: unknown; worker_id: string } {
+export function ackRequest(
+  jobId: string,
+  attempt: number,
+  result: unknown,
+  workerId: string,
+): { job_id: string; attempt: number; result?: unknown; worker_id: string } {
   const body: { job_id: string; attempt: number; result?: unknown; worker_id: string } = { job_id: jobId, attempt, worker_id: workerId };
   if (result !== undefined) body.result = result;
   return body;

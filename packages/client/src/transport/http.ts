@@ -66,7 +66,10 @@ export class HttpTransport implements OjsApi, BatchAck {
   private readonly opening = new Set<Promise<void>>();
   private readonly subscriptions = new Set<() => void>();
 
-  constructor(baseUrl: string, private readonly options: HttpTransportOptions = {}) {
+  constructor(
+    baseUrl: string,
+    private readonly options: HttpTransportOptions = {},
+  ) {
     this.baseUrl = baseUrl.replace(/\/+$/, '').replace(/\/ojs\/v1$/, '');
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.headers = {
@@ -271,7 +274,10 @@ export class HttpTransport implements OjsApi, BatchAck {
   async setWorkerDirective(id: string, directive: 'quiet' | 'terminate'): Promise<R.WorkerDirectiveResponse> {
     // Each directive is its own route: another value would name no route (404) where the engine answers 400.
     if (directive !== 'quiet' && directive !== 'terminate') {
-      throw OjsError.invalidRequest(`A worker directive is "quiet" or "terminate", not ${JSON.stringify(directive)}.`, { field: 'directive', received: directive });
+      throw OjsError.invalidRequest(`A worker directive is "quiet" or "terminate", not ${JSON.stringify(directive)}.`, {
+        field: 'directive',
+        received: directive,
+      });
     }
     return this.send('POST', `/ojs/v1/admin/workers/${seg(id)}/${seg(directive)}`);
   }
@@ -365,10 +371,14 @@ export class HttpTransport implements OjsApi, BatchAck {
         if (controller.signal.aborted) break;
         await new Promise<void>((resolve) => {
           const wait = setTimeout(resolve, retryMs);
-          controller.signal.addEventListener('abort', () => {
-            clearTimeout(wait);
-            resolve();
-          }, { once: true });
+          controller.signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(wait);
+              resolve();
+            },
+            { once: true },
+          );
         });
       }
     };

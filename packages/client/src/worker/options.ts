@@ -40,10 +40,7 @@ export const WorkerOptionsSchema = z
      * ~19k instructions per job against ~4k.
      */
     ackBatch: z
-      .union([
-        z.literal(false),
-        z.object({ maxSize: positiveInt.default(500), maxDelayMs: z.number().min(0).default(5), maxInFlight: positiveInt.default(1) }),
-      ])
+      .union([z.literal(false), z.object({ maxSize: positiveInt.default(500), maxDelayMs: z.number().min(0).default(5), maxInFlight: positiveInt.default(1) })])
       .default({ maxSize: 500, maxDelayMs: 5, maxInFlight: 1 }),
     /** Long-poll: how long the server may hold an empty fetch (`wait_ms`, default 1 000; 0 = never). */
     pollWaitMs: z.number().int().min(0).max(2_000).default(1_000),

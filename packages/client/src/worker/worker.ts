@@ -270,7 +270,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
         continue;
       }
       const outcome = await this.whileFetchOut(fetching);
-            if (outcome === 'jobs') {
+      if (outcome === 'jobs') {
         // The queue is drained, so the next fetch will mostly wait. Let the ACKs of jobs that finish at once go
         // first: sent after it, an ACK waits behind the server's empty claim (measured on Redis: enqueue→completed
         // p50 −13–22 %). Two turns: the batcher sends at the end of a turn, possibly just after this one.
@@ -440,8 +440,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
           if (this.fetchedIds.has(String(event.data.job_id ?? event.subject))) return;
           this.enqueuedSeen = true;
           this.wake.notify();
-        }
-        else {
+        } else {
           const id = String(event.data.job_id ?? event.subject);
           const run = this.runs.get(id);
           run?.abort(new JobCancelledError(run.id));
@@ -561,8 +560,7 @@ export class Worker<R extends JobRegistry<R> = AnyJobs> extends TypedEmitter<Wor
       // Release only once our last fetch has returned, or that fetch could claim the released job right back.
       await this.loop;
       await this.release(job);
-    }
-    else if (reason instanceof JobLostError) this.emitError(reason, job);
+    } else if (reason instanceof JobLostError) this.emitError(reason, job);
     else await this.fail(job, failureFromThrown(reason), reason);
   }
 

@@ -83,10 +83,25 @@ export function registerAckNackCases(suite: Suite): void {
       await t.claim(queue);
       t.clock.advance(100);
       const res = await t.api.nack({ job_id: job.id, error: { code: 'smtp_down', message: 'SMTP unreachable', retryable: true } });
-      expect(res).toMatchObject({ id: job.id, job_id: job.id, state: 'retryable', attempt: 1, max_attempts: 3, retry_delay_ms: 60_000, next_attempt_at: t.iso(60_000) });
+      expect(res).toMatchObject({
+        id: job.id,
+        job_id: job.id,
+        state: 'retryable',
+        attempt: 1,
+        max_attempts: 3,
+        retry_delay_ms: 60_000,
+        next_attempt_at: t.iso(60_000),
+      });
       const stored = await t.job(job.id);
       expect(stored).toMatchObject({ state: 'retryable', attempt: 1, retry_delay_ms: 60_000, next_attempt_at: t.iso(60_000) });
-      expect(stored.error).toMatchObject({ code: 'smtp_down', type: 'smtp_down', message: 'SMTP unreachable', retryable: true, attempt: 1, occurred_at: t.iso() });
+      expect(stored.error).toMatchObject({
+        code: 'smtp_down',
+        type: 'smtp_down',
+        message: 'SMTP unreachable',
+        retryable: true,
+        attempt: 1,
+        occurred_at: t.iso(),
+      });
       expect(stored.errors).toEqual([stored.error]);
       expect(res.job).toEqual(stored);
     });

@@ -41,7 +41,10 @@ export function registerBackpressureCases(suite: Suite): void {
 
     suite.test('backpressure.config-invalid', 'bad configurations are refused with the OJS error envelope', async (t) => {
       const queue = t.queue();
-      await expectOjsError(t.api.setQueueConfig(queue, { backpressure: { max_depth: -1 } }), { code: 'invalid_request', details: { field: 'backpressure.max_depth' } });
+      await expectOjsError(t.api.setQueueConfig(queue, { backpressure: { max_depth: -1 } }), {
+        code: 'invalid_request',
+        details: { field: 'backpressure.max_depth' },
+      });
       await expectOjsError(t.api.setQueueConfig(queue, { backpressure: { max_depth: 1.5 } }), { code: 'invalid_request' });
       await expectOjsError(t.api.setQueueConfig(queue, { backpressure: { warning_threshold: 2 } }), { code: 'invalid_request' });
       await expectOjsError(t.api.setQueueConfig(queue, { backpressure: 'big' }), { code: 'invalid_request', details: { field: 'backpressure' } });

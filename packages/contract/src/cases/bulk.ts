@@ -11,7 +11,12 @@ export function registerBulkCases(suite: Suite): void {
       const queue = t.queue();
       const res = await t.api.enqueueBulk({ jobs: [JOB(queue), { type: '', args: [] }, JOB(queue, { priority: 500 }), JOB(queue)] });
       expect(res).toMatchObject({ atomicity: 'partial', total: 4, succeeded: 2, failed: 2 });
-      expect(res.items.map((i) => [i.index, i.status])).toEqual([[0, 'created'], [1, 'failed'], [2, 'failed'], [3, 'created']]);
+      expect(res.items.map((i) => [i.index, i.status])).toEqual([
+        [0, 'created'],
+        [1, 'failed'],
+        [2, 'failed'],
+        [3, 'created'],
+      ]);
       expect(res.items[1]).toMatchObject({ status: 'failed', error: { code: 'invalid_request' } });
       const created = res.items.flatMap((i) => (i.status === 'created' ? [i.job.id] : []));
       expect(await t.claimIds([queue], 10)).toEqual(created);
@@ -88,10 +93,18 @@ export function registerBulkCases(suite: Suite): void {
       await expectOjsError(t.api.adminBulk('cancel', { filter: { queue } }), { code: 'invalid_request', details: { field: 'confirm' } });
       expect(await t.api.adminBulk('cancel', { filter: { queue }, confirm: true })).toEqual({ action: 'cancel', matched: 3, succeeded: 3, failed: 0 });
       for (const job of jobs) await t.expectState(job.id, 'cancelled');
-      expect(await t.api.adminBulk('retry', { filter: { queue, state: 'cancelled' }, confirm: true })).toMatchObject({ action: 'retry', matched: 3, succeeded: 0, failed: 3 });
+      expect(await t.api.adminBulk('retry', { filter: { queue, state: 'cancelled' }, confirm: true })).toMatchObject({
+        action: 'retry',
+        matched: 3,
+        succeeded: 0,
+        failed: 3,
+      });
       expect(await t.api.adminBulk('delete', { filter: { queue }, confirm: true })).toEqual({ action: 'delete', matched: 3, succeeded: 3, failed: 0 });
       expect((await t.api.listJobs({ queue })).pagination.total).toBe(0);
-      await expectOjsError(t.api.adminBulk('delete', { filter: { state: 'nope' }, confirm: true }), { code: 'invalid_request', details: { field: 'filter.state' } });
+      await expectOjsError(t.api.adminBulk('delete', { filter: { state: 'nope' }, confirm: true }), {
+        code: 'invalid_request',
+        details: { field: 'filter.state' },
+      });
     });
   });
 }

@@ -30,8 +30,14 @@ export function registerCancelCases(suite: Suite): void {
       const job = await INTO.active(t, t.queue());
       const res = await t.api.cancelJob(job.id);
       expect(res.job).toMatchObject({ state: 'cancelled', started_at: job.started_at, attempt: 1 });
-      await expectOjsError(t.api.ack({ job_id: job.id, result: 'late' }), { code: 'conflict', details: { job_id: job.id, current_state: 'cancelled', expected_state: 'active' } });
-      await expectOjsError(t.api.nack({ job_id: job.id, error: { code: 'e', message: 'late' } }), { code: 'conflict', details: { current_state: 'cancelled' } });
+      await expectOjsError(t.api.ack({ job_id: job.id, result: 'late' }), {
+        code: 'conflict',
+        details: { job_id: job.id, current_state: 'cancelled', expected_state: 'active' },
+      });
+      await expectOjsError(t.api.nack({ job_id: job.id, error: { code: 'e', message: 'late' } }), {
+        code: 'conflict',
+        details: { current_state: 'cancelled' },
+      });
       const stored = await t.job(job.id);
       expect(stored.state).toBe('cancelled');
       expect(stored).not.toHaveProperty('result');

@@ -142,20 +142,25 @@ export function registerConcurrencyCases(suite: Suite): void {
       expect((await t.api.queueStats(queue)).available).toBe(wins);
     });
 
-    suite.test('concurrency.ordered-calls', 'a driver declaring orderedCalls: a claim made right after an insert, before the insert settles, claims the inserted job', async (t) => {
-      if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
-      if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
-      const driver = t.driver;
-      const queue = t.queue();
-      for (let round = 0; round < 5; round++) {
-        const now = t.now();
-        // The engine hands the insert to the driver before its first await; the claim follows it at once.
-        const enqueuing = t.api.enqueue({ type: 'contract.job', args: [round], options: { queue } });
-        const claiming = driver.jobClaim({ queues: [queue], limit: 10, workerId: 'ordered', now, nowIso: toTimestamp(now) });
-        const [{ job }, claimed] = await Promise.all([enqueuing, claiming]);
-        expect(claimed.jobs.map((j) => j.id)).toEqual([job.id]);
-      }
-    });
+    suite.test(
+      'concurrency.ordered-calls',
+      'a driver declaring orderedCalls: a claim made right after an insert, before the insert settles, claims the inserted job',
+      async (t) => {
+        if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
+        if (t.driver.capabilities.orderedCalls !== true)
+          throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
+        const driver = t.driver;
+        const queue = t.queue();
+        for (let round = 0; round < 5; round++) {
+          const now = t.now();
+          // The engine hands the insert to the driver before its first await; the claim follows it at once.
+          const enqueuing = t.api.enqueue({ type: 'contract.job', args: [round], options: { queue } });
+          const claiming = driver.jobClaim({ queues: [queue], limit: 10, workerId: 'ordered', now, nowIso: toTimestamp(now) });
+          const [{ job }, claimed] = await Promise.all([enqueuing, claiming]);
+          expect(claimed.jobs.map((j) => j.id)).toEqual([job.id]);
+        }
+      },
+    );
 
     suite.test('concurrency.driver-transition-race', 'concurrent guarded driver transitions of one job: exactly one wins', async (t) => {
       if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
@@ -164,7 +169,13 @@ export function registerConcurrencyCases(suite: Suite): void {
       const nowIso = t.iso();
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          driver.jobTransition({ id: job.id, from: allowedFrom('completed', 'ack'), to: 'completed', expect: { attempt: 1 }, set: { completed_at: nowIso, result: i } }),
+          driver.jobTransition({
+            id: job.id,
+            from: allowedFrom('completed', 'ack'),
+            to: 'completed',
+            expect: { attempt: 1 },
+            set: { completed_at: nowIso, result: i },
+          }),
         ),
       );
       const winners = results.filter((r) => r.ok);

@@ -12,7 +12,12 @@ const EVERY_FIVE = '*/5 * * * *';
 /** Registers a template-form cron firing `*\/5 * * * *` into `queue`. */
 async function everyFive(t: CaseContext, queue: string, extra: Record<string, unknown> = {}): Promise<{ name: string; cron: CronDescription }> {
   const name = t.uniqueName();
-  const res = await t.api.registerCron({ name, expression: EVERY_FIVE, job_template: { type: 'cron.tick', args: [1], meta: { origin: 'cron' }, options: { queue } }, ...extra });
+  const res = await t.api.registerCron({
+    name,
+    expression: EVERY_FIVE,
+    job_template: { type: 'cron.tick', args: [1], meta: { origin: 'cron' }, options: { queue } },
+    ...extra,
+  });
   return { name, cron: res.cron };
 }
 
@@ -26,7 +31,7 @@ async function reachNextRun(t: CaseContext, name: string): Promise<number> {
 }
 
 async function findCron(api: OjsApi, name: string, enabled?: boolean): Promise<CronDescription | undefined> {
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await api.listCron({ limit: 200, offset, ...(enabled === undefined ? {} : { enabled }) });
     const found = page.crons.find((c) => c.name === name);
     if (found || !page.pagination.has_more || page.crons.length === 0) return found;
@@ -50,7 +55,12 @@ export function registerCronCases(suite: Suite): void {
       offBoundary(t);
       const queue = t.queue();
       const name = t.uniqueName();
-      const res = await t.api.registerCron({ name, expression: EVERY_FIVE, description: 'tick', job_template: { type: 'cron.tick', args: [1], options: { queue } } });
+      const res = await t.api.registerCron({
+        name,
+        expression: EVERY_FIVE,
+        description: 'tick',
+        job_template: { type: 'cron.tick', args: [1], options: { queue } },
+      });
       expect(res.created).toBe(true);
       expect(res.cron_job).toEqual(res.cron);
       const expectedNext = nextMinuteMatching(t.now(), 'UTC', (f) => f.minute % 5 === 0);
@@ -79,7 +89,15 @@ export function registerCronCases(suite: Suite): void {
       const name = t.uniqueName();
       const res = await t.api.registerCron({ name, cron: '0 * * * *', type: 'cron.flat', args: ['x'], options: { queue }, overlap_policy: 'allow' });
       expect(res.created).toBe(true);
-      expect(res.cron).toMatchObject({ name, expression: '0 * * * *', cron: '0 * * * *', type: 'cron.flat', args: ['x'], overlap_policy: 'allow', job_template: { type: 'cron.flat', args: ['x'] } });
+      expect(res.cron).toMatchObject({
+        name,
+        expression: '0 * * * *',
+        cron: '0 * * * *',
+        type: 'cron.flat',
+        args: ['x'],
+        overlap_policy: 'allow',
+        job_template: { type: 'cron.flat', args: ['x'] },
+      });
     });
 
     suite.test('cron.upsert', 'registering an existing name replaces it: created:false', async (t) => {
@@ -114,7 +132,11 @@ export function registerCronCases(suite: Suite): void {
       await t.advance(15 * 60_000);
       expect(await t.claimIds([queue], 5)).toEqual([]);
       const enabled = await t.api.updateCron(name, { enabled: true });
-      expect(enabled.cron).toMatchObject({ enabled: true, status: 'active', next_run_at: toTimestamp(nextMinuteMatching(t.now(), 'UTC', (f) => f.minute % 5 === 0)) });
+      expect(enabled.cron).toMatchObject({
+        enabled: true,
+        status: 'active',
+        next_run_at: toTimestamp(nextMinuteMatching(t.now(), 'UTC', (f) => f.minute % 5 === 0)),
+      });
       await expectOjsError(t.api.updateCron(t.uniqueName(), { enabled: false }), { code: 'not_found' });
     });
 

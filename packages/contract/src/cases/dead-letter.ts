@@ -31,7 +31,12 @@ export function registerDeadLetterCases(suite: Suite): void {
 
     suite.test('dead-letter.full-envelope', 'entries keep the full envelope and error history', async (t) => {
       const queue = t.queue();
-      const job = await t.push(queue, { args: [{ to: 'x' }], meta: { m: 1 }, x_extra: 'kept', options: { retry: { max_attempts: 2, initial_interval: 'PT1S', jitter: false, on_exhaustion: 'dead_letter' } } });
+      const job = await t.push(queue, {
+        args: [{ to: 'x' }],
+        meta: { m: 1 },
+        x_extra: 'kept',
+        options: { retry: { max_attempts: 2, initial_interval: 'PT1S', jitter: false, on_exhaustion: 'dead_letter' } },
+      });
       for (let i = 0; i < 2; i++) {
         await t.claim(queue);
         await t.api.nack({ job_id: job.id, error: { code: 'e', message: `m${i}` } });
@@ -77,7 +82,15 @@ export function registerDeadLetterCases(suite: Suite): void {
       const dead = await deadLetter(t, queue);
       t.clock.advance(10);
       const res = await t.api.retryDeadLetter(dead.id);
-      expect(res.job).toMatchObject({ id: dead.id, state: 'available', attempt: 0, enqueued_at: t.iso(), queue, max_attempts: dead.max_attempts, retry: dead.retry });
+      expect(res.job).toMatchObject({
+        id: dead.id,
+        state: 'available',
+        attempt: 0,
+        enqueued_at: t.iso(),
+        queue,
+        max_attempts: dead.max_attempts,
+        retry: dead.retry,
+      });
       for (const cleared of ['completed_at', 'discarded_at', 'started_at', 'error', 'retry_delay_ms', 'next_attempt_at', 'worker_id']) {
         expect(res.job, `'${cleared}' must be cleared`).not.toHaveProperty(cleared);
       }

@@ -25,12 +25,17 @@ export function registerEnqueueCases(suite: Suite): void {
       expect(await t.claimIds([queue], 5)).toEqual(res.jobs.map((j) => j.id));
     });
 
-    suite.test('enqueue.batch-large', 'a batch of 1000 jobs is accepted', async (t) => {
-      const queue = t.queue();
-      const res = await t.api.enqueueBatch({ jobs: Array.from({ length: 1000 }, (_, i) => ({ type: TEST_JOB_TYPE, args: [i], options: { queue } })) });
-      expect(res.count).toBe(1000);
-      expect((await t.api.queueStats(queue)).available).toBe(1000);
-    }, { timeoutMs: 60_000 });
+    suite.test(
+      'enqueue.batch-large',
+      'a batch of 1000 jobs is accepted',
+      async (t) => {
+        const queue = t.queue();
+        const res = await t.api.enqueueBatch({ jobs: Array.from({ length: 1000 }, (_, i) => ({ type: TEST_JOB_TYPE, args: [i], options: { queue } })) });
+        expect(res.count).toBe(1000);
+        expect((await t.api.queueStats(queue)).available).toBe(1000);
+      },
+      { timeoutMs: 60_000 },
+    );
 
     suite.test('enqueue.batch-all-or-nothing', 'one invalid element rejects the whole batch with details.index; nothing is stored', async (t) => {
       const queue = t.queue();

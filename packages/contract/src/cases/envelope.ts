@@ -62,7 +62,21 @@ export function registerEnvelopeCases(suite: Suite): void {
         created_at: t.iso(),
         enqueued_at: t.iso(),
       });
-      for (const absent of ['started_at', 'completed_at', 'discarded_at', 'cancelled_at', 'result', 'error', 'errors', 'worker_id', 'retry_delay_ms', 'next_attempt_at', 'scheduled_at', 'expires_at', 'timeout']) {
+      for (const absent of [
+        'started_at',
+        'completed_at',
+        'discarded_at',
+        'cancelled_at',
+        'result',
+        'error',
+        'errors',
+        'worker_id',
+        'retry_delay_ms',
+        'next_attempt_at',
+        'scheduled_at',
+        'expires_at',
+        'timeout',
+      ]) {
         expect(job, `'${absent}' must be absent, not a placeholder`).not.toHaveProperty(absent);
       }
       expectServerTimestamp(job.created_at, 'created_at');
@@ -77,7 +91,7 @@ export function registerEnvelopeCases(suite: Suite): void {
     });
 
     suite.test('envelope.args-and-meta-preserved', 'args and meta come back exactly as sent', async (t) => {
-      const args = [1, 2.5, 1e-7, 'two', null, true, { nested: [1, { deep: 'x' }], 'ключ': 'значение' }, [3, [4]], 9007199254740991];
+      const args = [1, 2.5, 1e-7, 'two', null, true, { nested: [1, { deep: 'x' }], ключ: 'значение' }, [3, [4]], 9007199254740991];
       const meta = { trace_id: 'abc', nested: { a: [1, 2], b: null }, 'ünïcødé key': '✓', empty: {} };
       const queue = t.queue();
       const job = await t.push(queue, { args, meta });
@@ -122,7 +136,20 @@ export function registerEnvelopeCases(suite: Suite): void {
         workflow_id: 'wf',
       });
       expect(job).toMatchObject({ state: 'available', attempt: 0, max_attempts: 3, created_at: t.iso(), enqueued_at: t.iso() });
-      for (const key of ['started_at', 'completed_at', 'cancelled_at', 'discarded_at', 'error', 'errors', 'result', 'worker_id', 'retry_delay_ms', 'next_attempt_at', 'parent_results', 'workflow_id']) {
+      for (const key of [
+        'started_at',
+        'completed_at',
+        'cancelled_at',
+        'discarded_at',
+        'error',
+        'errors',
+        'result',
+        'worker_id',
+        'retry_delay_ms',
+        'next_attempt_at',
+        'parent_results',
+        'workflow_id',
+      ]) {
         expect(job, `client-sent '${key}' must not be echoed`).not.toHaveProperty(key);
       }
       expect(await t.job(job.id)).toEqual(job);
@@ -161,10 +188,24 @@ export function registerEnvelopeCases(suite: Suite): void {
     suite.test('envelope.options-echoed', 'options are echoed in their wire fields', async (t) => {
       const queue = t.queue();
       const job = await t.push(queue, {
-        options: { priority: -7, timeout_ms: 12_000, visibility_timeout_ms: 9_000, tags: ['x', 'y'], retry: { max_attempts: 5 }, metadata: { from_options: 1 } },
+        options: {
+          priority: -7,
+          timeout_ms: 12_000,
+          visibility_timeout_ms: 9_000,
+          tags: ['x', 'y'],
+          retry: { max_attempts: 5 },
+          metadata: { from_options: 1 },
+        },
         meta: { kept: true },
       });
-      expect(job).toMatchObject({ priority: -7, timeout_ms: 12_000, visibility_timeout_ms: 9_000, tags: ['x', 'y'], max_attempts: 5, meta: { kept: true, from_options: 1 } });
+      expect(job).toMatchObject({
+        priority: -7,
+        timeout_ms: 12_000,
+        visibility_timeout_ms: 9_000,
+        tags: ['x', 'y'],
+        max_attempts: 5,
+        meta: { kept: true, from_options: 1 },
+      });
       expect(job.retry).toEqual(retryPolicyToWire({ ...DEFAULT_RETRY_POLICY, maxAttempts: 5 }));
       expect(job).not.toHaveProperty('timeout');
     });
@@ -202,10 +243,14 @@ export function registerEnvelopeCases(suite: Suite): void {
       const error = await expectOjsError(t.api.enqueue({ type: 'BAD', args: 'bad' }), { code: 'invalid_request' });
       expect(String(error.details?.field)).toBe('type');
       // field rules (400) before the retry policy (422)
-      await expectOjsError(t.api.enqueue({ type: TEST_JOB_TYPE, args: [], options: { queue: 'BAD', retry: { max_attempts: -1 } } }), { code: 'invalid_request' });
+      await expectOjsError(t.api.enqueue({ type: TEST_JOB_TYPE, args: [], options: { queue: 'BAD', retry: { max_attempts: -1 } } }), {
+        code: 'invalid_request',
+      });
       // every rule before the duplicate-id check (409)
       const existing = await t.push(t.queue());
-      await expectOjsError(t.api.enqueue({ id: existing.id, type: TEST_JOB_TYPE, args: [], options: { retry: { backoff_coefficient: 0.1 } } }), { code: 'validation_error' });
+      await expectOjsError(t.api.enqueue({ id: existing.id, type: TEST_JOB_TYPE, args: [], options: { retry: { backoff_coefficient: 0.1 } } }), {
+        code: 'validation_error',
+      });
       await expectOjsError(t.api.enqueue({ id: existing.id, type: TEST_JOB_TYPE, args: null }), { code: 'invalid_request' });
     });
 

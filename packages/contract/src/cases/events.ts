@@ -151,9 +151,7 @@ export function registerEventCases(suite: Suite): void {
       for (let i = 0; i < 5; i++) await t.push(queue, { args: [i] });
       const all = await t.api.pollEvents({ queues: [queue] });
       expect(all.events).toHaveLength(5);
-      expect(all.events.map((e) => (e.data as { job_id: string }).job_id)).toEqual(
-        (await t.api.fetch({ queues: [queue], count: 5 })).jobs.map((j) => j.id),
-      );
+      expect(all.events.map((e) => (e.data as { job_id: string }).job_id)).toEqual((await t.api.fetch({ queues: [queue], count: 5 })).jobs.map((j) => j.id));
       const first = await t.api.pollEvents({ queues: [queue], types: ['job.enqueued'], limit: 2 });
       expect(first.events).toHaveLength(2);
       expect(first.has_more).toBe(true);

@@ -24,103 +24,122 @@ export function registerFetchCases(suite: Suite): void {
       expect(res.job).toBeUndefined();
     });
 
-    suite.test('fetch.long-poll-wakes', 'a fetch with wait_ms on an empty queue answers with a job enqueued while it waits, before its wait ends', async (t) => {
-      const queue = t.queue();
-      const started = performance.now();
-      const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-poll' });
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      const job = await t.push(queue);
-      const res = await fetching;
-      expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
-      expect(res.jobs[0]).toMatchObject({ state: 'active', worker_id: 'w-poll' });
-      // Woken by the enqueue, not by the end of its 2 s wait.
-      expect(performance.now() - started).toBeLessThan(1_500);
-    });
-
-    suite.test('fetch.long-poll-claims-behind-insert', 'on a driver declaring orderedCalls, a waiting fetch claims a job enqueued in the same engine right behind its insert, before the job.enqueued event is emitted', async (t) => {
-      if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
-      if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
-      const driver = t.driver;
-      const queue = t.queue();
-      const order: string[] = [];
-      // What the engine emits reaches its transport's publish (when it has one) or its subscribers, as it emits.
-      const unsubscribe = t.api.subscribe({ types: ['job.enqueued'], queues: [queue] }, () => order.push('emitted'));
-      const transport = driver.events as { publish: (events: readonly OjsEvent[], tx?: unknown) => unknown } | undefined;
-      const publish = transport?.publish;
-      if (transport && publish) {
-        transport.publish = (events, tx) => {
-          if (events.some((e) => e.type === 'job.enqueued' && e.data['queue'] === queue)) order.push('emitted');
-          return publish.call(transport, events, tx);
-        };
-      }
-      const claim = driver.jobClaim;
-      driver.jobClaim = (params) => {
-        if (params.queues.includes(queue)) order.push('claim');
-        return claim.call(driver, params);
-      };
-      try {
-        const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-behind' });
+    suite.test(
+      'fetch.long-poll-wakes',
+      'a fetch with wait_ms on an empty queue answers with a job enqueued while it waits, before its wait ends',
+      async (t) => {
+        const queue = t.queue();
+        const started = performance.now();
+        const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-poll' });
         await new Promise((resolve) => setTimeout(resolve, 50));
         const job = await t.push(queue);
         const res = await fetching;
         expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
-        // The empty claim before the wait, then the claim woken by the insert, ahead of the event.
-        expect(order.slice(0, 3)).toEqual(['claim', 'claim', 'emitted']);
-      } finally {
-        driver.jobClaim = claim;
-        if (transport && publish) transport.publish = publish;
-        unsubscribe();
-      }
-    });
+        expect(res.jobs[0]).toMatchObject({ state: 'active', worker_id: 'w-poll' });
+        // Woken by the enqueue, not by the end of its 2 s wait.
+        expect(performance.now() - started).toBeLessThan(1_500);
+      },
+    );
 
-    suite.test('fetch.claims-behind-insert-during-first-claim', 'on a driver declaring orderedCalls, a job enqueued in the same engine while a waiting fetch\'s first claim is still out is claimed by a claim sent right behind its insert, not after that first claim answers', async (t) => {
-      if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
-      if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
-      const queue = t.queue();
-      const first = holdFirstClaim(t.driver, queue);
-      try {
-        const fetching = t.api.fetch({ queues: [queue], count: 5, wait_ms: 2_000, worker_id: 'w-first-out' });
-        while (first.issued.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-        const job = await t.push(queue);
-        // the second claim went out before the first answered, asking for the one job inserted
-        expect(first.issued).toEqual([5, 1]);
-        first.release();
-        const res = await fetching;
-        expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
-        expect(await t.job(job.id)).toMatchObject({ state: 'active', attempt: 1, worker_id: 'w-first-out' });
-      } finally {
-        first.restore();
-      }
-    });
+    suite.test(
+      'fetch.long-poll-claims-behind-insert',
+      'on a driver declaring orderedCalls, a waiting fetch claims a job enqueued in the same engine right behind its insert, before the job.enqueued event is emitted',
+      async (t) => {
+        if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
+        if (t.driver.capabilities.orderedCalls !== true)
+          throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
+        const driver = t.driver;
+        const queue = t.queue();
+        const order: string[] = [];
+        // What the engine emits reaches its transport's publish (when it has one) or its subscribers, as it emits.
+        const unsubscribe = t.api.subscribe({ types: ['job.enqueued'], queues: [queue] }, () => order.push('emitted'));
+        const transport = driver.events as { publish: (events: readonly OjsEvent[], tx?: unknown) => unknown } | undefined;
+        const publish = transport?.publish;
+        if (transport && publish) {
+          transport.publish = (events, tx) => {
+            if (events.some((e) => e.type === 'job.enqueued' && e.data['queue'] === queue)) order.push('emitted');
+            return publish.call(transport, events, tx);
+          };
+        }
+        const claim = driver.jobClaim;
+        driver.jobClaim = (params) => {
+          if (params.queues.includes(queue)) order.push('claim');
+          return claim.call(driver, params);
+        };
+        try {
+          const fetching = t.api.fetch({ queues: [queue], wait_ms: 2_000, worker_id: 'w-behind' });
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          const job = await t.push(queue);
+          const res = await fetching;
+          expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
+          // The empty claim before the wait, then the claim woken by the insert, ahead of the event.
+          expect(order.slice(0, 3)).toEqual(['claim', 'claim', 'emitted']);
+        } finally {
+          driver.jobClaim = claim;
+          if (transport && publish) transport.publish = publish;
+          unsubscribe();
+        }
+      },
+    );
 
-    suite.test('fetch.behind-claim-surplus-requeued', 'when both claims of such a fetch bring jobs, more than its count, the surplus goes back to available with its attempt restored (job.requeued)', async (t) => {
-      if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
-      if (t.driver.capabilities.orderedCalls !== true) throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
-      const queue = t.queue();
-      const waiting = await t.push(queue);
-      const requeued: string[] = [];
-      const unsubscribe = t.api.subscribe({ types: ['job.requeued'], queues: [queue] }, (e) => requeued.push(String(e.data['job_id'] ?? e.subject)));
-      const first = holdFirstClaim(t.driver, queue);
-      try {
-        const fetching = t.api.fetch({ queues: [queue], count: 1, wait_ms: 2_000, worker_id: 'w-surplus' });
-        while (first.issued.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
-        const late = await t.push(queue);
-        first.release();
-        const res = await fetching;
-        // the first claim ran before the insert: it took the job queued before; the second took the new one
-        expect(res.jobs.map((j) => j.id)).toEqual([waiting.id]);
-        expect(first.issued).toEqual([1, 1]);
-        expect(await t.job(late.id)).toMatchObject({ state: 'available', attempt: 0 });
-        expect((await t.job(late.id)).worker_id).toBeUndefined();
-        await expect.poll(() => requeued).toEqual([late.id]);
-        first.restore();
-        const next = await t.api.fetch({ queues: [queue], worker_id: 'w-next' });
-        expect(next.jobs.map((j) => [j.id, j.attempt])).toEqual([[late.id, 1]]);
-      } finally {
-        first.restore();
-        unsubscribe();
-      }
-    });
+    suite.test(
+      'fetch.claims-behind-insert-during-first-claim',
+      "on a driver declaring orderedCalls, a job enqueued in the same engine while a waiting fetch's first claim is still out is claimed by a claim sent right behind its insert, not after that first claim answers",
+      async (t) => {
+        if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
+        if (t.driver.capabilities.orderedCalls !== true)
+          throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
+        const queue = t.queue();
+        const first = holdFirstClaim(t.driver, queue);
+        try {
+          const fetching = t.api.fetch({ queues: [queue], count: 5, wait_ms: 2_000, worker_id: 'w-first-out' });
+          while (first.issued.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+          const job = await t.push(queue);
+          // the second claim went out before the first answered, asking for the one job inserted
+          expect(first.issued).toEqual([5, 1]);
+          first.release();
+          const res = await fetching;
+          expect(res.jobs.map((j) => j.id)).toEqual([job.id]);
+          expect(await t.job(job.id)).toMatchObject({ state: 'active', attempt: 1, worker_id: 'w-first-out' });
+        } finally {
+          first.restore();
+        }
+      },
+    );
+
+    suite.test(
+      'fetch.behind-claim-surplus-requeued',
+      'when both claims of such a fetch bring jobs, more than its count, the surplus goes back to available with its attempt restored (job.requeued)',
+      async (t) => {
+        if (!t.driver) throw new Error('this case needs subject.driver; skip it with a reason for transports without one');
+        if (t.driver.capabilities.orderedCalls !== true)
+          throw new Error('this case needs a driver declaring capabilities.orderedCalls; skip it with a reason otherwise');
+        const queue = t.queue();
+        const waiting = await t.push(queue);
+        const requeued: string[] = [];
+        const unsubscribe = t.api.subscribe({ types: ['job.requeued'], queues: [queue] }, (e) => requeued.push(String(e.data['job_id'] ?? e.subject)));
+        const first = holdFirstClaim(t.driver, queue);
+        try {
+          const fetching = t.api.fetch({ queues: [queue], count: 1, wait_ms: 2_000, worker_id: 'w-surplus' });
+          while (first.issued.length === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+          const late = await t.push(queue);
+          first.release();
+          const res = await fetching;
+          // the first claim ran before the insert: it took the job queued before; the second took the new one
+          expect(res.jobs.map((j) => j.id)).toEqual([waiting.id]);
+          expect(first.issued).toEqual([1, 1]);
+          expect(await t.job(late.id)).toMatchObject({ state: 'available', attempt: 0 });
+          expect((await t.job(late.id)).worker_id).toBeUndefined();
+          await expect.poll(() => requeued).toEqual([late.id]);
+          first.restore();
+          const next = await t.api.fetch({ queues: [queue], worker_id: 'w-next' });
+          expect(next.jobs.map((j) => [j.id, j.attempt])).toEqual([[late.id, 1]]);
+        } finally {
+          first.restore();
+          unsubscribe();
+        }
+      },
+    );
 
     suite.test('fetch.long-poll-abort', 'an aborted long-poll answers with no jobs at once and claims nothing enqueued after the abort', async (t) => {
       const queue = t.queue();
@@ -224,10 +243,11 @@ export function registerFetchCases(suite: Suite): void {
       const queue = t.queue();
       for (let i = 0; i < 6; i++) await t.push(queue);
       const seen = new Set<string>();
-      for (let i = 0; i < 8; i++) for (const id of await t.claimIds([queue], 2)) {
-        expect(seen.has(id), `job ${id} claimed twice`).toBe(false);
-        seen.add(id);
-      }
+      for (let i = 0; i < 8; i++)
+        for (const id of await t.claimIds([queue], 2)) {
+          expect(seen.has(id), `job ${id} claimed twice`).toBe(false);
+          seen.add(id);
+        }
       expect(seen.size).toBe(6);
     });
   });
@@ -250,5 +270,12 @@ function holdFirstClaim(driver: NonNullable<CaseContext['driver']>, queue: strin
     if (issued.length === 1) await held;
     return answer;
   };
-  return { issued, release, restore: () => { release(); driver.jobClaim = claim; } };
+  return {
+    issued,
+    release,
+    restore: () => {
+      release();
+      driver.jobClaim = claim;
+    },
+  };
 }

@@ -31,7 +31,14 @@ async function eventMoves(t: CaseContext, id: string): Promise<Array<[unknown, s
 }
 
 /** The ids of this file's cases: a backend whose driver does not record history skips them, with its reason. */
-export const HISTORY_CASE_IDS = ['history.advertised', 'history.lifecycle', 'history.triggers', 'history.race', 'history.kept-bounded-pruned', 'history.unknown-job'] as const;
+export const HISTORY_CASE_IDS = [
+  'history.advertised',
+  'history.lifecycle',
+  'history.triggers',
+  'history.race',
+  'history.kept-bounded-pruned',
+  'history.unknown-job',
+] as const;
 
 /** `skip` entries for every history case, each with `reason`. */
 export function skipHistoryCases(reason: string): Record<string, string> {
@@ -76,40 +83,75 @@ export function registerHistoryCases(suite: Suite): void {
       expect((await historyOf(t, job.id)).map((l) => [l.to, l.at])).toEqual(await eventMoves(t, job.id));
     });
 
-    suite.test('history.triggers', 'reclaim, requeue, cancel (with its source), expiry, activate, dead-letter retry and unique replace each leave their line', async (t) => {
-      const queue = t.queue();
-      const lost = await t.push(queue);
-      await t.claim(queue, { worker_id: 'w1', visibility_timeout_ms: 1_000 });
-      await t.advance(2_000);
-      const requeueQueue = t.queue();
-      const handedBack = await t.push(requeueQueue);
-      await t.claim(requeueQueue, { worker_id: 'w1' });
-      await t.api.nack({ job_id: handedBack.id, worker_id: 'w1', requeue: true });
-      const cancelled = await INTO.active(t, t.queue());
-      await t.api.cancelJob(cancelled.id);
-      const expired = await t.push(t.queue(), { options: { expires_at: t.iso(1_000), scheduled_at: t.iso(500) } });
-      await t.advance(2_000);
-      const staged = await INTO.pending(t, t.queue());
-      await t.api.activateJob(staged.id);
-      const dead = await INTO.discarded(t, t.queue());
-      await t.api.retryDeadLetter(dead.id);
-      const uniqueQueue = t.queue();
-      const first = await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
-      await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
+    suite.test(
+      'history.triggers',
+      'reclaim, requeue, cancel (with its source), expiry, activate, dead-letter retry and unique replace each leave their line',
+      async (t) => {
+        const queue = t.queue();
+        const lost = await t.push(queue);
+        await t.claim(queue, { worker_id: 'w1', visibility_timeout_ms: 1_000 });
+        await t.advance(2_000);
+        const requeueQueue = t.queue();
+        const handedBack = await t.push(requeueQueue);
+        await t.claim(requeueQueue, { worker_id: 'w1' });
+        await t.api.nack({ job_id: handedBack.id, worker_id: 'w1', requeue: true });
+        const cancelled = await INTO.active(t, t.queue());
+        await t.api.cancelJob(cancelled.id);
+        const expired = await t.push(t.queue(), { options: { expires_at: t.iso(1_000), scheduled_at: t.iso(500) } });
+        await t.advance(2_000);
+        const staged = await INTO.pending(t, t.queue());
+        await t.api.activateJob(staged.id);
+        const dead = await INTO.discarded(t, t.queue());
+        await t.api.retryDeadLetter(dead.id);
+        const uniqueQueue = t.queue();
+        const first = await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
+        await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
 
-      expect((await historyOf(t, lost.id)).slice(-1)[0]).toMatchObject({ from: 'active', to: 'available', trigger: 'visibility_timeout', reason: 'visibility_timeout', worker_id: 'w1', attempt: 1 });
-      expect((await historyOf(t, handedBack.id)).slice(-1)[0]).toMatchObject({ from: 'active', to: 'available', trigger: 'requeue', worker_id: 'w1', attempt: 0 });
-      expect((await historyOf(t, cancelled.id)).slice(-1)[0]).toMatchObject({ from: 'active', to: 'cancelled', trigger: 'cancel', reason: 'client', worker_id: 'contract-worker' });
-      expect(moves(await historyOf(t, expired.id))).toEqual([[null, 'scheduled'], ['scheduled', 'discarded']]);
-      expect((await historyOf(t, expired.id))[1]).toMatchObject({ trigger: 'expiry' });
-      expect(await historyOf(t, staged.id)).toMatchObject([{ from: null, to: 'pending', trigger: 'push' }, { from: 'pending', to: 'available', trigger: 'activate' }]);
-      expect((await historyOf(t, dead.id)).slice(-2)).toMatchObject([{ from: 'active', to: 'discarded', trigger: 'fail' }, { from: 'discarded', to: 'available', trigger: 'dead_letter_retry', attempt: 0 }]);
-      expect((await historyOf(t, first.id)).slice(-1)[0]).toMatchObject({ from: 'available', to: 'cancelled', trigger: 'unique_replace' });
-      // Every line matches an event of the same transition, and the reverse.
-      for (const id of [lost.id, handedBack.id, cancelled.id, expired.id, staged.id, dead.id, first.id]) {
-        expect((await historyOf(t, id)).map((l) => [l.to, l.at]), id).toEqual(await eventMoves(t, id));
-      }
-    });
+        expect((await historyOf(t, lost.id)).slice(-1)[0]).toMatchObject({
+          from: 'active',
+          to: 'available',
+          trigger: 'visibility_timeout',
+          reason: 'visibility_timeout',
+          worker_id: 'w1',
+          attempt: 1,
+        });
+        expect((await historyOf(t, handedBack.id)).slice(-1)[0]).toMatchObject({
+          from: 'active',
+          to: 'available',
+          trigger: 'requeue',
+          worker_id: 'w1',
+          attempt: 0,
+        });
+        expect((await historyOf(t, cancelled.id)).slice(-1)[0]).toMatchObject({
+          from: 'active',
+          to: 'cancelled',
+          trigger: 'cancel',
+          reason: 'client',
+          worker_id: 'contract-worker',
+        });
+        expect(moves(await historyOf(t, expired.id))).toEqual([
+          [null, 'scheduled'],
+          ['scheduled', 'discarded'],
+        ]);
+        expect((await historyOf(t, expired.id))[1]).toMatchObject({ trigger: 'expiry' });
+        expect(await historyOf(t, staged.id)).toMatchObject([
+          { from: null, to: 'pending', trigger: 'push' },
+          { from: 'pending', to: 'available', trigger: 'activate' },
+        ]);
+        expect((await historyOf(t, dead.id)).slice(-2)).toMatchObject([
+          { from: 'active', to: 'discarded', trigger: 'fail' },
+          { from: 'discarded', to: 'available', trigger: 'dead_letter_retry', attempt: 0 },
+        ]);
+        expect((await historyOf(t, first.id)).slice(-1)[0]).toMatchObject({ from: 'available', to: 'cancelled', trigger: 'unique_replace' });
+        // Every line matches an event of the same transition, and the reverse.
+        for (const id of [lost.id, handedBack.id, cancelled.id, expired.id, staged.id, dead.id, first.id]) {
+          expect(
+            (await historyOf(t, id)).map((l) => [l.to, l.at]),
+            id,
+          ).toEqual(await eventMoves(t, id));
+        }
+      },
+    );
 
     suite.test('history.race', 'racing ACK, FAIL and CANCEL, and racing claimers: exactly one line for the transition that happened', async (t) => {
       const queue = t.queue();
@@ -121,10 +163,16 @@ export function registerHistoryCases(suite: Suite): void {
           settle(t.api.cancelJob(job.id)),
         ]);
         const stored = await t.job(job.id);
-        expect(moves(await historyOf(t, job.id))).toEqual([[null, 'available'], ['available', 'active'], ['active', stored.state]]);
+        expect(moves(await historyOf(t, job.id))).toEqual([
+          [null, 'available'],
+          ['available', 'active'],
+          ['active', stored.state],
+        ]);
       }
       const claimQueue = t.queue();
-      const { jobs } = await t.api.enqueueBatch({ jobs: Array.from({ length: 20 }, (_, i) => ({ type: 'contract.job', args: [i], options: { queue: claimQueue } })) });
+      const { jobs } = await t.api.enqueueBatch({
+        jobs: Array.from({ length: 20 }, (_, i) => ({ type: 'contract.job', args: [i], options: { queue: claimQueue } })),
+      });
       const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => t.api.fetch({ queues: [claimQueue], count: 4, worker_id: `racer-${i}` })));
       const holder = new Map(claims.flatMap((c) => c.jobs.map((j) => [j.id, j.worker_id] as const)));
       for (const { id } of jobs) {
@@ -135,25 +183,29 @@ export function registerHistoryCases(suite: Suite): void {
       }
     });
 
-    suite.test('history.kept-bounded-pruned', 'kept after the job is terminal, the newest lines past the bound, gone when retention prunes the job', async (t) => {
-      const queue = t.queue();
-      const attempts = Math.ceil(MAX_HISTORY_ENTRIES / 3) + 2;
-      const job = await t.push(queue, { options: { retry: { ...RETRY_EACH_SECOND, max_attempts: attempts } } });
-      for (let attempt = 1; attempt <= attempts; attempt++) {
-        await t.claim(queue);
-        await t.api.nack({ job_id: job.id, error: { code: 'e', message: `attempt ${attempt}` } });
-        t.clock.advance(1_000);
-      }
-      await t.expectState(job.id, 'discarded');
-      // push, then fetch + fail per attempt, and a promotion between attempts.
-      const total = 1 + attempts * 2 + (attempts - 1);
-      const res = await t.api.getJobHistory(job.id);
-      expect(res.history).toHaveLength(MAX_HISTORY_ENTRIES);
-      expect(res.dropped).toBe(total - MAX_HISTORY_ENTRIES);
-      expect(res.history.at(-1)).toMatchObject({ from: 'active', to: 'discarded', trigger: 'fail', attempt: attempts });
-      await t.advance(8 * 24 * 3_600_000);
-      await expectOjsError(t.api.getJobHistory(job.id), { code: 'not_found' });
-    });
+    suite.test(
+      'history.kept-bounded-pruned',
+      'kept after the job is terminal, the newest lines past the bound, gone when retention prunes the job',
+      async (t) => {
+        const queue = t.queue();
+        const attempts = Math.ceil(MAX_HISTORY_ENTRIES / 3) + 2;
+        const job = await t.push(queue, { options: { retry: { ...RETRY_EACH_SECOND, max_attempts: attempts } } });
+        for (let attempt = 1; attempt <= attempts; attempt++) {
+          await t.claim(queue);
+          await t.api.nack({ job_id: job.id, error: { code: 'e', message: `attempt ${attempt}` } });
+          t.clock.advance(1_000);
+        }
+        await t.expectState(job.id, 'discarded');
+        // push, then fetch + fail per attempt, and a promotion between attempts.
+        const total = 1 + attempts * 2 + (attempts - 1);
+        const res = await t.api.getJobHistory(job.id);
+        expect(res.history).toHaveLength(MAX_HISTORY_ENTRIES);
+        expect(res.dropped).toBe(total - MAX_HISTORY_ENTRIES);
+        expect(res.history.at(-1)).toMatchObject({ from: 'active', to: 'discarded', trigger: 'fail', attempt: attempts });
+        await t.advance(8 * 24 * 3_600_000);
+        await expectOjsError(t.api.getJobHistory(job.id), { code: 'not_found' });
+      },
+    );
 
     suite.test('history.unknown-job', 'an unknown id → 404 not_found', async (t) => {
       await expectOjsError(t.api.getJobHistory('019a0000-0000-7000-8000-000000000000'), { code: 'not_found' });

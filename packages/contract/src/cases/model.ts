@@ -13,7 +13,15 @@ import { outcomeOf } from '../support/errors.js';
 import { canFire, ReferenceModel, type Expected } from '../model/reference-model.js';
 
 type Op =
-  | { kind: 'enqueue'; mode: 'now' | 'scheduled' | 'pending'; delayS: number; maxAttempts: number; deadLetter: boolean; expiresS: number | null; timeoutS: number | null }
+  | {
+      kind: 'enqueue';
+      mode: 'now' | 'scheduled' | 'pending';
+      delayS: number;
+      maxAttempts: number;
+      deadLetter: boolean;
+      expiresS: number | null;
+      timeoutS: number | null;
+    }
   | { kind: 'fetch'; count: number; visibilityS: number }
   | { kind: 'ack' | 'cancel' | 'activate' | 'heartbeat' | 'dlq-retry'; job: number; focus: boolean }
   | { kind: 'nack'; job: number; focus: boolean; mode: 'retryable' | 'fatal' | 'requeue' }
@@ -52,7 +60,12 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('ack' as const), job, focus }) },
   {
     weight: 5,
-    arbitrary: fc.record({ kind: fc.constant('nack' as const), job, focus, mode: fc.constantFrom('retryable' as const, 'retryable' as const, 'fatal' as const, 'requeue' as const) }),
+    arbitrary: fc.record({
+      kind: fc.constant('nack' as const),
+      job,
+      focus,
+      mode: fc.constantFrom('retryable' as const, 'retryable' as const, 'fatal' as const, 'requeue' as const),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), job, focus }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('activate' as const), job, focus }) },
@@ -108,7 +121,13 @@ async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
         const id = newId();
         const options: Record<string, unknown> = {
           queue,
-          retry: { max_attempts: op.maxAttempts, initial_interval: 'PT1S', backoff_coefficient: 2, jitter: false, on_exhaustion: op.deadLetter ? 'dead_letter' : 'discard' },
+          retry: {
+            max_attempts: op.maxAttempts,
+            initial_interval: 'PT1S',
+            backoff_coefficient: 2,
+            jitter: false,
+            on_exhaustion: op.deadLetter ? 'dead_letter' : 'discard',
+          },
         };
         if (op.mode === 'scheduled') options.scheduled_at = `+PT${op.delayS}S`;
         if (op.mode === 'pending') options.pending = true;
@@ -200,7 +219,8 @@ async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
         const extended = model.heartbeat(id, worker, now);
         const res = await t.api.heartbeat({ worker_id: worker, active_job_ids: [id] });
         log.push(`heartbeat #${ids.indexOf(id)} by ${worker} → extended [${res.jobs_extended.length}]`);
-        if (res.jobs_extended.includes(id) !== extended) fail(`heartbeat: the model expects extended=${extended}, the backend reported ${res.jobs_extended.includes(id)}`);
+        if (res.jobs_extended.includes(id) !== extended)
+          fail(`heartbeat: the model expects extended=${extended}, the backend reported ${res.jobs_extended.includes(id)}`);
         break;
       }
       case 'advance': {
@@ -218,7 +238,10 @@ async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
     for (const [i, id] of jobIds.entries()) {
       const actual = actuals[i]!;
       if (!model.resolve(id, actual.state, actual.attempt)) {
-        const options = model.options(id).map((c) => `${c.state}/attempt ${c.attempt}`).join(' or ');
+        const options = model
+          .options(id)
+          .map((c) => `${c.state}/attempt ${c.attempt}`)
+          .join(' or ');
         fail(`job #${model.ids().indexOf(id)}: the model expects ${options}, the backend has ${actual.state}/attempt ${actual.attempt}`);
       }
     }

@@ -8,7 +8,7 @@ import { expectOjsError } from '../support/errors.js';
 
 /** Finds a queue in the (possibly shared, paginated) queue list. */
 async function findQueue(api: OjsApi, name: string): Promise<QueueSummary | undefined> {
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await api.listQueues({ limit: 200, offset });
     const found = page.queues.find((q) => q.name === name);
     if (found || !page.pagination.has_more || page.queues.length === 0) return found;

@@ -46,15 +46,19 @@ export function registerRetryCases(suite: Suite): void {
       });
     }
 
-    suite.test('retry.backoff.jitter-bounds', 'jittered delays stay within [0.5, 1.5] of the raw delay (rounded to the millisecond) and under max_interval', async (t) => {
-      const delays = await delaysOf(t, { initial_interval: 'PT10S', backoff_coefficient: 2, max_interval: 'PT30S' }, 3);
-      expect(delays[0]).toBeGreaterThanOrEqual(5_000);
-      expect(delays[0]).toBeLessThanOrEqual(15_000);
-      expect(delays[1]).toBeGreaterThanOrEqual(10_000);
-      expect(delays[1]).toBeLessThanOrEqual(30_000);
-      expect(delays[2]).toBeGreaterThanOrEqual(15_000);
-      expect(delays[2]).toBeLessThanOrEqual(30_000);
-    });
+    suite.test(
+      'retry.backoff.jitter-bounds',
+      'jittered delays stay within [0.5, 1.5] of the raw delay (rounded to the millisecond) and under max_interval',
+      async (t) => {
+        const delays = await delaysOf(t, { initial_interval: 'PT10S', backoff_coefficient: 2, max_interval: 'PT30S' }, 3);
+        expect(delays[0]).toBeGreaterThanOrEqual(5_000);
+        expect(delays[0]).toBeLessThanOrEqual(15_000);
+        expect(delays[1]).toBeGreaterThanOrEqual(10_000);
+        expect(delays[1]).toBeLessThanOrEqual(30_000);
+        expect(delays[2]).toBeGreaterThanOrEqual(15_000);
+        expect(delays[2]).toBeLessThanOrEqual(30_000);
+      },
+    );
 
     suite.test('retry.default-policy', 'the default policy: 3 attempts, first delay ~1 s with jitter, then discard', async (t) => {
       const queue = t.queue();
@@ -74,7 +78,11 @@ export function registerRetryCases(suite: Suite): void {
       expect((await t.claim(queue)).attempt).toBe(3);
       const third = await t.api.nack({ job_id: job.id, error: { code: 'e', message: '3' } });
       expect(third).toMatchObject({ state: 'discarded', attempt: 3, max_attempts: 3 });
-      expect((await t.job(job.id)).errors!.map((e) => [e.message, e.attempt])).toEqual([['1', 1], ['2', 2], ['3', 3]]);
+      expect((await t.job(job.id)).errors!.map((e) => [e.message, e.attempt])).toEqual([
+        ['1', 1],
+        ['2', 2],
+        ['3', 3],
+      ]);
     });
 
     suite.test('retry.not-claimable-early', 'a retryable job is not claimable before next_attempt_at; FETCH claims it at that time', async (t) => {
@@ -126,8 +134,16 @@ export function registerRetryCases(suite: Suite): void {
     });
 
     suite.test('retry.non-retryable.code-and-class', 'entries match the error code and details.error_class too', async (t) => {
-      expect(await stateAfterFailure(t, { max_attempts: 5, non_retryable_errors: ['bad_input'] }, { code: 'bad_input', message: 'x', type: 'Other' })).toBe('discarded');
-      expect(await stateAfterFailure(t, { max_attempts: 5, non_retryable_errors: ['KeyError'] }, { code: 'e', message: 'x', type: 'T', details: { error_class: 'KeyError' } })).toBe('discarded');
+      expect(await stateAfterFailure(t, { max_attempts: 5, non_retryable_errors: ['bad_input'] }, { code: 'bad_input', message: 'x', type: 'Other' })).toBe(
+        'discarded',
+      );
+      expect(
+        await stateAfterFailure(
+          t,
+          { max_attempts: 5, non_retryable_errors: ['KeyError'] },
+          { code: 'e', message: 'x', type: 'T', details: { error_class: 'KeyError' } },
+        ),
+      ).toBe('discarded');
     });
 
     suite.test('retry.non-retryable.never-message', 'entries never match the error message', async (t) => {

@@ -4,7 +4,17 @@ import type { Suite } from '../harness.js';
 import { expectOjsError } from '../support/errors.js';
 
 /** Capabilities every conformance level this suite tests requires. */
-const REQUIRED_CAPABILITIES = ['batch_enqueue', 'cron_jobs', 'dead_letter', 'delayed_jobs', 'job_ttl', 'priority_queues', 'unique_jobs', 'workflows', 'pause_resume'];
+const REQUIRED_CAPABILITIES = [
+  'batch_enqueue',
+  'cron_jobs',
+  'dead_letter',
+  'delayed_jobs',
+  'job_ttl',
+  'priority_queues',
+  'unique_jobs',
+  'workflows',
+  'pause_resume',
+];
 
 export function registerSystemCases(suite: Suite): void {
   suite.group('system', () => {

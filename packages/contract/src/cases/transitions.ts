@@ -63,13 +63,15 @@ async function executionTimeout(t: CaseContext, queue: string, maxAttempts: numb
   return after;
 }
 
-const cancelFrom = (from: JobState): Scenario => async (t, queue) => {
-  const job = await INTO[from](t, queue);
-  const res = await t.api.cancelJob(job.id);
-  expect(res.job.previous_state).toBe(from);
-  expectServerTimestamp(res.job.cancelled_at, 'cancelled_at');
-  return t.job(job.id);
-};
+const cancelFrom =
+  (from: JobState): Scenario =>
+  async (t, queue) => {
+    const job = await INTO[from](t, queue);
+    const res = await t.api.cancelJob(job.id);
+    expect(res.job.previous_state).toBe(from);
+    expectServerTimestamp(res.job.cancelled_at, 'cancelled_at');
+    return t.job(job.id);
+  };
 
 const SCENARIOS: Record<string, Scenario> = {
   [key(null, 'push', 'available')]: async (t, queue) => {

@@ -13,7 +13,10 @@ export function registerUniqueCases(suite: Suite): void {
       const queue = t.queue();
       const first = await t.push(queue, { args: [queue], options: { unique: {} } });
       const id = newId();
-      const error = await expectOjsError(t.push(queue, { id, args: [queue], options: { unique: {} } }), { code: 'duplicate', details: { existing_job_id: first.id } });
+      const error = await expectOjsError(t.push(queue, { id, args: [queue], options: { unique: {} } }), {
+        code: 'duplicate',
+        details: { existing_job_id: first.id },
+      });
       expect(error.details?.unique_key).toBeTruthy();
       await expectOjsError(t.api.getJob(id), { code: 'not_found' });
       expect((await t.api.queueStats(queue)).available).toBe(1);

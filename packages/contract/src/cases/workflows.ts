@@ -36,7 +36,10 @@ export function registerWorkflowCases(suite: Suite): void {
       const results: unknown[] = [{ rows: 10 }, undefined, 'final'];
       for (let i = 0; i < 3; i++) {
         const jobs = await claimAll(t, queue);
-        expect(jobs.map((j) => j.type), `only step ${i} is enqueued`).toEqual([`step.s${i}`]);
+        expect(
+          jobs.map((j) => j.type),
+          `only step ${i} is enqueued`,
+        ).toEqual([`step.s${i}`]);
         const job = jobs[0]!;
         expect(job.workflow_id).toBe(created.id);
         if (i === 0) expect(job.parent_results ?? []).toEqual([]);
@@ -80,7 +83,11 @@ export function registerWorkflowCases(suite: Suite): void {
 
     suite.test('workflows.group', 'a group enqueues every job at once; a failure never cancels siblings; ends failed', async (t) => {
       const queue = t.queue();
-      const created = await t.api.createWorkflow({ type: 'group', options: { queue, ...ONE_ATTEMPT }, jobs: [0, 1, 2].map((i) => ({ type: 'grp.job', args: [i] })) });
+      const created = await t.api.createWorkflow({
+        type: 'group',
+        options: { queue, ...ONE_ATTEMPT },
+        jobs: [0, 1, 2].map((i) => ({ type: 'grp.job', args: [i] })),
+      });
       expect(created.workflow).toMatchObject({ type: 'group', state: 'running', jobs_total: 3, jobs_completed: 0 });
       const jobs = await claimAll(t, queue);
       expect(jobs.map((j) => j.args[0]).sort()).toEqual([0, 1, 2]);
@@ -94,7 +101,14 @@ export function registerWorkflowCases(suite: Suite): void {
 
     suite.test('workflows.group-completes', 'a group whose jobs all succeed completes', async (t) => {
       const queue = t.queue();
-      const created = await t.api.createWorkflow({ type: 'group', options: { queue }, jobs: [{ type: 'grp.a', args: [] }, { type: 'grp.b', args: [] }] });
+      const created = await t.api.createWorkflow({
+        type: 'group',
+        options: { queue },
+        jobs: [
+          { type: 'grp.a', args: [] },
+          { type: 'grp.b', args: [] },
+        ],
+      });
       for (const job of await claimAll(t, queue)) await t.api.ack({ job_id: job.id });
       expect((await t.api.getWorkflow(created.id)).workflow).toMatchObject({ state: 'completed', jobs_completed: 2 });
     });
@@ -206,7 +220,14 @@ export function registerWorkflowCases(suite: Suite): void {
 
     suite.test('workflows.item-queue', "an item's options.queue wins over the workflow's", async (t) => {
       const [queue, special] = [t.queue(), t.queue()];
-      await t.api.createWorkflow({ type: 'group', options: { queue }, jobs: [{ type: 'wf.a', args: [] }, { type: 'wf.b', args: [], options: { queue: special } }] });
+      await t.api.createWorkflow({
+        type: 'group',
+        options: { queue },
+        jobs: [
+          { type: 'wf.a', args: [] },
+          { type: 'wf.b', args: [], options: { queue: special } },
+        ],
+      });
       expect((await claimAll(t, queue)).map((j) => j.type)).toEqual(['wf.a']);
       expect((await claimAll(t, special)).map((j) => j.type)).toEqual(['wf.b']);
     });

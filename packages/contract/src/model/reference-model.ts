@@ -114,7 +114,18 @@ export class ReferenceModel {
   }
 
   /** PUSH. */
-  push(init: { id: string; mode: 'now' | 'scheduled' | 'pending'; delayMs: number; maxAttempts: number; deadLetter: boolean; expiresAt?: number; timeoutMs?: number }, now: number): JobState {
+  push(
+    init: {
+      id: string;
+      mode: 'now' | 'scheduled' | 'pending';
+      delayMs: number;
+      maxAttempts: number;
+      deadLetter: boolean;
+      expiresAt?: number;
+      timeoutMs?: number;
+    },
+    now: number,
+  ): JobState {
     const target: JobState = init.mode === 'pending' ? 'pending' : init.mode === 'scheduled' ? 'scheduled' : 'available';
     if (!canTransition(null, target, 'push')) throw new Error(`model bug: push into ${target} is not in TRANSITIONS`);
     this.set({

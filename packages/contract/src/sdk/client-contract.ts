@@ -90,8 +90,7 @@ export function runClientContract(options: ClientContractOptions): void {
       await subject.api.nack({ job_id: jobs[0]!.id, worker_id: 'contract', error: { code: 'handler_error', message: 'nope', retryable: false } });
     };
 
-    const test = (id: ClientContractCase, title: string, fn: () => Promise<void>, timeoutMs = 10_000): void =>
-      registerCase(id, title, skip, fn, timeoutMs);
+    const test = (id: ClientContractCase, title: string, fn: () => Promise<void>, timeoutMs = 10_000): void => registerCase(id, title, skip, fn, timeoutMs);
 
     test('enqueue.defaults', 'enqueue returns the camelCase view with the protocol defaults', async () => {
       const queue = freshQueue();
@@ -197,7 +196,11 @@ export function runClientContract(options: ClientContractOptions): void {
         { type: 'b', args: [2], options: { queue, priority: 5 } },
         { type: 'c', args: [3], options: { queue, delay: 60_000 } },
       ]);
-      expect(jobs.map((j) => [j.type, j.state])).toEqual([['a', 'available'], ['b', 'available'], ['c', 'scheduled']]);
+      expect(jobs.map((j) => [j.type, j.state])).toEqual([
+        ['a', 'available'],
+        ['b', 'available'],
+        ['c', 'scheduled'],
+      ]);
       const other = freshQueue();
       await rejectsWith(
         client.enqueueMany([
@@ -260,7 +263,10 @@ export function runClientContract(options: ClientContractOptions): void {
       const queue = freshQueue();
       const noEvents = new Proxy(subject.api, {
         get(target, property, receiver) {
-          if (property === 'subscribe') return () => { throw new Error('no live events here'); };
+          if (property === 'subscribe')
+            return () => {
+              throw new Error('no live events here');
+            };
           const value: unknown = Reflect.get(target, property, receiver);
           return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
         },
@@ -351,7 +357,15 @@ export function runClientContract(options: ClientContractOptions): void {
         description: 'every five minutes',
         job: { type: 'cleanup', args: [1], options: { queue, priority: 3 } },
       });
-      expect(created).toMatchObject({ name, expression: '*/5 * * * *', timezone: 'Europe/Paris', overlapPolicy: 'skip', enabled: true, created: true, runCount: 0 });
+      expect(created).toMatchObject({
+        name,
+        expression: '*/5 * * * *',
+        timezone: 'Europe/Paris',
+        overlapPolicy: 'skip',
+        enabled: true,
+        created: true,
+        runCount: 0,
+      });
       expect(created.nextRunAt).toBeInstanceOf(Date);
       expect(created.job).toMatchObject({ type: 'cleanup', args: [1], options: { queue, priority: 3 } });
       const replaced = await client.cron.register({ name, expression: '@hourly', job: { type: 'cleanup' } });
@@ -405,7 +419,10 @@ export function runClientContract(options: ClientContractOptions): void {
       expect(config).toMatchObject({ maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 } });
       await client.enqueue('bounded', [], { queue });
       await client.enqueue('bounded', [], { queue });
-      const error = await client.enqueue('bounded', [], { queue }).then(() => undefined, (e: unknown) => e);
+      const error = await client.enqueue('bounded', [], { queue }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isOjsError(error) && [error.code, error.status, error.details?.retry_after_seconds]).toEqual(['QUEUE_FULL', 429, 4]);
     });
 
@@ -417,7 +434,16 @@ export function runClientContract(options: ClientContractOptions): void {
       ]);
       expect(result).toMatchObject({ total: 2, succeeded: 1, failed: 1 });
       expect(result.items.map((i) => i.status)).toEqual(['created', 'failed']);
-      await rejectsWith(client.enqueueBulk([{ type: 'bulk.ok', args: [], options: { queue } }, { type: 'Bad', args: [] }], { atomicity: 'atomic' }), 'invalid_request');
+      await rejectsWith(
+        client.enqueueBulk(
+          [
+            { type: 'bulk.ok', args: [], options: { queue } },
+            { type: 'Bad', args: [] },
+          ],
+          { atomicity: 'atomic' },
+        ),
+        'invalid_request',
+      );
       expect((await client.queues.stats(queue)).depth).toBe(1);
     });
 

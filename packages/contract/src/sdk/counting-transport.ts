@@ -60,7 +60,8 @@ export function countingTransport(inner: Transport): { api: Transport; calls: Tr
           }
         }
         if (property === 'fetch') calls.order.push(`fetched:${(response as { jobs: unknown[] }).jobs.length}`);
-        if (property === 'fetch') calls.fetch.push({ count: request.count ?? 1, waitMs: request.wait_ms ?? 0, returned: (response as { jobs: unknown[] }).jobs.length });
+        if (property === 'fetch')
+          calls.fetch.push({ count: request.count ?? 1, waitMs: request.wait_ms ?? 0, returned: (response as { jobs: unknown[] }).jobs.length });
         return response;
       };
     },

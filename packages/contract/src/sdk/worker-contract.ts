@@ -118,8 +118,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       return { worker, errors };
     };
 
-    const test = (id: WorkerContractCase, title: string, fn: () => Promise<void>, timeoutMs = 10_000): void =>
-      registerCase(id, title, skip, fn, timeoutMs);
+    const test = (id: WorkerContractCase, title: string, fn: () => Promise<void>, timeoutMs = 10_000): void => registerCase(id, title, skip, fn, timeoutMs);
 
     test('process.result', 'runs the handler and stores its result', async () => {
       const queue = freshQueue();
@@ -208,7 +207,10 @@ export function runWorkerContract(options: WorkerContractOptions): void {
           }),
         { queues: [queue] },
       );
-      const job = await client.enqueue('always.fails', [], { queue, retry: { maxAttempts: 2, initialInterval: 10, jitter: false, onExhaustion: 'dead_letter' } });
+      const job = await client.enqueue('always.fails', [], {
+        queue,
+        retry: { maxAttempts: 2, initialInterval: 10, jitter: false, onExhaustion: 'dead_letter' },
+      });
       const done = await client.waitFor(job.id, { timeoutMs: 5_000 });
       expect(done.state).toBe('discarded');
       expect(done.attempt).toBe(2);
@@ -351,7 +353,10 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       const queue = freshQueue();
       const started = deferred();
       const release = deferred();
-      const { worker } = startWorker((w) => w.register('hold', async () => (started.resolve(), await release.promise, 'done')), { queues: [queue], heartbeatIntervalMs: 60_000 });
+      const { worker } = startWorker((w) => w.register('hold', async () => (started.resolve(), await release.promise, 'done')), {
+        queues: [queue],
+        heartbeatIntervalMs: 60_000,
+      });
       const job = await client.enqueue('hold', [], { queue });
       await within(5_000, 'the handler to start', started.promise);
       const closing = worker.close({ timeoutMs: 5_000 });
@@ -390,7 +395,10 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       const started = deferred();
       const release = deferred();
       const closed = deferred();
-      const { worker } = startWorker((w) => w.register('hold', async () => (started.resolve(), await release.promise, 'done')), { queues: [queue], heartbeatIntervalMs: 50 });
+      const { worker } = startWorker((w) => w.register('hold', async () => (started.resolve(), await release.promise, 'done')), {
+        queues: [queue],
+        heartbeatIntervalMs: 50,
+      });
       worker.on('closed', () => closed.resolve());
       const job = await client.enqueue('hold', [], { queue });
       await within(5_000, 'the handler to start', started.promise);
@@ -504,109 +512,125 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(calls.ackMany).toEqual([]);
     });
 
-    test('prefetch.within-concurrency-released-on-close', 'during a backlog jobs are held beyond the free slots, never run beyond the concurrency, and released on close to run once elsewhere', async () => {
-      const queue = freshQueue();
-      const total = 6;
-      const gate = deferred();
-      const handled: string[] = [];
-      let running = 0;
-      let peak = 0;
-      const jobs = await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
-      const handler = async ({ job }: { job: Job }): Promise<void> => {
-        handled.push(job.id);
-        running += 1;
-        peak = Math.max(peak, running);
-        await gate.promise;
-        running -= 1;
-      };
-      const { worker, errors } = startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2, prefetch: 2 });
-      const released: string[] = [];
-      worker.on('released', (job) => released.push(job.id));
-      await until(5_000, 'two jobs running and two held', () => worker.stats.jobsFetched === 4 && worker.activeCount === 2);
-      await sleep(100);
-      expect(worker.stats.jobsFetched).toBe(4);
-      expect(peak).toBe(2);
-      const closing = worker.close({ timeoutMs: 5_000 });
-      gate.resolve();
-      await closing;
-      expect(peak).toBe(2);
-      expect(handled).toHaveLength(2);
-      expect(released).toHaveLength(2);
-      expect(released.some((id) => handled.includes(id))).toBe(false);
-      for (const id of released) {
-        const back = await client.get(id);
-        expect(back.state).toBe('available');
-        expect(back.attempt).toBe(0);
-      }
+    test(
+      'prefetch.within-concurrency-released-on-close',
+      'during a backlog jobs are held beyond the free slots, never run beyond the concurrency, and released on close to run once elsewhere',
+      async () => {
+        const queue = freshQueue();
+        const total = 6;
+        const gate = deferred();
+        const handled: string[] = [];
+        let running = 0;
+        let peak = 0;
+        const jobs = await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
+        const handler = async ({ job }: { job: Job }): Promise<void> => {
+          handled.push(job.id);
+          running += 1;
+          peak = Math.max(peak, running);
+          await gate.promise;
+          running -= 1;
+        };
+        const { worker, errors } = startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2, prefetch: 2 });
+        const released: string[] = [];
+        worker.on('released', (job) => released.push(job.id));
+        await until(5_000, 'two jobs running and two held', () => worker.stats.jobsFetched === 4 && worker.activeCount === 2);
+        await sleep(100);
+        expect(worker.stats.jobsFetched).toBe(4);
+        expect(peak).toBe(2);
+        const closing = worker.close({ timeoutMs: 5_000 });
+        gate.resolve();
+        await closing;
+        expect(peak).toBe(2);
+        expect(handled).toHaveLength(2);
+        expect(released).toHaveLength(2);
+        expect(released.some((id) => handled.includes(id))).toBe(false);
+        for (const id of released) {
+          const back = await client.get(id);
+          expect(back.state).toBe('available');
+          expect(back.attempt).toBe(0);
+        }
 
-      startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2 });
-      for (const job of jobs) expect((await client.waitFor(job.id, { timeoutMs: 5_000 })).state).toBe('completed');
-      expect([...handled].sort()).toEqual(jobs.map((j) => j.id).sort());
-      expect(peak).toBe(2);
-      expect(errors).toEqual([]);
-    });
+        startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2 });
+        for (const job of jobs) expect((await client.waitFor(job.id, { timeoutMs: 5_000 })).state).toBe('completed');
+        expect([...handled].sort()).toEqual(jobs.map((j) => j.id).sort());
+        expect(peak).toBe(2);
+        expect(errors).toEqual([]);
+      },
+    );
 
-    test('prefetch.fetches-beyond-concurrency', 'with prefetch set, fetches may ask for more jobs than the concurrency while handlers stay within it, each job run once', async () => {
-      const queue = freshQueue();
-      const total = 60;
-      const concurrency = 4;
-      const fetchBatchSize = 12;
-      const { api, calls } = countingTransport(subject.api);
-      const handled = new Map<string, number>();
-      let running = 0;
-      let peak = 0;
-      const jobs = await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
-      const completed = deferred();
-      let count = 0;
-      const { worker, errors } = startWorker(
-        (w) =>
-          w.register('unit', async ({ job }) => {
-            handled.set(job.id, (handled.get(job.id) ?? 0) + 1);
-            running += 1;
-            peak = Math.max(peak, running);
-            await sleep(1);
-            running -= 1;
-          }),
-        { queues: [queue], concurrency, prefetch: 24, fetchBatchSize },
-        api,
-      );
-      worker.on('completed', () => {
-        if (++count === total) completed.resolve();
-      });
-      await within(8_000, 'every job to complete', completed.promise);
-      expect(worker.options.fetchBatchSize).toBe(fetchBatchSize);
-      expect(peak).toBe(concurrency);
-      expect(calls.fetch.some((f) => f.count === fetchBatchSize && f.returned === fetchBatchSize)).toBe(true);
-      expect(calls.fetch.every((f) => f.count <= fetchBatchSize)).toBe(true);
-      // Fetches sent during the backlog (the last one came back full) do not ask the server to hold them.
-      expect(calls.fetch.some((f) => f.waitMs === 0 && f.returned > 0)).toBe(true);
-      expect([...handled.keys()].sort()).toEqual(jobs.map((j) => j.id).sort());
-      expect([...handled.values()].every((n) => n === 1)).toBe(true);
-      expect(errors).toEqual([]);
-    });
+    test(
+      'prefetch.fetches-beyond-concurrency',
+      'with prefetch set, fetches may ask for more jobs than the concurrency while handlers stay within it, each job run once',
+      async () => {
+        const queue = freshQueue();
+        const total = 60;
+        const concurrency = 4;
+        const fetchBatchSize = 12;
+        const { api, calls } = countingTransport(subject.api);
+        const handled = new Map<string, number>();
+        let running = 0;
+        let peak = 0;
+        const jobs = await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
+        const completed = deferred();
+        let count = 0;
+        const { worker, errors } = startWorker(
+          (w) =>
+            w.register('unit', async ({ job }) => {
+              handled.set(job.id, (handled.get(job.id) ?? 0) + 1);
+              running += 1;
+              peak = Math.max(peak, running);
+              await sleep(1);
+              running -= 1;
+            }),
+          { queues: [queue], concurrency, prefetch: 24, fetchBatchSize },
+          api,
+        );
+        worker.on('completed', () => {
+          if (++count === total) completed.resolve();
+        });
+        await within(8_000, 'every job to complete', completed.promise);
+        expect(worker.options.fetchBatchSize).toBe(fetchBatchSize);
+        expect(peak).toBe(concurrency);
+        expect(calls.fetch.some((f) => f.count === fetchBatchSize && f.returned === fetchBatchSize)).toBe(true);
+        expect(calls.fetch.every((f) => f.count <= fetchBatchSize)).toBe(true);
+        // Fetches sent during the backlog (the last one came back full) do not ask the server to hold them.
+        expect(calls.fetch.some((f) => f.waitMs === 0 && f.returned > 0)).toBe(true);
+        expect([...handled.keys()].sort()).toEqual(jobs.map((j) => j.id).sort());
+        expect([...handled.values()].every((n) => n === 1)).toBe(true);
+        expect(errors).toEqual([]);
+      },
+    );
 
-    test('prefetch.deepens-for-short-jobs', 'without a configured prefetch, a backlog of jobs that finish faster than a fetch round trip is fetched several batches ahead, each job run once', async () => {
-      const queue = freshQueue();
-      const total = 600;
-      const { api, calls } = countingTransport(subject.api);
-      const handled = new Map<string, number>();
-      await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
-      const completed = deferred();
-      let count = 0;
-      const { worker, errors } = startWorker((w) => w.register('unit', async ({ job }) => void handled.set(job.id, (handled.get(job.id) ?? 0) + 1)), { queues: [queue], concurrency: 4 }, api);
-      worker.on('completed', () => {
-        if (++count === total) completed.resolve();
-      });
-      await within(8_000, 'every job to complete', completed.promise);
-      expect(worker.options.prefetch).toBe(4);
-      // With one batch held, at most two fetches of a batch each are ever out at once; with several, more jobs
-      // are asked for at once, in bigger fetches (no fetch batch size was configured either).
-      expect(calls.maxJobsAskedInFlight).toBeGreaterThan(2 * 4);
-      expect(calls.fetch.some((f) => f.count > 4)).toBe(true);
-      expect(handled.size).toBe(total);
-      expect([...handled.values()].every((n) => n === 1)).toBe(true);
-      expect(errors).toEqual([]);
-    });
+    test(
+      'prefetch.deepens-for-short-jobs',
+      'without a configured prefetch, a backlog of jobs that finish faster than a fetch round trip is fetched several batches ahead, each job run once',
+      async () => {
+        const queue = freshQueue();
+        const total = 600;
+        const { api, calls } = countingTransport(subject.api);
+        const handled = new Map<string, number>();
+        await client.enqueueMany(Array.from({ length: total }, (_, i) => ({ type: 'unit', args: [i], options: { queue } })));
+        const completed = deferred();
+        let count = 0;
+        const { worker, errors } = startWorker(
+          (w) => w.register('unit', async ({ job }) => void handled.set(job.id, (handled.get(job.id) ?? 0) + 1)),
+          { queues: [queue], concurrency: 4 },
+          api,
+        );
+        worker.on('completed', () => {
+          if (++count === total) completed.resolve();
+        });
+        await within(8_000, 'every job to complete', completed.promise);
+        expect(worker.options.prefetch).toBe(4);
+        // With one batch held, at most two fetches of a batch each are ever out at once; with several, more jobs
+        // are asked for at once, in bigger fetches (no fetch batch size was configured either).
+        expect(calls.maxJobsAskedInFlight).toBeGreaterThan(2 * 4);
+        expect(calls.fetch.some((f) => f.count > 4)).toBe(true);
+        expect(handled.size).toBe(total);
+        expect([...handled.values()].every((n) => n === 1)).toBe(true);
+        expect(errors).toEqual([]);
+      },
+    );
 
     test('prefetch.held-kept-alive', 'heartbeats keep a held job reserved while the running one takes longer than the visibility timeout', async () => {
       const queue = freshQueue();
@@ -673,7 +697,11 @@ export function runWorkerContract(options: WorkerContractOptions): void {
     test('poll.wakes-on-new-job', 'an idle worker picks up a new job promptly (long-poll or wake-up, not its longest backoff)', async () => {
       const queue = freshQueue();
       // A worker that only backed off would take 3 s; a loaded machine may still add a few hundred ms.
-      const { worker } = startWorker((w) => w.register('ping', () => 'pong'), { queues: [queue], pollWaitMs: 2_000, idleBackoff: { minMs: 3_000, maxMs: 3_000 } });
+      const { worker } = startWorker((w) => w.register('ping', () => 'pong'), {
+        queues: [queue],
+        pollWaitMs: 2_000,
+        idleBackoff: { minMs: 3_000, maxMs: 3_000 },
+      });
       await sleep(300);
       const before = performance.now();
       const job = await client.enqueue('ping', [], { queue });
@@ -683,23 +711,29 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(worker.stats.jobsAcked).toBe(1);
     });
 
-    test('poll.ack-before-next-long-poll', "an idle worker sends a finished job's ACK before its next long-polling FETCH, so the ACK never waits behind the server's empty claim", async () => {
-      const queue = freshQueue();
-      const { api, calls } = countingTransport(subject.api);
-      const { worker } = startWorker((w) => w.register('ping', () => 'pong'), { queues: [queue], pollWaitMs: 1_000 }, api);
-      await sleep(100);
-      for (let i = 0; i < 3; i++) {
-        const job = await client.enqueue('ping', [i], { queue });
-        expect((await client.waitFor(job.id, { timeoutMs: 5_000, pollIntervalMs: 10 })).state).toBe('completed');
-      }
-      expect(worker.stats.jobsAcked).toBe(3);
-      // After each FETCH that brought a job, the next call is that job's ACK, not another FETCH.
-      const afterJobs = calls.order.flatMap((entry, i) => (/^fetched:[1-9]/.test(entry) ? [calls.order.slice(i + 1).find((e) => !e.startsWith('fetched:'))] : []));
-      expect(afterJobs).toHaveLength(3);
-      expect(afterJobs).toEqual(['ack', 'ack', 'ack']);
-    });
+    test(
+      'poll.ack-before-next-long-poll',
+      "an idle worker sends a finished job's ACK before its next long-polling FETCH, so the ACK never waits behind the server's empty claim",
+      async () => {
+        const queue = freshQueue();
+        const { api, calls } = countingTransport(subject.api);
+        const { worker } = startWorker((w) => w.register('ping', () => 'pong'), { queues: [queue], pollWaitMs: 1_000 }, api);
+        await sleep(100);
+        for (let i = 0; i < 3; i++) {
+          const job = await client.enqueue('ping', [i], { queue });
+          expect((await client.waitFor(job.id, { timeoutMs: 5_000, pollIntervalMs: 10 })).state).toBe('completed');
+        }
+        expect(worker.stats.jobsAcked).toBe(3);
+        // After each FETCH that brought a job, the next call is that job's ACK, not another FETCH.
+        const afterJobs = calls.order.flatMap((entry, i) =>
+          /^fetched:[1-9]/.test(entry) ? [calls.order.slice(i + 1).find((e) => !e.startsWith('fetched:'))] : [],
+        );
+        expect(afterJobs).toHaveLength(3);
+        expect(afterJobs).toEqual(['ack', 'ack', 'ack']);
+      },
+    );
 
-    test('progress.reported', "ctx.progress() is stored and readable while the job runs", async () => {
+    test('progress.reported', 'ctx.progress() is stored and readable while the job runs', async () => {
       const queue = freshQueue();
       const reported = deferred();
       const finish = deferred();

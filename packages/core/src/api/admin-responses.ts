@@ -76,9 +76,7 @@ export interface QueueConfigResponse {
 }
 
 /** One item of a bulk enqueue (`POST /ojs/v1/jobs/bulk`). */
-export type BulkEnqueueItem =
-  | { index: number; status: 'created' | 'duplicate'; job: Job }
-  | { index: number; status: 'failed'; error: OjsErrorBody };
+export type BulkEnqueueItem = { index: number; status: 'created' | 'duplicate'; job: Job } | { index: number; status: 'failed'; error: OjsErrorBody };
 
 export interface BulkEnqueueResponse {
   atomicity: 'atomic' | 'partial';

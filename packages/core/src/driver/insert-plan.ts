@@ -65,9 +65,7 @@ export type InsertDecision<H, S extends H> =
  * A plan: every step, or the abort. An aborted plan lists the steps decided before the failing job, so an
  * adapter that staged into its live table can take them back out; `result` is what `jobInsert` returns.
  */
-export type InsertPlan<H, S extends H> =
-  | { ok: true; steps: InsertDecision<H, S>[] }
-  | { ok: false; steps: InsertDecision<H, S>[]; result: InsertConflict };
+export type InsertPlan<H, S extends H> = { ok: true; steps: InsertDecision<H, S>[] } | { ok: false; steps: InsertDecision<H, S>[]; result: InsertConflict };
 
 const SKIP = { kind: 'skip' } as const;
 
@@ -131,11 +129,7 @@ export function planInsert<H extends StoredJob, S extends H>(
           cancelled.add(match.job.id);
         }
         const scheduledAt = match.job.scheduled_at;
-        if (
-          policy === 'replace_except_schedule' &&
-          scheduledAt !== undefined &&
-          TIMED_ON_INSERT.has(source.job.state)
-        ) {
+        if (policy === 'replace_except_schedule' && scheduledAt !== undefined && TIMED_ON_INSERT.has(source.job.state)) {
           const { job, x } = staged;
           job.scheduled_at = scheduledAt;
           job.state = STATE_ROLES.scheduled;

@@ -32,7 +32,8 @@ function ackParts(now: number, nowIso: string): AckParts {
 const ACK_UNSET: readonly string[] = EFFECTS.ack.unset;
 // An ACK with a result writes its stamp as a literal key (completionOp): a computed key gives every such op a
 // slower object shape. Checked once here, so the effect and the literal cannot part.
-if (EFFECTS.ack.stamp.join() !== 'completed_at') throw new Error(`@ojskit/core: completionOp writes completed_at, EFFECTS.ack stamps ${EFFECTS.ack.stamp.join()}`);
+if (EFFECTS.ack.stamp.join() !== 'completed_at')
+  throw new Error(`@ojskit/core: completionOp writes completed_at, EFFECTS.ack stamps ${EFFECTS.ack.stamp.join()}`);
 
 /**
  * The compare-and-set of one ACK (`EFFECTS.ack`). Ops of one instant share their `set` (without a result),

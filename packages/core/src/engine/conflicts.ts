@@ -13,12 +13,7 @@ export function assertIdFormat(id: string, resourceType = 'job'): void {
 }
 
 /** The error for an operation that needed the job in `expected` but found it elsewhere (or missing). */
-export function transitionError(
-  result: Extract<TransitionResult, { ok: false }>,
-  jobId: string,
-  operation: string,
-  expected?: JobState,
-): OjsError {
+export function transitionError(result: Extract<TransitionResult, { ok: false }>, jobId: string, operation: string, expected?: JobState): OjsError {
   if (result.state === null) return OjsError.notFound('job', jobId);
   const details: Record<string, unknown> = { job_id: jobId, current_state: result.state };
   if (expected) details.expected_state = expected;

@@ -61,7 +61,9 @@ export class Engine implements OjsApi {
     this.driver = options.driver;
     this.clock = options.clock ?? systemClock;
     // An unreachable store is an operating condition: its message, without a stack.
-    this.onError = options.onError ?? ((err, where) => console.error(`[ojskit] ${where}:`, err instanceof OjsError && err.code === 'backend_unavailable' ? err.message : err));
+    this.onError =
+      options.onError ??
+      ((err, where) => console.error(`[ojskit] ${where}:`, err instanceof OjsError && err.code === 'backend_unavailable' ? err.message : err));
     const settings: EngineSettings = {
       visibilityTimeoutMs: options.visibilityTimeoutMs ?? DEFAULT_VISIBILITY_TIMEOUT_MS,
       executionTimeoutMs: options.executionTimeoutMs ?? DEFAULT_EXECUTION_TIMEOUT_MS,
@@ -73,7 +75,12 @@ export class Engine implements OjsApi {
       instanceId: options.instanceId ?? `engine-${newId()}`,
       implementation: options.implementation ?? { name: 'ojskit', version: '0.1.0' },
     };
-    const hub = new EventHub(options.eventBufferSize ?? 10_000, options.driver.events, (err) => this.onError(err, 'event listener'), options.eventOrderWindowMs);
+    const hub = new EventHub(
+      options.eventBufferSize ?? 10_000,
+      options.driver.events,
+      (err) => this.onError(err, 'event listener'),
+      options.eventOrderWindowMs,
+    );
     this.ctx = {
       driver: options.driver,
       clock: this.clock,

@@ -10,7 +10,14 @@ import { MAX_PRIORITY, MIN_PRIORITY } from '../schemas/patterns.js';
  * entered `from`) is read from the job unless given: a move that clears the instant (a reclaim, a requeue)
  * passes the value the job had before.
  */
-export function jobEvent(type: EventType, job: Job | JobSummary, from: JobState | null, time: string, extra?: Record<string, unknown>, since?: string): JobEventRecord {
+export function jobEvent(
+  type: EventType,
+  job: Job | JobSummary,
+  from: JobState | null,
+  time: string,
+  extra?: Record<string, unknown>,
+  since?: string,
+): JobEventRecord {
   const field = from === null ? undefined : SINCE_FIELDS[from];
   const at = since ?? (field === undefined ? undefined : (job as Partial<Job>)[field]);
   return { kind: 'job', type, jobId: job.id, jobType: job.type, queue: job.queue, state: job.state, from, attempt: job.attempt, time, extra, since: at };
@@ -78,7 +85,14 @@ export function failureEvents(job: Job, time: string, deadLettered: boolean, sta
     ),
   ];
   if (job.state === 'retryable') {
-    events.push(jobEvent('job.retrying', job, 'active', time, { max_attempts: job.max_attempts, next_retry_at: job.next_attempt_at, retry_delay_ms: job.retry_delay_ms, error }));
+    events.push(
+      jobEvent('job.retrying', job, 'active', time, {
+        max_attempts: job.max_attempts,
+        next_retry_at: job.next_attempt_at,
+        retry_delay_ms: job.retry_delay_ms,
+        error,
+      }),
+    );
   } else if (job.state === 'discarded') {
     events.push(jobEvent('job.discarded', job, 'active', time, { total_attempts: job.attempt, last_error: error }));
     if (deadLettered) events.push(jobEvent('dead_letter.added', job, 'active', time));

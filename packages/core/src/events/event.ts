@@ -5,11 +5,32 @@ import type { JobState } from '../lifecycle/states.js';
 
 /** Every event type the engine emits. */
 export const EVENT_TYPES = [
-  'job.enqueued', 'job.scheduled', 'job.started', 'job.completed', 'job.failed', 'job.retrying', 'job.discarded',
-  'job.cancelled', 'job.expired', 'job.heartbeat', 'job.progress', 'job.pending', 'job.activated', 'job.requeued',
-  'queue.paused', 'queue.resumed', 'cron.triggered', 'cron.skipped',
-  'workflow.started', 'workflow.step_completed', 'workflow.completed', 'workflow.failed', 'workflow.cancelled',
-  'dead_letter.added', 'dead_letter.retried', 'dead_letter.deleted',
+  'job.enqueued',
+  'job.scheduled',
+  'job.started',
+  'job.completed',
+  'job.failed',
+  'job.retrying',
+  'job.discarded',
+  'job.cancelled',
+  'job.expired',
+  'job.heartbeat',
+  'job.progress',
+  'job.pending',
+  'job.activated',
+  'job.requeued',
+  'queue.paused',
+  'queue.resumed',
+  'cron.triggered',
+  'cron.skipped',
+  'workflow.started',
+  'workflow.step_completed',
+  'workflow.completed',
+  'workflow.failed',
+  'workflow.cancelled',
+  'dead_letter.added',
+  'dead_letter.retried',
+  'dead_letter.deleted',
   'backpressure.rejected',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -20,8 +41,15 @@ export type EventType = (typeof EVENT_TYPES)[number];
  * the move it names) or change no state (`job.heartbeat`, `job.progress`).
  */
 export const TRANSITION_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>([
-  'job.enqueued', 'job.scheduled', 'job.pending', 'job.started', 'job.completed', 'job.failed', 'job.requeued',
-  'job.cancelled', 'job.expired',
+  'job.enqueued',
+  'job.scheduled',
+  'job.pending',
+  'job.started',
+  'job.completed',
+  'job.failed',
+  'job.requeued',
+  'job.cancelled',
+  'job.expired',
 ]);
 
 /** Data every job event carries; `from` is the state before the transition (ojskit extension, for animation). */

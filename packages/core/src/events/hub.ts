@@ -232,7 +232,7 @@ export class EventHub {
       // cursor's event only if its whole id is the cursor (its time too): an id 2^32 events older, evicted long
       // ago, has the same low bits, and matching it would resume silently in the wrong place.
       const newest = end - 1;
-      const seq = newest - ((newest % 2 ** 32) - low + 2 ** 32) % 2 ** 32;
+      const seq = newest - (((newest % 2 ** 32) - low + 2 ** 32) % 2 ** 32);
       const i = seq % this.capacity;
       if (seq >= this.first && !this.built[i] && eventIdFor(timestampMs(this.time[i]!), seq) === after) return seq + 1;
     }
@@ -254,14 +254,25 @@ export class EventHub {
     const end = this.first + this.size;
     const start = this.startAfter(filter.after);
     const lost = this.lost;
-    const answer = (hasMore: boolean): { events: OjsEvent[]; hasMore: boolean; cursorLost?: true } => (lost ? { events, hasMore, cursorLost: true } : { events, hasMore });
+    const answer = (hasMore: boolean): { events: OjsEvent[]; hasMore: boolean; cursorLost?: true } =>
+      lost ? { events, hasMore, cursorLost: true } : { events, hasMore };
     for (let seq = start; seq < end; seq++) {
       const i = seq % this.capacity;
       const built = this.built[i];
       const matches = built
         ? matchesFilter(built, filter)
         : recordMatches(
-            { type: this.type[i] as JobEventRecord['type'], jobId: this.jobId[i]!, jobType: this.jobType[i]!, queue: this.queue[i]!, state: this.state[i] as JobEventRecord['state'], from: null, attempt: 0, time: '', extra: undefined },
+            {
+              type: this.type[i] as JobEventRecord['type'],
+              jobId: this.jobId[i]!,
+              jobType: this.jobType[i]!,
+              queue: this.queue[i]!,
+              state: this.state[i] as JobEventRecord['state'],
+              from: null,
+              attempt: 0,
+              time: '',
+              extra: undefined,
+            },
             filter,
           );
       if (!matches) continue;

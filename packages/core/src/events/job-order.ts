@@ -30,7 +30,10 @@ const GENERATION_SIZE = 32_768;
 
 /** A state's number; `from: null` (a job's first event) is one more than the last state's. */
 const FIRST = JOB_STATES.length;
-const STATE_CODE: Record<string, number> = Object.assign(Object.create(null) as Record<string, number>, Object.fromEntries(JOB_STATES.map((state, i) => [state, i])));
+const STATE_CODE: Record<string, number> = Object.assign(
+  Object.create(null) as Record<string, number>,
+  Object.fromEntries(JOB_STATES.map((state, i) => [state, i])),
+);
 const CODE_BITS = 4;
 
 /** The last transition heard of a job, as one small integer (no allocation per event): from, then state. */
@@ -53,7 +56,9 @@ function follows(last: number | undefined, from: number, state: number): boolean
 /** The job a job event is about, or undefined for events that are not about one job's transitions. */
 function jobOf(event: OjsEvent): string | undefined {
   const data = event.data as { job_id?: unknown; from?: unknown; state?: unknown };
-  return typeof data.job_id === 'string' && data.from !== undefined && typeof data.state === 'string' && STATE_CODE[data.state] !== undefined ? data.job_id : undefined;
+  return typeof data.job_id === 'string' && data.from !== undefined && typeof data.state === 'string' && STATE_CODE[data.state] !== undefined
+    ? data.job_id
+    : undefined;
 }
 /** The code of a job event's `from` (of an event `jobOf` accepted). */
 function fromOf(event: OjsEvent): number {
@@ -152,7 +157,7 @@ export class JobEventOrder {
 
   /** Passes on waiting events that now follow, until none does. */
   private drain(jobId: string, waiting: OjsEvent[]): void {
-    for (let i = 0; i < waiting.length; ) {
+    for (let i = 0; i < waiting.length;) {
       const event = waiting[i]!;
       const last = this.lastOf(jobId);
       const from = fromOf(event);

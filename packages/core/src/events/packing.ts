@@ -20,7 +20,19 @@ const JOB_DATA_KEYS = ['job_id', 'job_type', 'queue', 'state', 'from', 'attempt'
  */
 export type PackedEvent =
   | [id: string, type: OjsEvent['type'], source: string | null, time: string, subject: string, data: Record<string, unknown>]
-  | [id: string, type: OjsEvent['type'], source: string | null, time: string, subject: string, jobType: unknown, queue: unknown, state: unknown, from: unknown, attempt: unknown, extra?: Record<string, unknown>];
+  | [
+      id: string,
+      type: OjsEvent['type'],
+      source: string | null,
+      time: string,
+      subject: string,
+      jobType: unknown,
+      queue: unknown,
+      state: unknown,
+      from: unknown,
+      attempt: unknown,
+      extra?: Record<string, unknown>,
+    ];
 
 const EVENT_KEYS = ['specversion', 'id', 'type', 'source', 'time', 'subject', 'datacontenttype', 'data'];
 
@@ -51,7 +63,18 @@ export function packEvent(event: OjsEvent): string {
   const parts = jobParts(event);
   if (parts !== undefined) {
     const { data } = event;
-    const packed: unknown[] = [event.id, event.type, parts.source, event.time, event.subject, data['job_type'], data['queue'], data['state'], data['from'], data['attempt']];
+    const packed: unknown[] = [
+      event.id,
+      event.type,
+      parts.source,
+      event.time,
+      event.subject,
+      data['job_type'],
+      data['queue'],
+      data['state'],
+      data['from'],
+      data['attempt'],
+    ];
     if (parts.extra !== undefined) packed.push(parts.extra);
     return JSON.stringify(packed);
   }
@@ -106,7 +129,12 @@ function countedId(first: string, k: number): string {
  * True when `data` holds the job fields, then exactly the flat values of `extra`, in their order, then (when
  * `sinceKey` is given) that field, a string.
  */
-function sameExtraData(extra: Record<string, unknown> | undefined, extraKeys: readonly string[], data: Record<string, unknown>, sinceKey: string | undefined): boolean {
+function sameExtraData(
+  extra: Record<string, unknown> | undefined,
+  extraKeys: readonly string[],
+  data: Record<string, unknown>,
+  sinceKey: string | undefined,
+): boolean {
   let n = 0;
   for (const key in data) {
     if (n < JOB_DATA_KEYS.length) {
@@ -136,7 +164,8 @@ function joins(
   if (event.type !== first.type || event.time !== first.time) return false;
   const a = first.data;
   const b = event.data;
-  if (b['job_type'] !== a['job_type'] || b['queue'] !== a['queue'] || b['state'] !== a['state'] || b['from'] !== a['from'] || b['attempt'] !== a['attempt']) return false;
+  if (b['job_type'] !== a['job_type'] || b['queue'] !== a['queue'] || b['state'] !== a['state'] || b['from'] !== a['from'] || b['attempt'] !== a['attempt'])
+    return false;
   return (
     event.specversion === '1.0' &&
     event.datacontenttype === 'application/json' &&
@@ -251,7 +280,17 @@ function packGroup(
 /** The events an item of `packEvents` stands for (a packed event or a group). */
 export function unpackItem(item: PackedEvent | OjsEvent | EventGroup): OjsEvent[] {
   if (Array.isArray(item) || 'specversion' in item || !('j' in item)) return [unpackEvent(item as PackedEvent | OjsEvent)];
-  const [type, source, time, jobType, queue, state, from, attempt, extra] = item.j as [OjsEvent['type'], string | null, string, unknown, unknown, unknown, unknown, unknown, Record<string, unknown> | undefined];
+  const [type, source, time, jobType, queue, state, from, attempt, extra] = item.j as [
+    OjsEvent['type'],
+    string | null,
+    string,
+    unknown,
+    unknown,
+    unknown,
+    unknown,
+    unknown,
+    Record<string, unknown> | undefined,
+  ];
   const events: OjsEvent[] = [];
   const sinceKey = item.s !== undefined && typeof from === 'string' ? SINCE_FIELDS[from as JobState] : undefined;
   const event = (id: string, subject: string): OjsEvent => {

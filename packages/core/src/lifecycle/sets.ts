@@ -83,7 +83,10 @@ export const STATE_ROLES = Object.freeze({
   /** The state the dead-letter queue holds its jobs in (what a dead-letter retry starts from). */
   deadLetter: only(fromStates('dead_letter_retry'), 'the dead-letter state'),
   /** The state a new job waits for its time in. */
-  scheduled: only(created.filter((s) => due.includes(s)), 'the state a job is created in to wait for its time'),
+  scheduled: only(
+    created.filter((s) => due.includes(s)),
+    'the state a job is created in to wait for its time',
+  ),
   /** The state a new job waits for an ACTIVATE in. */
   pending: only(fromStates('activate'), 'the state a job waits for activation in'),
 } satisfies Record<string, JobState>);
@@ -102,7 +105,15 @@ export const STATE_INDEX: Readonly<Record<JobState, StateIndex>> = Object.freeze
   Object.fromEntries(
     JOB_STATES.map((s): [JobState, StateIndex] => [
       s,
-      STATE_SETS.claimable.includes(s) ? 'ready' : due.includes(s) ? 'due' : STATE_SETS.held.includes(s) ? 'deadline' : TERMINAL_STATES.includes(s) ? 'finished' : 'none',
+      STATE_SETS.claimable.includes(s)
+        ? 'ready'
+        : due.includes(s)
+          ? 'due'
+          : STATE_SETS.held.includes(s)
+            ? 'deadline'
+            : TERMINAL_STATES.includes(s)
+              ? 'finished'
+              : 'none',
     ]),
   ) as Record<JobState, StateIndex>,
 );

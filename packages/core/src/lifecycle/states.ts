@@ -1,16 +1,7 @@
 /** The eight OJS job states: the only list of states in ojskit. Everything else imports it. */
 
 /** Every state a job can be in, in lifecycle order. */
-export const JOB_STATES = [
-  'scheduled',
-  'available',
-  'pending',
-  'active',
-  'completed',
-  'retryable',
-  'cancelled',
-  'discarded',
-] as const;
+export const JOB_STATES = ['scheduled', 'available', 'pending', 'active', 'completed', 'retryable', 'cancelled', 'discarded'] as const;
 
 /** One of the eight OJS job states. */
 export type JobState = (typeof JOB_STATES)[number];

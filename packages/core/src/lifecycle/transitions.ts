@@ -78,10 +78,11 @@ export function canTransition(from: JobState | null, to: JobState, trigger?: Tri
  */
 export function assertTransition(from: JobState | null, to: JobState, trigger?: Trigger, jobId?: string): void {
   if (canTransition(from, to, trigger)) return;
-  throw OjsError.conflict(
-    `Cannot move job${jobId ? ` '${jobId}'` : ''} from '${from ?? 'new'}' to '${to}'${trigger ? ` by ${trigger}` : ''}.`,
-    { ...(jobId ? { job_id: jobId } : {}), current_state: from, target_state: to },
-  );
+  throw OjsError.conflict(`Cannot move job${jobId ? ` '${jobId}'` : ''} from '${from ?? 'new'}' to '${to}'${trigger ? ` by ${trigger}` : ''}.`, {
+    ...(jobId ? { job_id: jobId } : {}),
+    current_state: from,
+    target_state: to,
+  });
 }
 
 /**

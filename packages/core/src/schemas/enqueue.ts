@@ -21,7 +21,16 @@ import {
 } from './fields.js';
 import { SYSTEM_MANAGED_KEYS, type Job } from './job.js';
 import { checkOptionKeys, checkPolicyKeys } from './known-keys.js';
-import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS, JOB_TYPE_PATTERN, MAX_META_BYTES, MAX_QUEUE_LENGTH, MAX_TIMEOUT_MS, MAX_TYPE_LENGTH, QUEUE_NAME_PATTERN } from './patterns.js';
+import {
+  DEFAULT_EXECUTION_TIMEOUT_MS,
+  DEFAULT_VISIBILITY_TIMEOUT_MS,
+  JOB_TYPE_PATTERN,
+  MAX_META_BYTES,
+  MAX_QUEUE_LENGTH,
+  MAX_TIMEOUT_MS,
+  MAX_TYPE_LENGTH,
+  QUEUE_NAME_PATTERN,
+} from './patterns.js';
 import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
 import { resolveUniquePolicy, type UniquePolicy } from '../unique/policy.js';
@@ -95,9 +104,28 @@ export interface EnqueueDefaults {
 }
 
 const FLAT_KEYS = new Set([
-  'type', 'args', 'id', 'meta', 'schema', 'specversion', 'options', 'queue', 'priority', 'timeout', 'scheduled_at',
-  'expires_at', 'retry', 'unique', 'tags', 'visibility_timeout', 'pending', 'delay_until', 'timeout_ms',
-  'visibility_timeout_ms', 'retry_policy', 'rate_limit',
+  'type',
+  'args',
+  'id',
+  'meta',
+  'schema',
+  'specversion',
+  'options',
+  'queue',
+  'priority',
+  'timeout',
+  'scheduled_at',
+  'expires_at',
+  'retry',
+  'unique',
+  'tags',
+  'visibility_timeout',
+  'pending',
+  'delay_until',
+  'timeout_ms',
+  'visibility_timeout_ms',
+  'retry_policy',
+  'rate_limit',
 ]);
 const IGNORED = new Set(SYSTEM_MANAGED_KEYS);
 
@@ -113,7 +141,11 @@ function pick(body: Record<string, unknown>, options: Record<string, unknown>, k
 }
 
 /** `pick` for a field with an alias: both `options.*` spellings win over both flat ones. */
-function pickAliased(body: Record<string, unknown>, options: Record<string, unknown>, names: readonly [string, string, string, string]): { key: string; value: unknown } | undefined {
+function pickAliased(
+  body: Record<string, unknown>,
+  options: Record<string, unknown>,
+  names: readonly [string, string, string, string],
+): { key: string; value: unknown } | undefined {
   const [key, alias, optionsField, optionsAlias] = names;
   if (options[key] !== undefined) return { key: optionsField, value: options[key] };
   if (options[alias] !== undefined) return { key: optionsAlias, value: options[alias] };
@@ -216,7 +248,8 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
       const vt = pick(body, options, 'visibility_timeout', 'options.visibility_timeout');
       if (vt) {
         const ms = typeof vt.value === 'string' ? durationToMs(vt.value) : typeof vt.value === 'number' && vt.value > 0 ? vt.value * 1000 : undefined;
-        if (ms === undefined || ms <= 0 || ms > MAX_TIMEOUT_MS) invalidField(vt.key, `a positive ISO 8601 duration or number of seconds, at most ${MAX_TIMEOUT_MS} ms`, vt.value);
+        if (ms === undefined || ms <= 0 || ms > MAX_TIMEOUT_MS)
+          invalidField(vt.key, `a positive ISO 8601 duration or number of seconds, at most ${MAX_TIMEOUT_MS} ms`, vt.value);
         visibilityMs = Math.round(ms);
       }
     }
@@ -236,7 +269,8 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (uniqueField) checkPolicyKeys(uniqueField.value, uniqueField.key, 'unique');
   const uniquePolicy = uniqueField ? resolveUniquePolicy(uniqueField.value) : undefined;
 
-  if (more && pick(body, options, 'rate_limit', 'options.rate_limit')) throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');
+  if (more && pick(body, options, 'rate_limit', 'options.rate_limit'))
+    throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');
   if (hasKeys(meta) && jsonBytesOver(JSON.stringify(meta), MAX_META_BYTES)) {
     throw new OjsError('payload_too_large', `meta is larger than ${MAX_META_BYTES} bytes.`, { details: { field: 'meta' } });
   }
@@ -266,11 +300,12 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (timeoutSeconds !== undefined) job.timeout = timeoutSeconds;
   if (visibilityMs !== undefined) job.visibility_timeout_ms = visibilityMs;
   if (more && typeof body.schema === 'string') job.schema = body.schema;
-  if (more) for (const key in body) {
-    if (FLAT_KEYS.has(key) || IGNORED.has(key) || !Object.hasOwn(body, key)) continue;
-    const value = body[key];
-    if (value !== undefined) job[key] = value;
-  }
+  if (more)
+    for (const key in body) {
+      if (FLAT_KEYS.has(key) || IGNORED.has(key) || !Object.hasOwn(body, key)) continue;
+      const value = body[key];
+      if (value !== undefined) job[key] = value;
+    }
 
   const parsed: ParsedEnqueue = {
     job,

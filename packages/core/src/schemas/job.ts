@@ -136,7 +136,24 @@ export const JobSchema = z
 
 /** Keys a client may not set: the server owns them. */
 export const SYSTEM_MANAGED_KEYS: readonly string[] = [
-  'state', 'attempt', 'max_attempts', 'created_at', 'enqueued_at', 'started_at', 'completed_at', 'cancelled_at',
-  'discarded_at', 'error', 'errors', 'result', 'worker_id', 'retry_delay_ms', 'next_attempt_at', 'parent_results',
-  'workflow_id', 'expired_at', 'activated_at', 'previous_state',
+  'state',
+  'attempt',
+  'max_attempts',
+  'created_at',
+  'enqueued_at',
+  'started_at',
+  'completed_at',
+  'cancelled_at',
+  'discarded_at',
+  'error',
+  'errors',
+  'result',
+  'worker_id',
+  'retry_delay_ms',
+  'next_attempt_at',
+  'parent_results',
+  'workflow_id',
+  'expired_at',
+  'activated_at',
+  'previous_state',
 ];

@@ -8,14 +8,36 @@ import { nearestName } from '../formats/nearest-name.js';
 
 /** Keys of an enqueue request's `options` (envelope.md, options table). */
 export const ENQUEUE_OPTION_KEYS = [
-  'queue', 'priority', 'timeout_ms', 'scheduled_at', 'delay_until', 'expires_at', 'retry', 'retry_policy', 'unique', 'tags',
-  'visibility_timeout_ms', 'visibility_timeout', 'pending', 'metadata', 'rate_limit',
+  'queue',
+  'priority',
+  'timeout_ms',
+  'scheduled_at',
+  'delay_until',
+  'expires_at',
+  'retry',
+  'retry_policy',
+  'unique',
+  'tags',
+  'visibility_timeout_ms',
+  'visibility_timeout',
+  'pending',
+  'metadata',
+  'rate_limit',
 ] as const;
 
 /** Keys of a retry policy (`options.retry`). */
 export const RETRY_POLICY_KEYS = [
-  'max_attempts', 'initial_interval', 'initial_interval_ms', 'backoff_coefficient', 'max_interval', 'max_interval_ms', 'jitter',
-  'non_retryable_errors', 'on_exhaustion', 'backoff_strategy', 'backoff_type',
+  'max_attempts',
+  'initial_interval',
+  'initial_interval_ms',
+  'backoff_coefficient',
+  'max_interval',
+  'max_interval_ms',
+  'jitter',
+  'non_retryable_errors',
+  'on_exhaustion',
+  'backoff_strategy',
+  'backoff_type',
 ] as const;
 
 /** Keys of a unique policy (`options.unique`). */
@@ -38,7 +60,13 @@ function misplaced(key: string, at: string): string | undefined {
   return undefined;
 }
 
-function unknownKey(kind: 'option' | 'retry policy key' | 'unique policy key', at: string, key: string, accepted: readonly string[], suggestion: string | undefined): OjsError {
+function unknownKey(
+  kind: 'option' | 'retry policy key' | 'unique policy key',
+  at: string,
+  key: string,
+  accepted: readonly string[],
+  suggestion: string | undefined,
+): OjsError {
   const field = `${at}.${key}`;
   const hint = suggestion ? ` Did you mean '${suggestion}'?` : '';
   const message = `Unknown ${kind} '${field}'.${hint} Accepted under '${at}': ${accepted.join(', ')}.`;

@@ -60,14 +60,16 @@ function fail(field: string, message: string, received?: unknown): never {
 function interval(raw: Record<string, unknown>, name: 'initial_interval' | 'max_interval', fallback: number, at: string): number {
   const ms = raw[`${name}_ms`];
   if (ms !== undefined) {
-    if (typeof ms !== 'number' || !(ms > 0) || ms > MAX_RETRY_INTERVAL_MS) fail(`${at}.${name}_ms`, `must be a positive number up to ${MAX_RETRY_INTERVAL_MS}`, ms);
+    if (typeof ms !== 'number' || !(ms > 0) || ms > MAX_RETRY_INTERVAL_MS)
+      fail(`${at}.${name}_ms`, `must be a positive number up to ${MAX_RETRY_INTERVAL_MS}`, ms);
     return ms;
   }
   const text = raw[name];
   if (text === undefined) return fallback;
   if (typeof text !== 'string') fail(`${at}.${name}`, 'must be an ISO 8601 duration', text);
   const parsed = durationToMs(text);
-  if (parsed === undefined || parsed <= 0 || parsed > MAX_RETRY_INTERVAL_MS) fail(`${at}.${name}`, 'must be a positive ISO 8601 duration of at most one year (P366D)', text);
+  if (parsed === undefined || parsed <= 0 || parsed > MAX_RETRY_INTERVAL_MS)
+    fail(`${at}.${name}`, 'must be a positive ISO 8601 duration of at most one year (P366D)', text);
   return parsed;
 }
 
@@ -92,11 +94,13 @@ export function resolveRetryPolicy(input: unknown, at = 'retry'): Readonly<Retry
   const jitter = raw.jitter ?? d.jitter;
   if (typeof jitter !== 'boolean') fail(`${at}.jitter`, 'must be a boolean', jitter);
   const nonRetryable = raw.non_retryable_errors ?? [];
-  if (!Array.isArray(nonRetryable) || nonRetryable.some((e) => typeof e !== 'string')) fail(`${at}.non_retryable_errors`, 'must be an array of strings', nonRetryable);
+  if (!Array.isArray(nonRetryable) || nonRetryable.some((e) => typeof e !== 'string'))
+    fail(`${at}.non_retryable_errors`, 'must be an array of strings', nonRetryable);
   const onExhaustion = raw.on_exhaustion ?? d.onExhaustion;
   if (onExhaustion !== 'discard' && onExhaustion !== 'dead_letter') fail(`${at}.on_exhaustion`, "must be 'discard' or 'dead_letter'", onExhaustion);
   const strategy = raw.backoff_strategy ?? raw.backoff_type ?? d.backoffStrategy;
-  if (!(BACKOFF_STRATEGIES as readonly unknown[]).includes(strategy)) fail(`${at}.backoff_strategy`, `must be one of ${BACKOFF_STRATEGIES.join(', ')}`, strategy);
+  if (!(BACKOFF_STRATEGIES as readonly unknown[]).includes(strategy))
+    fail(`${at}.backoff_strategy`, `must be one of ${BACKOFF_STRATEGIES.join(', ')}`, strategy);
   return {
     maxAttempts,
     initialIntervalMs,

@@ -85,11 +85,13 @@ export function parseFetchRequest(input: unknown, maxCount: number): FetchReques
   // Duplicates dropped, first kept; most workers name one queue.
   const queues = names.length === 1 ? [names[0] as string] : [...new Set(names as string[])];
   const count = body.count === undefined ? 1 : checkPositiveInt(body.count, 'count');
-  if (body.worker_id !== undefined && (typeof body.worker_id !== 'string' || body.worker_id === '')) invalidField('worker_id', 'a non-empty string', body.worker_id);
+  if (body.worker_id !== undefined && (typeof body.worker_id !== 'string' || body.worker_id === ''))
+    invalidField('worker_id', 'a non-empty string', body.worker_id);
   const visibilityMs = body.visibility_timeout_ms === undefined ? undefined : checkTimeoutMs(body.visibility_timeout_ms, 'visibility_timeout_ms');
   let waitMs = 0;
   if (body.wait_ms !== undefined) {
-    if (typeof body.wait_ms !== 'number' || !Number.isInteger(body.wait_ms) || body.wait_ms < 0) invalidField('wait_ms', 'a non-negative integer', body.wait_ms);
+    if (typeof body.wait_ms !== 'number' || !Number.isInteger(body.wait_ms) || body.wait_ms < 0)
+      invalidField('wait_ms', 'a non-negative integer', body.wait_ms);
     waitMs = Math.min(body.wait_ms, MAX_FETCH_WAIT_MS);
   }
   const request: FetchRequest = { queues, count: Math.min(count, maxCount), waitMs };

@@ -27,10 +27,7 @@ function pick(source: unknown, keys: string[]): Record<string, unknown> {
 }
 
 /** The fingerprint of a job under a unique policy: hex SHA-256. */
-export function uniqueFingerprint(
-  job: { type: string; queue: string; args: unknown[]; meta: Record<string, unknown> },
-  policy: UniquePolicy,
-): string {
+export function uniqueFingerprint(job: { type: string; queue: string; args: unknown[]; meta: Record<string, unknown> }, policy: UniquePolicy): string {
   const subject: Record<string, unknown> = { type: job.type };
   if (policy.dimensions.includes('queue')) subject.queue = job.queue;
   if (policy.dimensions.includes('args')) {

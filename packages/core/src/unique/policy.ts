@@ -71,7 +71,8 @@ export function resolveUniquePolicy(input: unknown): UniquePolicy {
   }
   let onConflict = (raw.on_conflict ?? 'reject') as string;
   if (onConflict === 'use_existing') onConflict = 'ignore';
-  if (!(UNIQUE_CONFLICT_RULES as readonly string[]).includes(onConflict)) bad('on_conflict', `must be one of ${UNIQUE_CONFLICT_RULES.join(', ')}`, raw.on_conflict);
+  if (!(UNIQUE_CONFLICT_RULES as readonly string[]).includes(onConflict))
+    bad('on_conflict', `must be one of ${UNIQUE_CONFLICT_RULES.join(', ')}`, raw.on_conflict);
   return {
     dimensions,
     ...(argsKeys ? { argsKeys } : {}),

@@ -12,7 +12,9 @@ import { createInterface, type Interface } from 'node:readline';
 import { createKafkajsClient } from '../../src/index.js';
 
 const buildScript = fileURLToPath(new URL('../../broker/build.sh', import.meta.url));
-const external = process.env.KAFKA_BROKERS?.split(',').map((b) => b.trim()).filter(Boolean);
+const external = process.env.KAFKA_BROKERS?.split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
 
 /** The built test broker's path, without building it (`bash broker/build.sh path`). */
 function builtBroker(): string | null {
@@ -25,9 +27,7 @@ const brokerBinary: string | null = external ? null : builtBroker();
 
 /** Why Kafka tests cannot run here, or null when they can. */
 const missing: string | null =
-  external || brokerBinary
-    ? null
-    : 'the test broker is not built (run `pnpm --filter @ojskit/kafka broker:build`) and KAFKA_BROKERS is not set';
+  external || brokerBinary ? null : 'the test broker is not built (run `pnpm --filter @ojskit/kafka broker:build`) and KAFKA_BROKERS is not set';
 
 if (missing && process.env.CI === 'true') throw new Error(`Kafka tests cannot run: ${missing} (CI=true requires them)`);
 if (missing) console.warn(`[@ojskit/kafka tests] skipped: ${missing}`);

@@ -49,42 +49,50 @@ export function registerRaceCases(suite: DriverSuite): void {
       for (const [i, ids] of lists.entries()) for (const id of ids.slice(0, 1)) expect((await t.stored(id)).job.worker_id).toBe(`w${i}`);
     });
 
-    suite.test('race.terminal-transitions', 'racing ACK (jobCompleteMany), FAIL (jobFailMany: discard) and CANCEL (jobTransition) on one active job: exactly one wins, and every loser is told the state that beat it', async (t) => {
-      const racers = await t.racers(RACERS);
-      const now = T0 + 1;
-      const nowIso = iso(now);
-      for (let round = 0; round < ROUNDS; round++) {
-        const id = await activeJob(t);
-        const cancel: TransitionOp = { id, from: EFFECTS.cancel.from, to: EFFECTS.cancel.to, set: { cancelled_at: nowIso }, x: { finishedAt: now } };
-        const calls: Array<(driver: Driver) => Promise<TransitionResult>> = [
-          (driver) => driver.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso, returning: 'summary' }).then((r) => r[0]!),
-          (driver) => driver.jobTransition(cancel),
-          (driver) => driver.jobFailMany({ jobs: [{ id, outcome: 'discard', attempt: 1 }], now, nowIso }).then((r) => r[0]!),
-        ];
-        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => calls[i % calls.length]!(pick(racers, i))));
-        const winners = results.filter((r) => r.ok);
-        expect(winners, `round ${round}`).toHaveLength(1);
-        const final = (await t.stored(id)).job.state;
-        for (const loser of results.filter((r) => !r.ok)) expect(loser, `round ${round}`).toMatchObject({ ok: false, state: final });
-      }
-    });
-
-    suite.test('race.complete-vs-fail', "two workers on separate connections, one completing and one failing (retry) the same job: exactly one wins, the other is told the winner's state", async (t) => {
-      const racers = await t.racers(2);
-      for (let round = 0; round < ROUNDS * 2; round++) {
-        const id = await activeJob(t);
+    suite.test(
+      'race.terminal-transitions',
+      'racing ACK (jobCompleteMany), FAIL (jobFailMany: discard) and CANCEL (jobTransition) on one active job: exactly one wins, and every loser is told the state that beat it',
+      async (t) => {
+        const racers = await t.racers(RACERS);
         const now = T0 + 1;
-        const [first, second] = round % 2 === 0 ? [racers[0]!, racers[1] ?? racers[0]!] : [racers[1] ?? racers[0]!, racers[0]!];
-        const [completed, failed] = await Promise.all([
-          first.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso: iso(now), returning: 'summary' }).then((r) => r[0]!),
-          second.jobFailMany({ jobs: [{ id, outcome: 'retry', attempt: 1, workerId: 'w1', retryDelayMs: 1_000 }], now, nowIso: iso(now) }).then((r) => r[0]!),
-        ]);
-        expect([completed.ok, failed.ok].filter(Boolean), `round ${round}`).toHaveLength(1);
-        const state = (await t.stored(id)).job.state;
-        expect(state).toBe(completed.ok ? EFFECTS.ack.to : EFFECTS.retry.to);
-        expect(completed.ok ? failed : completed).toMatchObject({ ok: false, state });
-      }
-    });
+        const nowIso = iso(now);
+        for (let round = 0; round < ROUNDS; round++) {
+          const id = await activeJob(t);
+          const cancel: TransitionOp = { id, from: EFFECTS.cancel.from, to: EFFECTS.cancel.to, set: { cancelled_at: nowIso }, x: { finishedAt: now } };
+          const calls: Array<(driver: Driver) => Promise<TransitionResult>> = [
+            (driver) => driver.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso, returning: 'summary' }).then((r) => r[0]!),
+            (driver) => driver.jobTransition(cancel),
+            (driver) => driver.jobFailMany({ jobs: [{ id, outcome: 'discard', attempt: 1 }], now, nowIso }).then((r) => r[0]!),
+          ];
+          const results = await Promise.all(Array.from({ length: 12 }, (_, i) => calls[i % calls.length]!(pick(racers, i))));
+          const winners = results.filter((r) => r.ok);
+          expect(winners, `round ${round}`).toHaveLength(1);
+          const final = (await t.stored(id)).job.state;
+          for (const loser of results.filter((r) => !r.ok)) expect(loser, `round ${round}`).toMatchObject({ ok: false, state: final });
+        }
+      },
+    );
+
+    suite.test(
+      'race.complete-vs-fail',
+      "two workers on separate connections, one completing and one failing (retry) the same job: exactly one wins, the other is told the winner's state",
+      async (t) => {
+        const racers = await t.racers(2);
+        for (let round = 0; round < ROUNDS * 2; round++) {
+          const id = await activeJob(t);
+          const now = T0 + 1;
+          const [first, second] = round % 2 === 0 ? [racers[0]!, racers[1] ?? racers[0]!] : [racers[1] ?? racers[0]!, racers[0]!];
+          const [completed, failed] = await Promise.all([
+            first.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso: iso(now), returning: 'summary' }).then((r) => r[0]!),
+            second.jobFailMany({ jobs: [{ id, outcome: 'retry', attempt: 1, workerId: 'w1', retryDelayMs: 1_000 }], now, nowIso: iso(now) }).then((r) => r[0]!),
+          ]);
+          expect([completed.ok, failed.ok].filter(Boolean), `round ${round}`).toHaveLength(1);
+          const state = (await t.stored(id)).job.state;
+          expect(state).toBe(completed.ok ? EFFECTS.ack.to : EFFECTS.retry.to);
+          expect(completed.ok ? failed : completed).toMatchObject({ ok: false, state });
+        }
+      },
+    );
 
     suite.test('race.same-primitive-twice', 'two workers on separate connections completing (or failing) the same job at once: exactly one wins', async (t) => {
       const racers = await t.racers(2);
@@ -99,7 +107,10 @@ export function registerRaceCases(suite: DriverSuite): void {
               : driver.jobFailMany({ jobs: [{ id, outcome: 'discard', attempt: 1, deadLetter: k === 0 }], now, nowIso: iso(now) }).then((r) => r[0]!);
           }),
         );
-        expect(results.filter((r) => r.ok), `round ${round}`).toHaveLength(1);
+        expect(
+          results.filter((r) => r.ok),
+          `round ${round}`,
+        ).toHaveLength(1);
         const winner = results.findIndex((r) => r.ok);
         const stored = await t.stored(id);
         if (round % 2 === 0) expect(stored.job.result, 'the winner wrote its result').toBe(winner);
@@ -108,25 +119,31 @@ export function registerRaceCases(suite: DriverSuite): void {
       }
     });
 
-    suite.test('race.rescue-vs-complete', "the rescuer's reclaim of an overdue job (jobFailMany, guarded by its deadline) races the worker's ACK: exactly one wins", async (t) => {
-      const racers = await t.racers(2);
-      for (let round = 0; round < ROUNDS * 2; round++) {
-        const id = await activeJob(t);
-        const now = T0 + 10 * 60_000;
-        const [overdue] = await t.driver.jobListOverdue({ now, limit: 1 });
-        expect(overdue?.job.id).toBe(id);
-        const [first, second] = round % 2 === 0 ? [racers[0]!, racers[1] ?? racers[0]!] : [racers[1] ?? racers[0]!, racers[0]!];
-        const [rescued, completed] = await Promise.all([
-          first.jobFailMany({ jobs: [{ id, outcome: 'reclaim', attempt: 1, visibleUntil: overdue!.x.visibleUntil! }], now, nowIso: iso(now) }).then((r) => r[0]!),
-          second.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso: iso(now), returning: 'summary' }).then((r) => r[0]!),
-        ]);
-        expect([rescued.ok, completed.ok].filter(Boolean), `round ${round}`).toHaveLength(1);
-        const state = (await t.stored(id)).job.state;
-        expect(state).toBe(rescued.ok ? EFFECTS.reclaim.to : EFFECTS.ack.to);
-        if (!rescued.ok) expect(rescued).toMatchObject({ state: EFFECTS.ack.to });
-        if (!completed.ok) expect(completed).toMatchObject({ state: EFFECTS.reclaim.to });
-      }
-    });
+    suite.test(
+      'race.rescue-vs-complete',
+      "the rescuer's reclaim of an overdue job (jobFailMany, guarded by its deadline) races the worker's ACK: exactly one wins",
+      async (t) => {
+        const racers = await t.racers(2);
+        for (let round = 0; round < ROUNDS * 2; round++) {
+          const id = await activeJob(t);
+          const now = T0 + 10 * 60_000;
+          const [overdue] = await t.driver.jobListOverdue({ now, limit: 1 });
+          expect(overdue?.job.id).toBe(id);
+          const [first, second] = round % 2 === 0 ? [racers[0]!, racers[1] ?? racers[0]!] : [racers[1] ?? racers[0]!, racers[0]!];
+          const [rescued, completed] = await Promise.all([
+            first
+              .jobFailMany({ jobs: [{ id, outcome: 'reclaim', attempt: 1, visibleUntil: overdue!.x.visibleUntil! }], now, nowIso: iso(now) })
+              .then((r) => r[0]!),
+            second.jobCompleteMany({ jobs: [{ id, attempt: 1, workerId: 'w1' }], now, nowIso: iso(now), returning: 'summary' }).then((r) => r[0]!),
+          ]);
+          expect([rescued.ok, completed.ok].filter(Boolean), `round ${round}`).toHaveLength(1);
+          const state = (await t.stored(id)).job.state;
+          expect(state).toBe(rescued.ok ? EFFECTS.reclaim.to : EFFECTS.ack.to);
+          if (!rescued.ok) expect(rescued).toMatchObject({ state: EFFECTS.ack.to });
+          if (!completed.ok) expect(completed).toMatchObject({ state: EFFECTS.reclaim.to });
+        }
+      },
+    );
 
     suite.test('race.promote-vs-claim', 'promoters and claimers racing over the same due jobs: each job is promoted once and claimed once', async (t) => {
       const q = t.queue();
@@ -137,8 +154,12 @@ export function registerRaceCases(suite: DriverSuite): void {
       const results = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
           i % 2 === 0
-            ? pick(racers, i).jobPromote({ now, nowIso: iso(now), limit: 15 }).then((r) => ({ promoted: r.promoted.map((p) => p.id), claimed: [] as string[] }))
-            : t.claim([q], 10, { now, workerId: `w${i}` }, pick(racers, i)).then((r) => ({ promoted: r.promoted.map((p) => p.id), claimed: r.jobs.map((j) => j.id) })),
+            ? pick(racers, i)
+                .jobPromote({ now, nowIso: iso(now), limit: 15 })
+                .then((r) => ({ promoted: r.promoted.map((p) => p.id), claimed: [] as string[] }))
+            : t
+                .claim([q], 10, { now, workerId: `w${i}` }, pick(racers, i))
+                .then((r) => ({ promoted: r.promoted.map((p) => p.id), claimed: r.jobs.map((j) => j.id) })),
         ),
       );
       const promoted = results.flatMap((r) => r.promoted);
@@ -155,7 +176,9 @@ export function registerRaceCases(suite: DriverSuite): void {
         const name = t.name();
         await t.driver.cronUpsert(cronRecord(name));
         const wins = await Promise.all(
-          Array.from({ length: 8 }, (_, i) => pick(racers, i).cronAdvance({ name, expectNextRunMs: T0 + 60_000, patch: { nextRunMs: T0 + 120_000, run_count: 1, lastJobId: `j${i}` } })),
+          Array.from({ length: 8 }, (_, i) =>
+            pick(racers, i).cronAdvance({ name, expectNextRunMs: T0 + 60_000, patch: { nextRunMs: T0 + 120_000, run_count: 1, lastJobId: `j${i}` } }),
+          ),
         );
         expect(wins.filter(Boolean), `round ${round}`).toHaveLength(1);
         const stored = await t.driver.cronGet(name);
@@ -175,22 +198,34 @@ export function registerRaceCases(suite: DriverSuite): void {
       }
     });
 
-    suite.test('race.unique-insert', 'inserts racing with one unique key (reject): exactly one is stored (a driver declaring uniqueStrength strong)', async (t) => {
-      if (t.driver.capabilities.uniqueStrength !== 'strong') throw new Error('this case needs uniqueStrength strong; skip it with a written reason otherwise');
-      const racers = await t.racers(RACERS);
-      const q = t.queue();
-      for (let round = 0; round < ROUNDS; round++) {
-        const key = t.name();
-        const results = await Promise.all(
-          Array.from({ length: 8 }, (_, i) =>
-            pick(racers, i).jobInsert({ jobs: [t.job(q, {}, { uniqueKey: key, uniqueStates: ['available'], uniqueOnConflict: 'reject' })], now: T0, nowIso: iso(T0) }),
-          ),
-        );
-        expect(results.filter((r) => r.ok), `round ${round}`).toHaveLength(1);
-        for (const r of results.filter((r) => !r.ok)) expect(r).toMatchObject({ ok: false, index: 0, reason: 'unique' });
-      }
-      expect((await t.driver.jobCounts({ queue: q })).available).toBe(ROUNDS);
-    });
+    suite.test(
+      'race.unique-insert',
+      'inserts racing with one unique key (reject): exactly one is stored (a driver declaring uniqueStrength strong)',
+      async (t) => {
+        if (t.driver.capabilities.uniqueStrength !== 'strong')
+          throw new Error('this case needs uniqueStrength strong; skip it with a written reason otherwise');
+        const racers = await t.racers(RACERS);
+        const q = t.queue();
+        for (let round = 0; round < ROUNDS; round++) {
+          const key = t.name();
+          const results = await Promise.all(
+            Array.from({ length: 8 }, (_, i) =>
+              pick(racers, i).jobInsert({
+                jobs: [t.job(q, {}, { uniqueKey: key, uniqueStates: ['available'], uniqueOnConflict: 'reject' })],
+                now: T0,
+                nowIso: iso(T0),
+              }),
+            ),
+          );
+          expect(
+            results.filter((r) => r.ok),
+            `round ${round}`,
+          ).toHaveLength(1);
+          for (const r of results.filter((r) => !r.ok)) expect(r).toMatchObject({ ok: false, index: 0, reason: 'unique' });
+        }
+        expect((await t.driver.jobCounts({ queue: q })).available).toBe(ROUNDS);
+      },
+    );
 
     suite.test('race.workflow-save', 'saves racing at one workflow version: exactly one applies, with its jobs, and the losers insert nothing', async (t) => {
       const racers = await t.racers(RACERS);
@@ -199,7 +234,9 @@ export function registerRaceCases(suite: DriverSuite): void {
       expect(await t.driver.workflowSave({ workflow: { id, version: 1 }, expectVersion: null, now: T0, nowIso: iso(T0) })).toBe(true);
       const inserts = Array.from({ length: 8 }, () => t.job(q, { workflow_id: id }));
       const saved = await Promise.all(
-        inserts.map((job, i) => pick(racers, i).workflowSave({ workflow: { id, version: 2, by: i }, expectVersion: 1, insert: [job], now: T0, nowIso: iso(T0) })),
+        inserts.map((job, i) =>
+          pick(racers, i).workflowSave({ workflow: { id, version: 2, by: i }, expectVersion: 1, insert: [job], now: T0, nowIso: iso(T0) }),
+        ),
       );
       expect(saved.filter(Boolean)).toHaveLength(1);
       const winner = saved.indexOf(true);

@@ -76,17 +76,21 @@ export function registerTableCases(suite: DriverSuite): void {
 
   suite.group('transition table: refused edges', () => {
     for (const [from, to] of illegal) {
-      suite.test(`table.refuses.${from}-${to}`, `refuses ${from} → ${to} (not in TRANSITIONS) even when from names ${from}, whatever it asks back, leaving the job untouched`, async (t) => {
-        const q = t.queue();
-        const s = t.job(q, { state: from });
-        await t.insert([s]);
-        const before = await t.stored(s.job.id);
-        const counts = await t.driver.jobCounts({ queue: q });
-        expect(await t.driver.jobTransition(move(s.job.id, from, to))).toMatchObject({ ok: false, state: from });
-        expect(await t.driver.jobTransition({ ...move(s.job.id, from, to), returning: 'summary' })).toMatchObject({ ok: false, state: from });
-        expect(await t.stored(s.job.id)).toEqual(before);
-        expect(await t.driver.jobCounts({ queue: q })).toEqual(counts);
-      });
+      suite.test(
+        `table.refuses.${from}-${to}`,
+        `refuses ${from} → ${to} (not in TRANSITIONS) even when from names ${from}, whatever it asks back, leaving the job untouched`,
+        async (t) => {
+          const q = t.queue();
+          const s = t.job(q, { state: from });
+          await t.insert([s]);
+          const before = await t.stored(s.job.id);
+          const counts = await t.driver.jobCounts({ queue: q });
+          expect(await t.driver.jobTransition(move(s.job.id, from, to))).toMatchObject({ ok: false, state: from });
+          expect(await t.driver.jobTransition({ ...move(s.job.id, from, to), returning: 'summary' })).toMatchObject({ ok: false, state: from });
+          expect(await t.stored(s.job.id)).toEqual(before);
+          expect(await t.driver.jobCounts({ queue: q })).toEqual(counts);
+        },
+      );
     }
   });
 

@@ -116,7 +116,8 @@ export function jobFilter(raw: Record<string, unknown>, now: number, prefix = ''
   if (raw.queue !== undefined) filter.queue = checkQueue(raw.queue, `${prefix}queue`);
   if (raw.type !== undefined) filter.type = checkJobType(raw.type, `${prefix}type`);
   if (raw.state !== undefined) {
-    if (typeof raw.state !== 'string' || !(JOB_STATES as readonly string[]).includes(raw.state)) invalidField(`${prefix}state`, `one of ${JOB_STATES.join(', ')}`, raw.state);
+    if (typeof raw.state !== 'string' || !(JOB_STATES as readonly string[]).includes(raw.state))
+      invalidField(`${prefix}state`, `one of ${JOB_STATES.join(', ')}`, raw.state);
     filter.state = raw.state as JobState;
   }
   // created_at is stamped by the engine in one format (toTimestamp), so text order is time order.
@@ -213,10 +214,14 @@ export async function setQueueConfig(ctx: EngineContext, name: string, body: unk
     if (request[key] !== undefined && bp[key] === undefined) bp[key] = request[key];
   }
   if (bp.strategy !== undefined && bp.strategy !== 'reject') {
-    throw new OjsError('unsupported', `Backpressure strategy '${String(bp.strategy)}' is not supported: only "reject".`, { details: { field: 'backpressure.strategy' } });
+    throw new OjsError('unsupported', `Backpressure strategy '${String(bp.strategy)}' is not supported: only "reject".`, {
+      details: { field: 'backpressure.strategy' },
+    });
   }
   if (bp.max_size_bytes !== undefined && bp.max_size_bytes !== 0 && bp.max_size_bytes !== null) {
-    throw new OjsError('unsupported', 'Size bounds (max_size_bytes) are not supported: bound the queue by max_depth.', { details: { field: 'backpressure.max_size_bytes' } });
+    throw new OjsError('unsupported', 'Size bounds (max_size_bytes) are not supported: bound the queue by max_depth.', {
+      details: { field: 'backpressure.max_size_bytes' },
+    });
   }
   const record: QueueConfigRecord = { name, updated_at: instant(ctx).nowIso };
   const maxDepth = optionalInt(bp.max_depth, 'backpressure.max_depth', 0);
@@ -245,4 +250,3 @@ export async function setQueueConfig(ctx: EngineContext, name: string, body: unk
   ctx.queueConfigs.stored(stored);
   return configView(name, stored);
 }
-

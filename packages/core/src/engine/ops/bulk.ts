@@ -27,14 +27,16 @@ function errorOf(err: unknown): OjsError {
 
 function checkAtomicity(value: unknown, allowed: readonly string[]): 'atomic' | 'partial' {
   if (value === undefined) return 'partial';
-  if (value === 'atomic' && !allowed.includes('atomic')) throw OjsError.unsupported('Bulk cancel, retry and delete run item by item: "atomicity" must be "partial".');
+  if (value === 'atomic' && !allowed.includes('atomic'))
+    throw OjsError.unsupported('Bulk cancel, retry and delete run item by item: "atomicity" must be "partial".');
   if (value !== 'atomic' && value !== 'partial') invalidField('atomicity', '"partial" or "atomic"', value);
   return value;
 }
 
 function checkIdempotencyKey(request: Record<string, unknown>): void {
   // Refused rather than ignored: a client relying on it to avoid duplicates must not be misled.
-  if (request.idempotency_key !== undefined) throw OjsError.unsupported('Bulk idempotency keys are not supported: give each job its own id (a retried id answers 409 duplicate).');
+  if (request.idempotency_key !== undefined)
+    throw OjsError.unsupported('Bulk idempotency keys are not supported: give each job its own id (a retried id answers 409 duplicate).');
 }
 
 // ---- enqueue --------------------------------------------------------------------------------------
@@ -72,7 +74,14 @@ export async function enqueueBulk(ctx: EngineContext, body: unknown): Promise<Bu
   const configs = cachedConfigs instanceof Promise ? await cachedConfigs : cachedConfigs;
   let pending = valid;
   while (pending.length > 0) {
-    const result = await ctx.driver.jobInsert(insertParams(pending.map((p) => p.stored), now, undefined, configs));
+    const result = await ctx.driver.jobInsert(
+      insertParams(
+        pending.map((p) => p.stored),
+        now,
+        undefined,
+        configs,
+      ),
+    );
     if (result.ok) {
       result.outcomes.forEach((outcome, k) => {
         const { index } = pending[k]!;
@@ -158,7 +167,10 @@ async function actOn(ctx: EngineContext, action: BulkAction, id: string, index: 
     if (deleted) return { index, job_id: id, status: 'deleted' };
     const stored = await ctx.driver.jobGet(id);
     const error = stored
-      ? OjsError.conflict(`Cannot delete job '${id}': it is '${stored.job.state}' (only finished jobs are deleted).`, { job_id: id, current_state: stored.job.state })
+      ? OjsError.conflict(`Cannot delete job '${id}': it is '${stored.job.state}' (only finished jobs are deleted).`, {
+          job_id: id,
+          current_state: stored.job.state,
+        })
       : OjsError.notFound('job', id);
     return { index, job_id: id, status: 'failed', error: error.toBody() };
   } catch (err) {

@@ -82,7 +82,10 @@ export async function registerCron(ctx: EngineContext, body: unknown): Promise<C
   try {
     nextRunMs = enabled ? nextRun({ expression, timezone }, now, now) : null;
   } catch (err) {
-    throw OjsError.invalidRequest((err as Error).message, { field: /timezone/i.test((err as Error).message) ? 'timezone' : 'expression', received: /timezone/i.test((err as Error).message) ? timezone : expression });
+    throw OjsError.invalidRequest((err as Error).message, {
+      field: /timezone/i.test((err as Error).message) ? 'timezone' : 'expression',
+      received: /timezone/i.test((err as Error).message) ? timezone : expression,
+    });
   }
   const existing = await ctx.driver.cronGet(name);
   const record: CronRecord = {

@@ -57,19 +57,32 @@ export async function retryDeadLetter(ctx: EngineContext, id: string, body?: unk
   const { from, to } = EFFECTS.deadLetterRetry;
   const changes = effectChanges(EFFECTS.deadLetterRetry, now, nowIso);
   const note = noteOf(EFFECTS.deadLetterRetry, nowIso);
-  const result = await ctx.driver.jobTransition({ id, from, to, expect: { deadLetter: true }, set: { attempt: 0, ...changes.set }, unset: changes.unset, x: changes.x, note });
+  const result = await ctx.driver.jobTransition({
+    id,
+    from,
+    to,
+    expect: { deadLetter: true },
+    set: { attempt: 0, ...changes.set },
+    unset: changes.unset,
+    x: changes.x,
+    note,
+  });
   if (!result.ok) {
     throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
   }
   const job = (result as { job: Job }).job;
-  await ctx.hub.emit([jobEvent('dead_letter.retried', job, STATE_ROLES.deadLetter, nowIso), jobEvent('job.enqueued', job, STATE_ROLES.deadLetter, nowIso, { priority: job.priority })]);
+  await ctx.hub.emit([
+    jobEvent('dead_letter.retried', job, STATE_ROLES.deadLetter, nowIso),
+    jobEvent('job.enqueued', job, STATE_ROLES.deadLetter, nowIso, { priority: job.priority }),
+  ]);
   return { job };
 }
 
 export async function deleteDeadLetter(ctx: EngineContext, id: string): Promise<DeadLetterDeleteResponse> {
   assertIdFormat(id, 'dead_letter_job');
   const deleted = await ctx.driver.jobDelete({ id, expect: { states: [STATE_ROLES.deadLetter], deadLetter: true } });
-  if (!deleted) throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
+  if (!deleted)
+    throw new OjsError('not_found', `Job '${id}' is not in the dead-letter queue.`, { details: { resource_type: 'dead_letter_job', resource_id: id } });
   await ctx.hub.emit([jobEvent('dead_letter.deleted', deleted, STATE_ROLES.deadLetter, instant(ctx).nowIso)]);
   return { deleted: true, job_id: id };
 }

@@ -44,7 +44,12 @@ export function parseWithDefaults(ctx: EngineContext, body: unknown, now: number
   }
 }
 
-function insertError(result: Extract<InsertResult, { ok: false }>, batch: boolean, uniqueKey?: string, configs?: ReadonlyMap<string, QueueConfigRecord>): OjsError {
+function insertError(
+  result: Extract<InsertResult, { ok: false }>,
+  batch: boolean,
+  uniqueKey?: string,
+  configs?: ReadonlyMap<string, QueueConfigRecord>,
+): OjsError {
   const where = batch ? `jobs[${result.index}]: ` : '';
   if (result.reason === 'queue_full') return queueFullError(result, configs?.get(result.queue), batch);
   const details: Record<string, unknown> = { existing_job_id: result.existing.id, ...(batch ? { index: result.index } : {}) };
@@ -129,7 +134,9 @@ export interface BoundedInsert {
 }
 
 /** The configurations for reporting (pressure, Retry-After) once the insert is done: none when they cannot be read. */
-async function settledConfigs(configs: ReadonlyMap<string, QueueConfigRecord> | Promise<ReadonlyMap<string, QueueConfigRecord>>): Promise<ReadonlyMap<string, QueueConfigRecord>> {
+async function settledConfigs(
+  configs: ReadonlyMap<string, QueueConfigRecord> | Promise<ReadonlyMap<string, QueueConfigRecord>>,
+): Promise<ReadonlyMap<string, QueueConfigRecord>> {
   try {
     return await configs;
   } catch {

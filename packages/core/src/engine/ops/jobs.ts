@@ -55,7 +55,13 @@ export async function activateJob(ctx: EngineContext, id: string): Promise<JobRe
   assertIdFormat(id);
   const { now, nowIso } = instant(ctx);
   const { from, to } = EFFECTS.activate;
-  const result = await ctx.driver.jobTransition({ id, from, to, set: effectChanges(EFFECTS.activate, now, nowIso).set, note: noteOf(EFFECTS.activate, nowIso) });
+  const result = await ctx.driver.jobTransition({
+    id,
+    from,
+    to,
+    set: effectChanges(EFFECTS.activate, now, nowIso).set,
+    note: noteOf(EFFECTS.activate, nowIso),
+  });
   if (!result.ok) throw transitionError(result, id, 'activate', STATE_ROLES.pending);
   const job = (result as { job: Job }).job;
   await ctx.hub.emit([jobEvent('job.enqueued', job, STATE_ROLES.pending, nowIso, { priority: job.priority, activated: true })]);

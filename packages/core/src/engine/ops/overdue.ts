@@ -39,7 +39,15 @@ export interface OverdueJobsResponse {
 
 function overdueJob(stored: StoredJob, reason: OverdueReason, deadline: number, now: number): OverdueJob {
   const { job } = stored;
-  const entry: OverdueJob = { job_id: job.id, type: job.type, queue: job.queue, attempt: job.attempt, reason, deadline: toTimestamp(deadline), overdue_ms: now - deadline };
+  const entry: OverdueJob = {
+    job_id: job.id,
+    type: job.type,
+    queue: job.queue,
+    attempt: job.attempt,
+    reason,
+    deadline: toTimestamp(deadline),
+    overdue_ms: now - deadline,
+  };
   if (job.worker_id !== undefined) entry.worker_id = job.worker_id;
   if (job.started_at !== undefined) entry.started_at = job.started_at;
   return entry;

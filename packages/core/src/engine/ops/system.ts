@@ -5,7 +5,11 @@ import type { EngineContext } from '../context.js';
 import { recordsHistory } from './history.js';
 
 /** Extensions with full wire support in the engine. */
-const OFFICIAL_EXTENSIONS = ['dead-letter', 'progress', 'events', 'admin-api', 'backpressure', 'bulk-operations', 'graceful-shutdown'].map((name) => ({ name, uri: `urn:ojs:ext:${name}`, version: '1.0' }));
+const OFFICIAL_EXTENSIONS = ['dead-letter', 'progress', 'events', 'admin-api', 'backpressure', 'bulk-operations', 'graceful-shutdown'].map((name) => ({
+  name,
+  uri: `urn:ojs:ext:${name}`,
+  version: '1.0',
+}));
 const EXPERIMENTAL_EXTENSIONS = [{ name: 'x-ack-batch', uri: 'urn:ojskit:ext:ack-batch', version: '1.0' }];
 /** Advertised where the backend records each job's transitions (`GET /ojs/v1/jobs/:id/history`). */
 const HISTORY_EXTENSION = { name: 'x-job-history', uri: 'urn:ojskit:ext:job-history', version: '1.0' };
@@ -35,7 +39,10 @@ export function manifest(ctx: EngineContext): Manifest {
       transactional_enqueue: caps.transactionalEnqueue,
       job_history: recordsHistory(ctx),
     },
-    extensions: { official: OFFICIAL_EXTENSIONS, experimental: recordsHistory(ctx) ? [...EXPERIMENTAL_EXTENSIONS, HISTORY_EXTENSION] : EXPERIMENTAL_EXTENSIONS },
+    extensions: {
+      official: OFFICIAL_EXTENSIONS,
+      experimental: recordsHistory(ctx) ? [...EXPERIMENTAL_EXTENSIONS, HISTORY_EXTENSION] : EXPERIMENTAL_EXTENSIONS,
+    },
     unique_job_strength: caps.uniqueStrength,
     limits: { max_envelope_bytes: MAX_ENVELOPE_BYTES, max_batch_size: ctx.settings.maxBatchSize },
   };

@@ -98,7 +98,8 @@ async function handBack(ctx: EngineContext, jobs: readonly Job[]): Promise<void>
   const results = await ctx.driver.jobFailMany({ jobs: items, now, nowIso });
   const events: EventInput[] = [];
   results.forEach((result, i) => {
-    if (result.ok && 'job' in result && result.job) events.push(jobEvent('job.requeued', result.job, STATE_ROLES.claimed, nowIso, undefined, jobs[i]!.started_at));
+    if (result.ok && 'job' in result && result.job)
+      events.push(jobEvent('job.requeued', result.job, STATE_ROLES.claimed, nowIso, undefined, jobs[i]!.started_at));
   });
   await ctx.hub.emit(events);
 }
@@ -260,7 +261,6 @@ export async function ack(ctx: EngineContext, body: unknown): Promise<AckRespons
   return { acknowledged: true, id: job.id, job_id: job.id, state: 'completed', completed_at: job.completed_at ?? nowIso, job };
 }
 
-
 /** Batched ACKs (ojskit extension): independent guarded completions in one driver round trip. */
 export async function ackMany(ctx: EngineContext, body: unknown): Promise<AckManyResponse> {
   const requests = parseAckBatchRequest(body);
@@ -275,9 +275,7 @@ export async function ackMany(ctx: EngineContext, body: unknown): Promise<AckMan
   }
   const stored = items.length === 0 ? [] : await ctx.driver.jobCompleteMany({ jobs: items, now, nowIso, returning: needJobs ? 'job' : 'summary' });
   let next = 0;
-  const results: readonly TransitionResult[] = malformed
-    ? requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null }))
-    : stored;
+  const results: readonly TransitionResult[] = malformed ? requests.map((r) => (isUuidV7(r.jobId) ? stored[next++]! : { ok: false, state: null })) : stored;
   const events: EventInput[] = [];
   const out: AckManyResult[] = [];
   const terminal: Job[] = [];

@@ -172,7 +172,15 @@ export async function onMemberTerminal(ctx: EngineContext, job: Job): Promise<vo
       else if (index + 1 < members.length) {
         const next = members[index + 1]!;
         next.enqueued = true;
-        insert.push(memberJob(ctx, wf, next.request, now, members.slice(0, index + 1).map((m) => m.result ?? null)));
+        insert.push(
+          memberJob(
+            ctx,
+            wf,
+            next.request,
+            now,
+            members.slice(0, index + 1).map((m) => m.result ?? null),
+          ),
+        );
       } else state = 'completed';
     } else if (members.every((m) => m.outcome !== undefined)) {
       const anyFailed = members.some((m) => failedOutcome(m.outcome));

@@ -61,7 +61,11 @@ function decideRescue(ctx: EngineContext, stored: StoredJob, now: number, nowIso
     );
     return { stored, decision: decideFailure(stored, error, ctx.random) };
   }
-  const error = buildJobError({ code: 'visibility_timeout', type: 'visibility_timeout', message: 'The visibility deadline passed without an ACK or FAIL.' }, job.attempt, nowIso);
+  const error = buildJobError(
+    { code: 'visibility_timeout', type: 'visibility_timeout', message: 'The visibility deadline passed without an ACK or FAIL.' },
+    job.attempt,
+    nowIso,
+  );
   return { stored, decision: decideReclaim(stored, error) };
 }
 
@@ -74,7 +78,11 @@ async function reclaimDeadWorkers(ctx: EngineContext, now: number, nowIso: strin
     for (const id of worker.active_job_ids) {
       const stored = await ctx.driver.jobGet(id);
       if (!stored || stored.job.state !== STATE_ROLES.claimed || stored.job.worker_id !== worker.id) continue;
-      const error = buildJobError({ code: 'worker_death', type: 'worker_death', message: `Worker '${worker.id}' stopped heartbeating.` }, stored.job.attempt, nowIso);
+      const error = buildJobError(
+        { code: 'worker_death', type: 'worker_death', message: `Worker '${worker.id}' stopped heartbeating.` },
+        stored.job.attempt,
+        nowIso,
+      );
       const decision = decideReclaim(stored, error);
       decision.item.workerId = worker.id;
       decisions.push({ stored, decision });
@@ -94,7 +102,12 @@ export const rescuer: BackgroundService = {
     for (;;) {
       const { now, nowIso } = instant(ctx);
       const overdue = await ctx.driver.jobListOverdue({ now, limit: BATCH });
-      const moved = await apply(ctx, overdue.map((stored) => decideRescue(ctx, stored, now, nowIso)), now, nowIso);
+      const moved = await apply(
+        ctx,
+        overdue.map((stored) => decideRescue(ctx, stored, now, nowIso)),
+        now,
+        nowIso,
+      );
       total += moved;
       if (overdue.length < BATCH || moved === 0) break;
     }

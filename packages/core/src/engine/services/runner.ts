@@ -75,9 +75,7 @@ export class ServiceRunner {
     this.timers.clear();
     this.leasedUntil.clear();
     await Promise.allSettled([...this.running]);
-    await Promise.allSettled(
-      this.services.map((s) => this.ctx.driver.leaseRelease({ name: `service:${s.name}`, owner: this.ctx.settings.instanceId })),
-    );
+    await Promise.allSettled(this.services.map((s) => this.ctx.driver.leaseRelease({ name: `service:${s.name}`, owner: this.ctx.settings.instanceId })));
   }
 
   /** One pass of every service, in order, without leases (tests drive time with a manual clock). */

@@ -77,7 +77,5 @@ export class KafkajsAdmin implements KafkaAdmin {
 /** The broker does not implement CreateTopics (the test broker) or rejects the version kafkajs speaks. */
 function unsupported(error: unknown): boolean {
   const e = error as { type?: string; name?: string; message?: string };
-  return (
-    e.name === 'KafkaJSServerDoesNotSupportApiKey' || e.name === 'KafkaJSNotImplemented' || e.type === 'UNSUPPORTED_VERSION'
-  );
+  return e.name === 'KafkaJSServerDoesNotSupportApiKey' || e.name === 'KafkaJSNotImplemented' || e.type === 'UNSUPPORTED_VERSION';
 }

@@ -1,13 +1,6 @@
 /** The port's consumer-group member over kafkajs: batches per partition, manual commits, pause/resume. */
 import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
-import type {
-  ConsumeOptions,
-  ConsumedRecord,
-  KafkaConsumer,
-  PartitionSelection,
-  TopicPartition,
-  TopicPartitionOffset,
-} from '../types.js';
+import type { ConsumeOptions, ConsumedRecord, KafkaConsumer, PartitionSelection, TopicPartition, TopicPartitionOffset } from '../types.js';
 import type { QuietKafkaLog } from './quiet-log.js';
 
 function headerText(headers: IHeaders | undefined): Record<string, string> {
@@ -50,9 +43,7 @@ export class KafkajsConsumer implements KafkaConsumer {
       this.current = [];
     });
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
-      this.current = Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) =>
-        partitions.map((partition) => ({ topic, partition })),
-      );
+      this.current = Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
       if (this.current.length > 0) for (const wake of this.waiters.splice(0)) wake();
     });
     consumer.on(consumer.events.STOP, () => {

@@ -37,14 +37,12 @@ export class KafkajsProducer implements KafkaProducer {
       acks: -1,
       topicMessages: batches.map(({ topic, records }) => ({
         topic,
-        messages: records.map(
-          (record): Message => ({
-            key: record.key ?? null,
-            value: record.value,
-            ...(record.headers ? { headers: record.headers } : {}),
-            ...(record.partition === undefined ? {} : { partition: record.partition }),
-          }),
-        ),
+        messages: records.map((record): Message => ({
+          key: record.key ?? null,
+          value: record.value,
+          ...(record.headers ? { headers: record.headers } : {}),
+          ...(record.partition === undefined ? {} : { partition: record.partition }),
+        })),
       })),
     });
     this.log.working();
