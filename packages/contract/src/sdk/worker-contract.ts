@@ -723,6 +723,8 @@ export function runWorkerContract(options: WorkerContractOptions): void {
           const job = await client.enqueue('ping', [i], { queue });
           expect((await client.waitFor(job.id, { timeoutMs: 5_000, pollIntervalMs: 10 })).state).toBe('completed');
         }
+        // The store records the ACK before the worker reads its answer, so the client can see `completed` first.
+        await until(2_000, 'the worker to count its third ACK', () => worker.stats.jobsAcked >= 3);
         expect(worker.stats.jobsAcked).toBe(3);
         // After each FETCH that brought a job, the next call is that job's ACK, not another FETCH.
         const afterJobs = calls.order.flatMap((entry, i) =>
