@@ -307,14 +307,18 @@ export class PgEventTransport implements EventTransport {
   /** The events of a logged payload (overflowed ones read back), or none for a control message. */
   private async payloadEvents(payload: string): Promise<OjsEvent[]> {
     const envelope = JSON.parse(payload) as Envelope;
-    if (!Array.isArray(envelope.e)) return [];
-    const refs = envelope.e.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));
+    return Array.isArray(envelope.e) ? this.itemEvents(envelope.e) : [];
+  }
+
+  /** The events of a payload's items, those stored in `event_overflow` read back (one statement). */
+  private async itemEvents(items: Envelope['e']): Promise<OjsEvent[]> {
+    const refs = items.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));
     const byId = new Map<string, OjsEvent>();
     if (refs.length > 0) {
       const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
       for (const r of rows) byId.set(r.id, unpackEvent(JSON.parse(r.payload) as PackedEvent | OjsEvent));
     }
-    return envelope.e.flatMap((item) => {
+    return items.flatMap((item) => {
       if (Array.isArray(item) || !('$overflow' in item)) return unpackItem(item);
       const event = byId.get(item.$overflow);
       return event === undefined ? [] : [event];
@@ -506,13 +510,7 @@ export class PgEventTransport implements EventTransport {
     }
     this.delivery = this.delivery.then(async () => {
       try {
-        const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
-        const byId = new Map(rows.map((r) => [r.id, unpackEvent(JSON.parse(r.payload) as PackedEvent | OjsEvent)]));
-        const events = items.flatMap((item) => {
-          if (Array.isArray(item) || !('$overflow' in item)) return unpackItem(item);
-          const event = byId.get(item.$overflow);
-          return event === undefined ? [] : [event];
-        });
+        const events = await this.itemEvents(items);
         this.deliver(events);
       } catch (error) {
         this.options.onError(new Error('ojskit postgres: cannot read overflowed events', { cause: error }));
