@@ -27,7 +27,11 @@ describe.runIf(HAVE_PG)('migrate()', () => {
 
   it('applies every migration once, then finds nothing to do', async () => {
     const schema = fresh();
-    expect(await migrate({ pool, schema })).toEqual({ schema, applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log'], lifecycleUpdated: true });
+    expect(await migrate({ pool, schema })).toEqual({
+      schema,
+      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log'],
+      lifecycleUpdated: true,
+    });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });
     const { rows } = await pool.query(`SELECT version FROM "${schema}".ojskit_migrations ORDER BY version`);
     expect(rows.map((r) => r.version)).toEqual(['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', 'lifecycle']);
