@@ -1,40 +1,19 @@
 /**
  * Request bodies as the OpenAPI document describes them. The gateway itself checks only that a body is a
  * JSON object (`http/body.ts`); every field is validated by the engine, so an in-process caller and an HTTP
- * caller get the same OJS errors. Where core publishes a request schema (enqueue, worker operations) the
- * document uses it; the rest are declared here.
+ * caller get the same OJS errors. Where core publishes a request schema (enqueue, worker operations) the routes use it
+ * directly; the rest are declared here.
  */
 import { z } from '@hono/zod-openapi';
-import {
-  AckBatchRequestSchema,
-  AckRequestSchema,
-  EnqueueOptionsSchema,
-  EnqueueRequestSchema,
-  FetchRequestSchema,
-  HeartbeatRequestSchema,
-  NackRequestSchema,
-  ProgressRequestSchema,
-} from '@ojskit/core/schemas';
-import { named } from './named.js';
+import { EnqueueOptionsSchema, EnqueueRequestSchema } from '@ojskit/core/schemas';
 
 const jsonObject = z.record(z.string(), z.unknown());
 /** Options carried by cron templates and workflows: the enqueue options, closed (envelope.md E16). */
 const options = EnqueueOptionsSchema;
 
-export const EnqueueBody = named(EnqueueRequestSchema, 'EnqueueRequest');
-
 export const BatchEnqueueBody = z
-  .looseObject({ jobs: z.array(EnqueueBody).min(1).openapi({ description: 'Enqueue requests; all stored or none.' }) })
+  .looseObject({ jobs: z.array(EnqueueRequestSchema).min(1).openapi({ description: 'Enqueue requests; all stored or none.' }) })
   .openapi('BatchEnqueueRequest');
-
-export const FetchBody = named(FetchRequestSchema, 'FetchRequest');
-export const AckBody = named(AckRequestSchema, 'AckRequest');
-export const AckBatchBody = named(AckBatchRequestSchema, 'AckBatchRequest', {
-  description: 'ojskit extension: many ACKs in one request, each succeeding or failing on its own.',
-});
-export const NackBody = named(NackRequestSchema, 'NackRequest');
-export const HeartbeatBody = named(HeartbeatRequestSchema, 'HeartbeatRequest');
-export const ProgressBody = named(ProgressRequestSchema, 'ProgressRequest');
 
 export const WorkerProgressBody = z
   .looseObject({

@@ -79,7 +79,7 @@ export const EnqueueRequestSchema = z
     visibility_timeout: z.number().optional(),
     pending: z.boolean().optional(),
   })
-  .describe('OJS enqueue request');
+  .meta({ id: 'EnqueueRequest', description: 'OJS enqueue request' });
 
 /** A validated enqueue request, turned into everything a driver needs to store the job. */
 export interface ParsedEnqueue {

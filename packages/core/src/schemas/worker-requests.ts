@@ -7,22 +7,31 @@ import { isQueueName } from './patterns.js';
 /** Longest long-poll a FETCH may ask for. */
 export const MAX_FETCH_WAIT_MS = 2_000;
 
-export const FetchRequestSchema = z.looseObject({
-  queues: z.array(z.string()).min(1),
-  count: z.number().int().min(1).optional(),
-  worker_id: z.string().optional(),
-  visibility_timeout_ms: z.number().int().positive().optional(),
-  wait_ms: z.number().int().min(0).optional().describe(`a longer wait is cut to ${MAX_FETCH_WAIT_MS} ms`),
-});
+export const FetchRequestSchema = z
+  .looseObject({
+    queues: z.array(z.string()).min(1),
+    count: z.number().int().min(1).optional(),
+    worker_id: z.string().optional(),
+    visibility_timeout_ms: z.number().int().positive().optional(),
+    wait_ms: z.number().int().min(0).optional().describe(`a longer wait is cut to ${MAX_FETCH_WAIT_MS} ms`),
+  })
+  .meta({ id: 'FetchRequest' });
 
-export const AckRequestSchema = z.looseObject({
-  job_id: z.string(),
-  result: z.unknown().optional(),
-  worker_id: z.string().optional(),
-  attempt: z.number().int().min(1).optional(),
-});
+export const AckRequestSchema = z
+  .looseObject({
+    job_id: z.string(),
+    result: z.unknown().optional(),
+    worker_id: z.string().optional(),
+    attempt: z.number().int().min(1).optional(),
+  })
+  .meta({ id: 'AckRequest' });
 
-export const AckBatchRequestSchema = z.looseObject({ acks: z.array(AckRequestSchema).min(1) });
+export const AckBatchRequestSchema = z
+  .looseObject({ acks: z.array(AckRequestSchema).min(1) })
+  .meta({ id: 'AckBatchRequest', description: 'ojskit extension: many ACKs in one request, each succeeding or failing on its own.' });
+
+/** One ACK of a batch, as a client writes it. */
+export type AckManyItem = z.input<typeof AckRequestSchema>;
 
 export const FailErrorInputSchema = z.looseObject({
   code: z.string().optional(),
@@ -33,27 +42,31 @@ export const FailErrorInputSchema = z.looseObject({
   backtrace: z.unknown().optional(),
 });
 
-export const NackRequestSchema = z.looseObject({
-  job_id: z.string(),
-  error: FailErrorInputSchema.optional(),
-  requeue: z.boolean().optional(),
-  worker_id: z.string().optional(),
-  attempt: z.number().int().min(1).optional(),
-});
+export const NackRequestSchema = z
+  .looseObject({
+    job_id: z.string(),
+    error: FailErrorInputSchema.optional(),
+    requeue: z.boolean().optional(),
+    worker_id: z.string().optional(),
+    attempt: z.number().int().min(1).optional(),
+  })
+  .meta({ id: 'NackRequest' });
 
-export const HeartbeatRequestSchema = z.looseObject({
-  worker_id: z.string(),
-  active_jobs: z.union([z.array(z.string()), z.number().int().min(0)]).optional(),
-  active_job_ids: z.array(z.string()).optional(),
-  job_id: z.string().optional(),
-  visibility_timeout_ms: z.number().int().positive().optional(),
-  state: z.string().optional(),
-  hostname: z.string().optional(),
-  pid: z.number().int().optional(),
-  queues: z.array(z.string()).optional(),
-  concurrency: z.number().int().optional(),
-  labels: z.record(z.string(), z.unknown()).optional(),
-});
+export const HeartbeatRequestSchema = z
+  .looseObject({
+    worker_id: z.string(),
+    active_jobs: z.union([z.array(z.string()), z.number().int().min(0)]).optional(),
+    active_job_ids: z.array(z.string()).optional(),
+    job_id: z.string().optional(),
+    visibility_timeout_ms: z.number().int().positive().optional(),
+    state: z.string().optional(),
+    hostname: z.string().optional(),
+    pid: z.number().int().optional(),
+    queues: z.array(z.string()).optional(),
+    concurrency: z.number().int().optional(),
+    labels: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'HeartbeatRequest' });
 
 export const ProgressRequestSchema = z
   .looseObject({
@@ -65,7 +78,8 @@ export const ProgressRequestSchema = z
   .refine((body) => body.progress !== undefined || body.message !== undefined || body.data !== undefined, {
     message: 'A progress update needs at least one of progress, message or data.',
     path: ['progress'],
-  });
+  })
+  .meta({ id: 'ProgressRequest' });
 
 export interface FetchRequest {
   queues: string[];
