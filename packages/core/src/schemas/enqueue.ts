@@ -263,6 +263,8 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (more && body.schema !== undefined && typeof body.schema !== 'string') invalidField('schema', 'a URI string', body.schema);
 
   const retryField = more ? pickAliased(body, options, ['retry', 'retry_policy', 'options.retry', 'options.retry_policy']) : undefined;
+  // null is no policy object (the default applies when the field is absent); the schema refuses it too.
+  if (retryField?.value === null) invalidField(retryField.key, 'a retry policy object', null);
   if (retryField) checkPolicyKeys(retryField.value, retryField.key, 'retry');
   const retryPolicy = resolveRetryPolicy(retryField?.value, retryField?.key);
   const uniqueField = more ? pick(body, options, 'unique', 'options.unique') : undefined;

@@ -11,18 +11,23 @@ export const FetchRequestSchema = z
   .looseObject({
     queues: z.array(z.string()).min(1),
     count: z.number().int().min(1).optional(),
-    worker_id: z.string().optional(),
+    worker_id: z.string().min(1).optional(),
     visibility_timeout_ms: z.number().int().positive().optional(),
     wait_ms: z.number().int().min(0).optional().describe(`a longer wait is cut to ${MAX_FETCH_WAIT_MS} ms`),
   })
   .meta({ id: 'FetchRequest' });
 
+/**
+ * `null` on an optional field of a worker's answer (ACK, FAIL, BEAT, progress) means the field is absent: the
+ * protocol tolerates null as absent (envelope.md), and workers of other SDKs send `"worker_id": null`. The
+ * requests a producer or a fetching worker sends (enqueue, FETCH) refuse null: a field there is a value or absent.
+ */
 export const AckRequestSchema = z
   .looseObject({
-    job_id: z.string(),
+    job_id: z.string().min(1),
     result: z.unknown().optional(),
-    worker_id: z.string().optional(),
-    attempt: z.number().int().min(1).optional(),
+    worker_id: z.string().nullish(),
+    attempt: z.number().int().min(1).nullish(),
   })
   .meta({ id: 'AckRequest' });
 
@@ -44,38 +49,39 @@ export const FailErrorInputSchema = z.looseObject({
 
 export const NackRequestSchema = z
   .looseObject({
-    job_id: z.string(),
-    error: FailErrorInputSchema.optional(),
+    job_id: z.string().min(1),
+    error: FailErrorInputSchema.nullish(),
     requeue: z.boolean().optional(),
-    worker_id: z.string().optional(),
-    attempt: z.number().int().min(1).optional(),
+    worker_id: z.string().nullish(),
+    attempt: z.number().int().min(1).nullish(),
   })
   .meta({ id: 'NackRequest' });
 
 export const HeartbeatRequestSchema = z
   .looseObject({
-    worker_id: z.string(),
-    active_jobs: z.union([z.array(z.string()), z.number().int().min(0)]).optional(),
+    worker_id: z.string().min(1),
+    active_jobs: z.union([z.array(z.string()), z.number().min(0)]).optional(),
     active_job_ids: z.array(z.string()).optional(),
     job_id: z.string().optional(),
     visibility_timeout_ms: z.number().int().positive().optional(),
-    state: z.string().optional(),
-    hostname: z.string().optional(),
-    pid: z.number().int().optional(),
+    // What a worker says about itself is informational: kept when well typed, otherwise ignored (never refused).
+    state: z.string().optional().catch(undefined),
+    hostname: z.string().optional().catch(undefined),
+    pid: z.number().int().optional().catch(undefined),
     queues: z.array(z.string()).optional(),
-    concurrency: z.number().int().optional(),
-    labels: z.record(z.string(), z.unknown()).optional(),
+    concurrency: z.number().int().optional().catch(undefined),
+    labels: z.record(z.string(), z.unknown()).optional().catch(undefined),
   })
   .meta({ id: 'HeartbeatRequest' });
 
 export const ProgressRequestSchema = z
   .looseObject({
-    progress: z.number().optional(),
-    message: z.string().optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
-    checkpoint: z.record(z.string(), z.unknown()).optional(),
+    progress: z.number().nullish(),
+    message: z.string().nullish(),
+    data: z.record(z.string(), z.unknown()).nullish(),
+    checkpoint: z.record(z.string(), z.unknown()).nullish(),
   })
-  .refine((body) => body.progress !== undefined || body.message !== undefined || body.data !== undefined, {
+  .refine((body) => body.progress != null || body.message != null || body.data != null, {
     message: 'A progress update needs at least one of progress, message or data.',
     path: ['progress'],
   })
@@ -266,6 +272,8 @@ export function parseProgressRequest(input: unknown): ProgressRequest {
     if (!isPlainObject(body.data)) invalidField('data', 'an object', body.data);
     out.data = body.data;
   }
+  // Not stored (yet), but a checkpoint that is not an object is a client bug worth telling.
+  if (body.checkpoint !== undefined && body.checkpoint !== null && !isPlainObject(body.checkpoint)) invalidField('checkpoint', 'an object', body.checkpoint);
   if (out.progress === undefined && out.message === undefined && out.data === undefined) {
     throw OjsError.invalidRequest('A progress update needs at least one of progress, message or data.', { field: 'progress' });
   }
