@@ -39,6 +39,14 @@ import { uniqueFingerprint } from '../unique/fingerprint.js';
 /** `options` of an enqueue request. */
 const queueName = z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN);
 const timeText = z.string().describe('RFC 3339 timestamp with offset, or +<ISO 8601 duration>');
+/** Seconds, or an ISO 8601 duration (`PT30S`); either way at most MAX_TIMEOUT_MS. */
+const visibilityTimeout = z.union([
+  z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_MS / 1000),
+  z.string().describe('ISO 8601 duration'),
+]);
 
 export const EnqueueOptionsSchema = z.strictObject({
   queue: queueName.optional(),
@@ -52,7 +60,7 @@ export const EnqueueOptionsSchema = z.strictObject({
   unique: z.looseObject({}).optional(),
   tags: z.array(z.string()).optional(),
   visibility_timeout_ms: z.number().int().positive().optional(),
-  visibility_timeout: z.string().optional(),
+  visibility_timeout: visibilityTimeout.optional(),
   pending: z.boolean().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   rate_limit: z.looseObject({}).optional().describe('not supported by ojskit yet: answered 422 unsupported'),
@@ -76,7 +84,7 @@ export const EnqueueRequestSchema = z
     retry: RetryPolicyInputSchema.optional(),
     unique: z.looseObject({}).optional(),
     tags: z.array(z.string()).optional(),
-    visibility_timeout: z.number().optional(),
+    visibility_timeout: visibilityTimeout.optional(),
     pending: z.boolean().optional(),
   })
   .meta({ id: 'EnqueueRequest', description: 'OJS enqueue request' });
