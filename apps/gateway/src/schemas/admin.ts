@@ -58,6 +58,8 @@ export const BulkJobsBody = z
     confirm: z.literal(true).optional().openapi({ description: 'Required with `filter`.' }),
     atomicity: z.literal('partial').optional(),
   })
+  .refine((body) => (body.job_ids === undefined) !== (body.filter === undefined), { message: 'Give either "job_ids" or "filter", not both.' })
+  .refine((body) => body.filter === undefined || body.confirm === true, { message: 'A filter needs "confirm": true.', path: ['confirm'] })
   .openapi('BulkJobsRequest');
 
 export const QueueConfigBody = z
@@ -79,7 +81,7 @@ export const QueueConfigBody = z
     max_depth: z.number().int().min(0).nullable().optional().openapi({ description: 'Same as `backpressure.max_depth`.' }),
     concurrency: z.number().int().min(1).nullable().optional(),
     retention: z
-      .object({
+      .strictObject({
         completed_ms: z.number().int().min(0).optional(),
         discarded_ms: z.number().int().min(0).optional(),
         cancelled_ms: z.number().int().min(0).optional(),

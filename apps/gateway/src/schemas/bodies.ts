@@ -33,12 +33,13 @@ const JobTemplate = z.looseObject({
 
 export const CronRegisterBody = z
   .looseObject({
-    name: z.string(),
+    name: z.string().min(1),
     expression: z.string().optional().openapi({ description: 'Cron expression (template form); `cron` in the flat form.' }),
     cron: z.string().optional(),
-    timezone: z.string().optional(),
-    overlap_policy: z.enum(['skip', 'allow', 'cancel_previous', 'enqueue']).optional(),
-    enabled: z.boolean().optional(),
+    // null: the default, as if absent.
+    timezone: z.string().nullish(),
+    overlap_policy: z.enum(['skip', 'allow', 'cancel_previous', 'enqueue']).nullish(),
+    enabled: z.boolean().nullish(),
     description: z.string().optional(),
     job_template: JobTemplate.optional(),
     type: z.string().optional(),
@@ -46,6 +47,7 @@ export const CronRegisterBody = z
     meta: jsonObject.optional(),
     options: options.optional(),
   })
+  .refine((body) => body.expression != null || body.cron != null, { message: 'A cron needs "expression" (or "cron").', path: ['expression'] })
   .openapi('CronRegisterRequest');
 
 export const CronPatchBody = z.looseObject({ enabled: z.boolean() }).openapi('CronPatchRequest');
@@ -61,11 +63,15 @@ const WorkflowItem = z.looseObject({
 export const WorkflowBody = z
   .looseObject({
     type: z.enum(['chain', 'group', 'batch']),
-    name: z.string().optional(),
+    name: z.string().nullish(),
     options: options.optional(),
-    steps: z.array(WorkflowItem).optional().openapi({ description: 'Chain steps.' }),
-    jobs: z.array(WorkflowItem).optional().openapi({ description: 'Group/batch members.' }),
+    steps: z.array(WorkflowItem).min(1).optional().openapi({ description: 'Chain steps.' }),
+    jobs: z.array(WorkflowItem).min(1).optional().openapi({ description: 'Group/batch members.' }),
     callbacks: z.looseObject({ on_complete: WorkflowItem.optional(), on_success: WorkflowItem.optional(), on_failure: WorkflowItem.optional() }).optional(),
+  })
+  .refine((body) => (body.steps === undefined) !== (body.jobs === undefined), {
+    message: 'Give "steps" or "jobs" (either, for any type), not both.',
+    path: ['jobs'],
   })
   .openapi('WorkflowRequest');
 
