@@ -57,6 +57,16 @@ export const NackRequestSchema = z
   })
   .meta({ id: 'NackRequest' });
 
+/** A BEAT field that is kept when of `type` and ignored otherwise. */
+const informational = (type: 'string' | 'integer' | 'object') =>
+  z
+    .unknown()
+    .optional()
+    .meta({
+      type,
+      description: `Informational: kept when ${type === 'integer' ? 'an integer' : `a${type === 'object' ? 'n' : ''} ${type}`}, ignored otherwise.`,
+    });
+
 export const HeartbeatRequestSchema = z
   .looseObject({
     worker_id: z.string().min(1),
@@ -65,12 +75,13 @@ export const HeartbeatRequestSchema = z
     job_id: z.string().optional(),
     visibility_timeout_ms: z.number().int().positive().optional(),
     // What a worker says about itself is informational: kept when well typed, otherwise ignored (never refused).
-    state: z.string().optional().catch(undefined),
-    hostname: z.string().optional().catch(undefined),
-    pid: z.number().int().optional().catch(undefined),
+    // `z.unknown()` validates that; the metadata documents the expected type (OpenAPI and JSON Schema read it).
+    state: informational('string'),
+    hostname: informational('string'),
+    pid: informational('integer'),
     queues: z.array(z.string()).optional(),
-    concurrency: z.number().int().optional().catch(undefined),
-    labels: z.record(z.string(), z.unknown()).optional().catch(undefined),
+    concurrency: informational('integer'),
+    labels: informational('object'),
   })
   .meta({ id: 'HeartbeatRequest' });
 
