@@ -59,6 +59,24 @@ export function registerAdminCases(suite: Suite): void {
       expect(await t.api.heartbeat({ worker_id: later })).toMatchObject({ state: 'quiet' });
     });
 
+    suite.test('admin.quiet-worker-fetch', 'a quiet or terminated worker gets no jobs from FETCH (after the wait it asked for); others still do', async (t) => {
+      const queue = t.queue();
+      const job = await t.push(queue);
+      const quiet = `w-${t.uniqueName()}`;
+      await t.api.heartbeat({ worker_id: quiet });
+      await t.api.setWorkerDirective(quiet, 'quiet');
+      expect((await t.api.fetch({ queues: [queue], worker_id: quiet })).jobs).toEqual([]);
+      expect((await t.api.fetch({ queues: [queue], worker_id: quiet, wait_ms: 20 })).jobs).toEqual([]);
+      await t.expectState(job.id, 'available');
+      // told through its heartbeat's answer too: a terminated worker that heartbeats is refused as well
+      const gone = `w-${t.uniqueName()}`;
+      await t.api.setWorkerDirective(gone, 'terminate');
+      expect(await t.api.heartbeat({ worker_id: gone })).toMatchObject({ directive: 'terminate' });
+      expect((await t.api.fetch({ queues: [queue], worker_id: gone })).jobs).toEqual([]);
+      const other = await t.api.fetch({ queues: [queue], worker_id: `w-${t.uniqueName()}` });
+      expect(other.jobs.map((j) => j.id)).toEqual([job.id]);
+    });
+
     suite.test('admin.stats', 'stats count queues, live workers (with a summary) and jobs per state', async (t) => {
       const queue = t.queue();
       await t.push(queue);

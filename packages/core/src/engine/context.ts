@@ -5,6 +5,7 @@ import type { EventHub } from '../events/hub.js';
 import { toTimestamp } from '../formats/timestamps.js';
 import type { Retention, ServiceIntervals } from './options.js';
 import type { WorkSignal } from './work-signal.js';
+import type { WorkerDirectives } from './worker-directives.js';
 import type { QueueConfigCache } from './queue-configs.js';
 import type { Job } from '../schemas/job.js';
 
@@ -35,6 +36,8 @@ export interface EngineContext {
   readonly startedAt: number;
   /** Queue configurations (backpressure bounds) as enqueues read them. */
   readonly queueConfigs: QueueConfigCache;
+  /** Workers told to stop fetching, as this engine has seen (FETCH answers them with no jobs). */
+  readonly workerDirectives: WorkerDirectives;
   /** Set by the workflow module; the job operations call it after terminal transitions of workflow members. */
   onTerminal: TerminalHook;
 }

@@ -16,6 +16,7 @@ import type { JobHistoryResponse } from '../history/job-history.js';
 import { EventHub } from '../events/hub.js';
 import { WorkSignal } from './work-signal.js';
 import { QueueConfigCache } from './queue-configs.js';
+import { WorkerDirectives } from './worker-directives.js';
 import { newId } from '../formats/ids.js';
 import { DEFAULT_EXECUTION_TIMEOUT_MS, DEFAULT_VISIBILITY_TIMEOUT_MS } from '../schemas/patterns.js';
 import { cronFirer } from './services/cron-firer.js';
@@ -89,6 +90,7 @@ export class Engine implements OjsApi {
       hub,
       work: new WorkSignal(),
       queueConfigs: new QueueConfigCache(options.driver, this.clock),
+      workerDirectives: new WorkerDirectives(),
       startedAt: Date.now(),
       onTerminal: (job) => workflows.onMemberTerminal(this.ctx, job),
     };

@@ -89,6 +89,7 @@ export async function setWorkerDirective(ctx: EngineContext, id: string, directi
   if (directive !== 'quiet' && directive !== 'terminate') invalidField('directive', '"quiet" or "terminate"', directive);
   const { now, nowIso } = instant(ctx);
   const record = await ctx.driver.workerSetDirective({ id, directive, now, nowIso });
+  ctx.workerDirectives.note(id, record.directive);
   return { worker_id: id, state: record.directive, directive: record.directive };
 }
 

@@ -37,6 +37,12 @@ export const ANONYMOUS_WORKER = 'anonymous';
  */
 export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: AbortSignal): Promise<FetchResponse> {
   const request = parseFetchRequest(body, ctx.settings.maxFetchCount);
+  // A worker told to stop fetching gets no work here, after the wait it asked for (so a client that ignores
+  // the directive does not spin).
+  if (ctx.workerDirectives.refuses(request.workerId)) {
+    if (request.waitMs > 0 && signal?.aborted !== true) await pause(request.waitMs, signal);
+    return { jobs: [] };
+  }
   // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
   const wake = request.waitMs > 0 && signal?.aborted !== true ? waitForWork(ctx, request.queues, request.waitMs, signal) : undefined;
   let result = wake ? await firstClaim(ctx, request, wake) : await claim(ctx, request);
@@ -357,6 +363,7 @@ export async function heartbeat(ctx: EngineContext, body: unknown): Promise<Hear
     ...(request.concurrency !== undefined ? { concurrency: request.concurrency } : {}),
     ...(request.labels !== undefined ? { labels: request.labels } : {}),
   });
+  ctx.workerDirectives.note(worker.id, worker.directive);
   let extended: string[] = [];
   let cancelled: string[] = [];
   if (request.jobIds.length > 0) {
@@ -381,4 +388,17 @@ export async function heartbeat(ctx: EngineContext, body: unknown): Promise<Hear
     server_time: nowIso,
     ...(cancelled.length > 0 ? { jobs_cancelled: cancelled } : {}),
   };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
