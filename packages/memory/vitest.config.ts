@@ -6,5 +6,13 @@ const conditions = ['@ojskit/source', 'import', 'module', 'node', 'default'];
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
-  test: { include: ['test/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 30_000 },
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+    // The files share a worker's modules instead of loading them again per file (loading was most of the run:
+    // 11.6 -> 6.9 s of CPU). They hold no state in shared modules; a file that changes global state (fake timers)
+    // restores it.
+    isolate: false,
+  },
 });
