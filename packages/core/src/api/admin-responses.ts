@@ -71,8 +71,25 @@ export interface QueueConfigResponse {
   queue: string;
   backpressure: { max_depth: number | null; strategy: 'reject'; warning_threshold: number; retry_after_seconds: number };
   concurrency: number | null;
+  /** The queue-level rate limit every claim from the queue checks (spec/rate-limits.md); null when none. */
+  rate_limit: { max_per_second: number | null; concurrency: number | null } | null;
   retention: { completed_ms?: number; discarded_ms?: number; cancelled_ms?: number };
   updated_at: string | null;
+}
+
+/** A queue's rate limits and where they stand (`GET /ojs/v1/admin/queues/:name/rate-limits`). */
+export interface QueueRateLimitsResponse {
+  queue: string;
+  /** The store's time when it answered (the clock the spacing is measured with). */
+  now: string;
+  /** The queue-level limit (its configuration's `rate_limit`, and `concurrency`): null fields when unset. */
+  queue_limit: { max_per_second: number | null; concurrency: number | null };
+  /** The spacing window: the last limited claim, its interval, and the earliest time the next limited claim may happen. */
+  window: { last_claim_at: string | null; interval_ms: number | null; next_allowed_at: string | null };
+  /** Active jobs of the queue (what the queue-level concurrency counts). */
+  active: number;
+  /** Concurrency keys of the queue's jobs: jobs in flight and the limit the jobs carry. */
+  keys: Array<{ key: string; active: number; concurrency: number | null }>;
 }
 
 /** One item of a bulk enqueue (`POST /ojs/v1/jobs/bulk`). */
