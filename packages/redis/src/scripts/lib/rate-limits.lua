@@ -1,0 +1,121 @@
+--[[ lib/rate-limits.lua: core's rate-limit rule (rate-limit/rule.ts) as the claim script runs it.
+Keys (lib/keys.lua conventions):
+  P:{q}:meta      fields rl_ivl, rl_conc: the queue-level limit (queue-config-set.lua writes them)
+  P:{q}:rl        hash: at (the queue's last limited claim, ms of the Redis clock), ivl (the spacing it kept)
+  P:{q}:rlkeys    hash: concurrency key -> the limit the latest job claimed under it carried (for inspection)
+  P:rlk:<key>     hash: id -> queue of each job claimed under the concurrency key
+Time is the server's (TIME), never a client's: limits hold across gateways whose clocks disagree.
+A key's count is derived from its members' states each time it is read: a member whose '@h' no longer starts
+with the claimed state (acked, failed, cancelled, rescued, expired) or that no longer exists is dropped, so no
+exit from active needs to release anything and nothing can leak. ]]
+
+local RL_CLAIMED = STATE.claimed .. '|'
+local RL_NOW = false
+local RL_WINDOW = {}
+local RL_KEYS = {}
+local RL_QACTIVE = {}
+local RL_LIMITS = {}
+
+-- The Redis clock in ms, read once per call.
+local function rl_now()
+  if not RL_NOW then
+    local t = redis.call('TIME')
+    RL_NOW = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+  end
+  return RL_NOW
+end
+
+-- The queue-level limit of `q`: { ivl = ms|nil, conc = n|nil }, or false when it has none.
+local function rl_queue_limit(q)
+  local l = RL_LIMITS[q]
+  if l == nil then
+    local m = redis.call('HMGET', qkey(q, 'meta'), 'rl_ivl', 'rl_conc')
+    if m[1] or m[2] then l = { ivl = tonumber(m[1]), conc = tonumber(m[2]) } else l = false end
+    RL_LIMITS[q] = l
+  end
+  return l
+end
+
+-- The job's own limit (its '@rateLimit', decoded) from its HGETALL `h`, or nil.
+local function rl_job_limit(h)
+  for k = 1, #h, 2 do
+    if h[k] == '@rateLimit' then return cjson.decode(h[k + 1]) end
+  end
+  return nil
+end
+
+local function rl_key(key)
+  return P .. ':rlk:' .. key
+end
+
+-- Active jobs holding `key`, members validated against their state (see the header).
+local function rl_key_active(key)
+  local n = RL_KEYS[key]
+  if n then return n end
+  local hk = rl_key(key)
+  local all = redis.call('HGETALL', hk)
+  n = 0
+  local gone = {}
+  for i = 1, #all, 2 do
+    local hot = redis.call('HGET', jkey(all[i + 1], all[i]), '@h')
+    if hot and string.sub(hot, 1, #RL_CLAIMED) == RL_CLAIMED then n = n + 1 else gone[#gone + 1] = all[i] end
+  end
+  if #gone > 0 then redis.call('HDEL', hk, unpack(gone)) end
+  RL_KEYS[key] = n
+  return n
+end
+
+-- Active jobs of queue `q`, counting this call's claims (the counts hash is written at the end of the call).
+local function rl_queue_active(q)
+  local n = RL_QACTIVE[q]
+  if not n then
+    n = tonumber(redis.call('HGET', qkey(q, 'counts'), STATE.claimed)) or 0
+    RL_QACTIVE[q] = n
+  end
+  return n
+end
+
+local function rl_interval(job, ql)
+  local a = job and job.intervalMs or 0
+  local b = ql and ql.ivl or 0
+  if a > b then return a end
+  return b
+end
+
+-- The last limited claim from `q` (ms) or false.
+local function rl_last(q)
+  local w = RL_WINDOW[q]
+  if w == nil then
+    w = tonumber(redis.call('HGET', qkey(q, 'rl'), 'at')) or false
+    RL_WINDOW[q] = w
+  end
+  return w
+end
+
+-- Whether the rule lets this call claim a job of `q` with limit `job` (nil: none) under queue limit `ql`.
+local function rl_allows(q, job, ql)
+  local ivl = rl_interval(job, ql)
+  if ivl > 0 then
+    local last = rl_last(q)
+    if last and rl_now() - last < ivl then return false end
+  end
+  if job and job.concurrency and rl_key_active(job.key) >= job.concurrency then return false end
+  if ql and ql.conc and rl_queue_active(q) >= ql.conc then return false end
+  return true
+end
+
+-- Records the claim of job `id` of `q` that rl_allows passed.
+local function rl_claimed(q, id, job, ql)
+  local ivl = rl_interval(job, ql)
+  if ivl > 0 then
+    RL_WINDOW[q] = rl_now()
+    redis.call('HSET', qkey(q, 'rl'), 'at', string.format('%.3f', rl_now()), 'ivl', tostring(ivl))
+  end
+  if job and job.key then
+    local n = rl_key_active(job.key)
+    redis.call('HSET', rl_key(job.key), id, q)
+    RL_KEYS[job.key] = n + 1
+    redis.call('HSET', qkey(q, 'rlkeys'), job.key, tostring(job.concurrency))
+  end
+  if RL_QACTIVE[q] then RL_QACTIVE[q] = RL_QACTIVE[q] + 1 end
+end
