@@ -27,10 +27,14 @@ describe.runIf(HAVE_PG)('migrate()', () => {
 
   it('applies every migration once, then finds nothing to do', async () => {
     const schema = fresh();
-    expect(await migrate({ pool, schema })).toEqual({ schema, applied: ['0001_init', '0002_finished_jobs', '0003_queue_config'], lifecycleUpdated: true });
+    expect(await migrate({ pool, schema })).toEqual({
+      schema,
+      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_rate_limits'],
+      lifecycleUpdated: true,
+    });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });
     const { rows } = await pool.query(`SELECT version FROM "${schema}".ojskit_migrations ORDER BY version`);
-    expect(rows.map((r) => r.version)).toEqual(['0001_init', '0002_finished_jobs', '0003_queue_config', 'lifecycle']);
+    expect(rows.map((r) => r.version)).toEqual(['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_rate_limits', 'lifecycle']);
   });
 
   it('is safe to run from many processes at once (advisory lock)', async () => {
@@ -98,7 +102,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       console.log = original;
     }
     expect(log).toEqual([
-      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config; lifecycle constraint and trigger installed`,
+      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_rate_limits; lifecycle constraint and trigger installed`,
       `ojskit-postgres: schema "${schema}" up to date`,
     ]);
   });

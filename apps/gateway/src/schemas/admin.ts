@@ -82,6 +82,14 @@ export const QueueConfigBody = z
       .optional(),
     max_depth: z.number().int().min(0).nullable().optional().openapi({ description: 'Same as `backpressure.max_depth`.' }),
     concurrency: z.number().int().min(1).nullable().optional(),
+    rate_limit: z
+      .looseObject({
+        max_per_second: z.number().optional().openapi({ description: 'At most one claim from the queue per 1000/n ms (positive).' }),
+        concurrency: z.number().optional().openapi({ description: 'At most this many jobs of the queue active at once (integer ≥ 1).' }),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: "Queue-level rate limit, combined with each job's `options.rate_limit` (spec/rate-limits.md)." }),
     retention: z
       .object({
         completed_ms: z.number().int().min(0).optional(),
@@ -103,10 +111,26 @@ export const QueueConfigResponse = z
       retry_after_seconds: z.number().int(),
     }),
     concurrency: z.number().int().nullable(),
+    rate_limit: z.object({ max_per_second: z.number().nullable(), concurrency: z.number().int().nullable() }).nullable(),
     retention: z.object({ completed_ms: z.number().int().optional(), discarded_ms: z.number().int().optional(), cancelled_ms: z.number().int().optional() }),
     updated_at: z.string().nullable(),
   })
   .openapi('QueueConfig');
+
+export const QueueRateLimitsResponse = z
+  .object({
+    queue: z.string(),
+    now: z.string().openapi({ description: "The store's clock when it answered: spacing is measured with it." }),
+    queue_limit: z.object({ max_per_second: z.number().nullable(), concurrency: z.number().int().nullable() }),
+    window: z.object({
+      last_claim_at: z.string().nullable(),
+      interval_ms: z.number().nullable(),
+      next_allowed_at: z.string().nullable().openapi({ description: 'Earliest time of the next limited claim from the queue.' }),
+    }),
+    active: z.number().int(),
+    keys: z.array(z.object({ key: z.string(), active: z.number().int(), concurrency: z.number().int().nullable() })),
+  })
+  .openapi('QueueRateLimits');
 
 const WorkerSummary = z
   .object({ total: z.number().int(), running: z.number().int(), quiet: z.number().int(), terminate: z.number().int(), stale: z.number().int() })
