@@ -14,7 +14,7 @@ local keys = redis.call('HGETALL', qkey(q, 'rlkeys'))
 local flat = {}
 for i = 1, #keys, 2 do
   flat[#flat + 1] = keys[i]
-  flat[#flat + 1] = rl_key_active(keys[i])
+  flat[#flat + 1] = rl_key_active(keys[i], 0)
   flat[#flat + 1] = keys[i + 1]
 end
 return { string.format('%.3f', rl_now()), w[1] or false, w[2] or false, tonumber(redis.call('HGET', qkey(q, 'counts'), STATE.claimed)) or 0, flat }

@@ -5,14 +5,16 @@ Keys (lib/keys.lua conventions):
   P:{q}:rlkeys    hash: concurrency key -> the limit the latest job claimed under it carried (for inspection)
   P:rlk:<key>     hash: id -> queue of each job claimed under the concurrency key
 Time is the server's (TIME), never a client's: limits hold across gateways whose clocks disagree.
-A key's count is derived from its members' states each time it is read: a member whose '@h' no longer starts
-with the claimed state (acked, failed, cancelled, rescued, expired) or that no longer exists is dropped, so no
-exit from active needs to release anything and nothing can leak. ]]
+A key's count is derived from its members' states: a member whose '@h' no longer starts with the claimed state
+(acked, failed, cancelled, rescued, expired) or that no longer exists does not count and is dropped when seen,
+so no exit from active needs to release anything and nothing can leak (rl_key_active). ]]
 
 local RL_CLAIMED = STATE.claimed .. '|'
 local RL_NOW = false
 local RL_WINDOW = {}
 local RL_KEYS = {}
+-- keys whose RL_KEYS count was checked holder by holder (else it is an upper bound)
+local RL_EXACT = {}
 local RL_QACTIVE = {}
 local RL_LIMITS = {}
 
@@ -48,17 +50,36 @@ local function rl_key(key)
   return P .. ':rlk:' .. key
 end
 
--- Active jobs holding `key`, members validated against their state (see the header).
-local function rl_key_active(key)
+local function rl_holding(id, q)
+  local hot = redis.call('HGET', jkey(q, id), '@h')
+  return hot and string.sub(hot, 1, #RL_CLAIMED) == RL_CLAIMED
+end
+
+-- Active jobs holding `key`, as far as a limit of `limit` needs to know: the holders counted as they are
+-- (an upper bound, as some may have left active) while fewer than `limit`, else each checked against its
+-- job's state (see the header). Two random holders are checked on every read, so holders of finished jobs
+-- do not pile up under a limit never reached (about two holders per active job in the steady state).
+local function rl_key_active(key, limit)
   local n = RL_KEYS[key]
   if n then return n end
   local hk = rl_key(key)
-  local all = redis.call('HGETALL', hk)
-  n = 0
+  n = redis.call('HLEN', hk)
   local gone = {}
-  for i = 1, #all, 2 do
-    local hot = redis.call('HGET', jkey(all[i + 1], all[i]), '@h')
-    if hot and string.sub(hot, 1, #RL_CLAIMED) == RL_CLAIMED then n = n + 1 else gone[#gone + 1] = all[i] end
+  RL_EXACT[key] = n >= limit
+  if n >= limit then
+    local all = redis.call('HGETALL', hk)
+    n = 0
+    for i = 1, #all, 2 do
+      if rl_holding(all[i], all[i + 1]) then n = n + 1 else gone[#gone + 1] = all[i] end
+    end
+  elseif n > 0 then
+    local sample = redis.call('HRANDFIELD', hk, 2, 'WITHVALUES')
+    for i = 1, #sample, 2 do
+      if not rl_holding(sample[i], sample[i + 1]) then
+        gone[#gone + 1] = sample[i]
+        n = n - 1
+      end
+    end
   end
   if #gone > 0 then redis.call('HDEL', hk, unpack(gone)) end
   RL_KEYS[key] = n
@@ -99,7 +120,12 @@ local function rl_allows(q, job, ql)
     local last = rl_last(q)
     if last and rl_now() - last < ivl then return false end
   end
-  if job and job.concurrency and rl_key_active(job.key) >= job.concurrency then return false end
+  if job and job.concurrency and rl_key_active(job.key, job.concurrency) >= job.concurrency then
+    -- an upper bound at the limit (holders of finished jobs, or this call's claims on top of one): count exactly
+    if RL_EXACT[job.key] then return false end
+    RL_KEYS[job.key] = nil
+    if rl_key_active(job.key, 0) >= job.concurrency then return false end
+  end
   if ql and ql.conc and rl_queue_active(q) >= ql.conc then return false end
   return true
 end
@@ -112,7 +138,7 @@ local function rl_claimed(q, id, job, ql)
     redis.call('HSET', qkey(q, 'rl'), 'at', string.format('%.3f', rl_now()), 'ivl', tostring(ivl))
   end
   if job and job.key then
-    local n = rl_key_active(job.key)
+    local n = rl_key_active(job.key, job.concurrency)
     redis.call('HSET', rl_key(job.key), id, q)
     RL_KEYS[job.key] = n + 1
     redis.call('HSET', qkey(q, 'rlkeys'), job.key, tostring(job.concurrency))
