@@ -17,6 +17,8 @@ local RL_KEYS = {}
 local RL_EXACT = {}
 local RL_QACTIVE = {}
 local RL_LIMITS = {}
+-- the keys this call noted in P:{q}:rlkeys, by queue and key
+local RL_NOTED = {}
 
 -- The Redis clock in ms, read once per call.
 local function rl_now()
@@ -141,7 +143,11 @@ local function rl_claimed(q, id, job, ql)
     local n = rl_key_active(job.key, job.concurrency)
     redis.call('HSET', rl_key(job.key), id, q)
     RL_KEYS[job.key] = n + 1
-    redis.call('HSET', qkey(q, 'rlkeys'), job.key, tostring(job.concurrency))
+    local noted = q .. '\0' .. job.key
+    if not RL_NOTED[noted] then
+      RL_NOTED[noted] = true
+      redis.call('HSET', qkey(q, 'rlkeys'), job.key, tostring(job.concurrency))
+    end
   end
   if RL_QACTIVE[q] then RL_QACTIVE[q] = RL_QACTIVE[q] + 1 end
 end
