@@ -44,8 +44,26 @@ export async function claimRateLimited(sql: Statements, pool: Pool, params: Clai
   }
 }
 
+/**
+ * How many available jobs per queue a limited claim reads first: enough for a batch behind a few refused jobs.
+ * When they do not fill the batch and there may be more, it reads RATE_LIMIT_SCAN.
+ */
+function firstScan(wanted: number): number {
+  return Math.min(RATE_LIMIT_SCAN, Math.max(64, wanted * 8));
+}
+
 async function claimOnce(sql: Statements, on: Parameters<Statements['run']>[0], params: ClaimParams, wanted: number): Promise<Job[]> {
-  const [named] = await sql.run<{ names: string[] }>(on, 'rateLimitClaim.names', [params.queues, RATE_LIMIT_SCAN]);
+  let scan = firstScan(wanted);
+  for (;;) {
+    const jobs = await claimWithin(sql, on, params, wanted, scan);
+    if (jobs !== 'short' || scan >= RATE_LIMIT_SCAN) return jobs === 'short' ? [] : jobs;
+    scan = RATE_LIMIT_SCAN;
+  }
+}
+
+/** One pass over the first `scan` available jobs of each queue; 'short' when nothing was chosen and a queue had `scan` of them. */
+async function claimWithin(sql: Statements, on: Parameters<Statements['run']>[0], params: ClaimParams, wanted: number, scan: number): Promise<Job[] | 'short'> {
+  const [named] = await sql.run<{ names: string[] }>(on, 'rateLimitClaim.names', [params.queues, scan]);
   const names = named?.names ?? [];
   const locked = await sql.run<{ name: string; last_claim_at: number | null; now: number }>(on, 'rateLimitClaim.lock', [names]);
   const storeNow = locked[0]?.now ?? params.now;
@@ -61,14 +79,17 @@ async function claimOnce(sql: Statements, on: Parameters<Statements['run']>[0], 
     rate_limit: ClaimLimit | null;
     active: number | null;
     config: QueueConfigRecord | null;
-  }>(on, 'rateLimitClaim.candidates', [params.queues, RATE_LIMIT_SCAN, params.now, keys]);
+  }>(on, 'rateLimitClaim.candidates', [params.queues, scan, params.now, keys]);
   const candidates: Candidate[] = [];
+  const perQueue = new Map<string, number>();
   const queueActive = new Map<string, number>();
   const queueLimit = new Map<string, QueueClaimLimit>();
   const keyActive = new Map<string, number>();
   for (const row of rows) {
-    if (row.kind === 'job') candidates.push({ id: row.id!, queue: row.queue, limit: row.rate_limit ?? undefined });
-    else if (row.kind === 'queue') {
+    if (row.kind === 'job') {
+      candidates.push({ id: row.id!, queue: row.queue, limit: row.rate_limit ?? undefined });
+      perQueue.set(row.queue, (perQueue.get(row.queue) ?? 0) + 1);
+    } else if (row.kind === 'queue') {
       queueActive.set(row.queue, row.active ?? 0);
       queueLimit.set(row.queue, queueClaimLimitOf(row.config));
     } else keyActive.set(row.queue, row.active ?? 0);
@@ -98,7 +119,7 @@ async function claimOnce(sql: Statements, on: Parameters<Statements['run']>[0], 
       windows.set(`q:${c.queue}`, interval);
     }
   }
-  if (chosen.length === 0) return [];
+  if (chosen.length === 0) return [...perQueue.values()].some((n) => n >= scan) ? 'short' : [];
 
   const { rows: claimed, columns } = await sql.runArrays(on, 'rateLimitClaim.claim', [
     chosen,

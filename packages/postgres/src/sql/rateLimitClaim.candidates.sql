@@ -4,8 +4,9 @@
 --           $4 keys text[] (the concurrency keys locked)
 -- Returns:  kind 'job': id, queue, ord, rate_limit (jsonb | null); kind 'queue': queue, active (its active jobs),
 --           config (jsonb); kind 'key': key (in queue), active.
--- Transition: none. Candidate rows are locked FOR UPDATE SKIP LOCKED, as the plain claim's; expired ones are
---           left to the expirer.
+-- Transition: none. Candidate rows are not locked: every claim that may take a job of these queues holds the
+--           queues' rate_limits rows (the plain claim takes nothing from a queue with limits), and
+--           rateLimitClaim.claim re-checks each row's state as it updates it. Expired ones are left to the expirer.
 WITH open_queues AS (
   SELECT q.name, q.ord
   FROM unnest($1::text[]) WITH ORDINALITY AS q(name, ord)
@@ -20,7 +21,6 @@ picked AS (
     WHERE a.queue = q.name AND a.state IN ({{claimable_states}}) AND (a.x_expires_at IS NULL OR a.x_expires_at >= $3::float8)
     ORDER BY a.priority DESC, a.seq
     LIMIT $2
-    FOR UPDATE SKIP LOCKED
   ) c
 )
 SELECT 'job' AS kind, id, queue, ord::int AS ord, rate_limit, NULL::int AS active, NULL::jsonb AS config

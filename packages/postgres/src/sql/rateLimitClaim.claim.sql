@@ -1,4 +1,5 @@
--- rateLimitClaim.claim: claims the jobs a limited claim chose (their rows are locked by rateLimitClaim.candidates).
+-- rateLimitClaim.claim: claims the jobs a limited claim chose; one that left `available` meanwhile (a CANCEL) is
+-- skipped by the state guard.
 -- Params:   $1 ids text[], $2 queues text[] (guard), $3 worker_id text, $4 now float8 (epoch ms), $5 now_iso text,
 --           $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
 -- Returns:  each claimed job's envelope columns.
