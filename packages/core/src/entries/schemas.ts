@@ -12,3 +12,4 @@ export * from '../schemas/enqueue.js';
 export * from '../schemas/worker-requests.js';
 export * from '../api/responses.js';
 export { OjsErrorBodySchema } from '../errors/ojs-error.js';
+export * from '../schemas/rate-limit.js';

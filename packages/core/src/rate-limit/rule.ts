@@ -2,8 +2,7 @@
  * The claim rule of rate limits, written once: memory runs it, the Redis claim script and the PostgreSQL
  * claim statement render the same arithmetic (spec/rate-limits.md, "The rule").
  */
-import type { QueueConfigRecord } from '../driver/admin.js';
-import { intervalMsOf, type ClaimLimit } from './policy.js';
+import { intervalMsOf, type ClaimLimit, type QueueRateLimitWire } from './policy.js';
 
 /** A queue's own limit, from its configuration. */
 export interface QueueClaimLimit {
@@ -13,8 +12,8 @@ export interface QueueClaimLimit {
   concurrency?: number;
 }
 
-/** The queue-level limit a configuration sets (empty when it sets none). */
-export function queueClaimLimitOf(record: QueueConfigRecord | null | undefined): QueueClaimLimit {
+/** The queue-level limit a configuration (`QueueConfigRecord`) sets (empty when it sets none). */
+export function queueClaimLimitOf(record: { rate_limit?: QueueRateLimitWire; concurrency?: number } | null | undefined): QueueClaimLimit {
   const limit: QueueClaimLimit = {};
   if (record == null) return limit;
   const perSecond = record.rate_limit?.max_per_second;

@@ -35,7 +35,8 @@ import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
 import { resolveUniquePolicy, type UniquePolicy } from '../unique/policy.js';
 import { uniqueFingerprint } from '../unique/fingerprint.js';
-import { parseRateLimit, type RateLimitWire } from '../rate-limit/policy.js';
+import type { RateLimitWire } from '../rate-limit/policy.js';
+import { parseRateLimit } from './rate-limit.js';
 
 /** `options` of an enqueue request. */
 const queueName = z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN);

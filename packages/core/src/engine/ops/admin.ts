@@ -24,7 +24,7 @@ import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 import { listQueues } from './queues.js';
-import { parseQueueRateLimit } from '../../rate-limit/policy.js';
+import { parseQueueRateLimit } from '../../schemas/rate-limit.js';
 
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 100;
