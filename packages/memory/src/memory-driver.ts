@@ -169,6 +169,7 @@ export class MemoryDriver implements Driver {
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
     const { limit, now, nowIso, workerId } = params;
     const claimNote = noteOf(EFFECTS.claim, nowIso);
+    this.rateLimits.held = undefined;
     const jobs: Job[] = [];
     const promoted: JobSummary[] = [];
     const expired: Job[] = [];
@@ -212,7 +213,8 @@ export class MemoryDriver implements Driver {
         jobs.push(copyStoredJob(job));
       }
     }
-    return { jobs, promoted, expired };
+    const held = this.rateLimits.held;
+    return held === undefined ? { jobs, promoted, expired } : { jobs, promoted, expired, held };
   }
 
   async jobTransition(op: TransitionOp): Promise<TransitionResult> {

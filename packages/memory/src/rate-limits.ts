@@ -4,7 +4,7 @@
  * whenever it is read (a member no longer `active`, or deleted, is dropped), so no exit from `active` has
  * to release anything and none can leak.
  */
-import { STATE_ROLES, claimAllowed, claimIntervalMs, type QueueClaimLimit, type RateLimitState } from '@ojskit/core/driver';
+import { STATE_ROLES, claimAllowed, claimIntervalMs, noteHeld, spacingWaitMs, type QueueClaimLimit, type RateLimitState } from '@ojskit/core/driver';
 import type { JobEntry } from './job-entry.js';
 import type { QueueState } from './queue-state.js';
 
@@ -41,9 +41,12 @@ export class MemoryRateLimits {
     return entry.x.rateLimit === undefined && queue.intervalMs === undefined && queue.concurrency === undefined;
   }
 
+  /** The claim's `held` hint so far (ClaimResult.held): set by `firstAllowed` when it refuses a job. */
+  held: { retryInMs?: number } | undefined;
+
   /**
    * The first available job of `q`, in claim order, that the rule allows now (or that has expired: the claim
-   * discards it), among the first `RATE_LIMIT_SCAN`.
+   * discards it), among the first `RATE_LIMIT_SCAN`. Each refusal is noted in `held`.
    */
   firstAllowed(q: QueueState, queue: QueueClaimLimit, now: number): JobEntry | undefined {
     const window = this.windows.get(q.record.name);
@@ -59,6 +62,7 @@ export class MemoryRateLimits {
         queueActive: q.counts[CLAIMED],
       });
       if (allowed) return entry;
+      this.held = noteHeld(this.held, spacingWaitMs(limit, queue, now, window?.at));
     }
     return undefined;
   }

@@ -211,7 +211,9 @@ export class PostgresDriver implements Driver {
       );
       for (const row of claimed) result.jobs.push(read.job(row));
       if (limited) {
-        result.jobs.push(...(await claimRateLimited(this.sql, this.pool, params, wanted)));
+        const limitedClaim = await claimRateLimited(this.sql, this.pool, params, wanted);
+        result.jobs.push(...limitedClaim.jobs);
+        if (limitedClaim.held) result.held = limitedClaim.held;
         return result;
       }
       if (claimed.length >= wanted) return result;

@@ -10,7 +10,9 @@ import type { Job } from '@ojskit/core';
 import {
   claimAllowed,
   claimIntervalMs,
+  noteHeld,
   queueClaimLimitOf,
+  spacingWaitMs,
   type ClaimLimit,
   type ClaimParams,
   type QueueConfigRecord,
@@ -34,7 +36,13 @@ interface Candidate {
   limit: ClaimLimit | undefined;
 }
 
-export async function claimRateLimited(sql: Statements, pool: Pool, params: ClaimParams, wanted: number): Promise<Job[]> {
+/** What a limited claim took, and its `held` hint (ClaimResult.held) when the rule refused a job. */
+export interface RateLimitedClaim {
+  jobs: Job[];
+  held?: { retryInMs?: number };
+}
+
+export async function claimRateLimited(sql: Statements, pool: Pool, params: ClaimParams, wanted: number): Promise<RateLimitedClaim> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await atomically(pool, undefined, (on) => claimOnce(sql, on, params, wanted));
@@ -52,17 +60,23 @@ function firstScan(wanted: number): number {
   return Math.min(RATE_LIMIT_SCAN, Math.max(64, wanted * 8));
 }
 
-async function claimOnce(sql: Statements, on: Parameters<Statements['run']>[0], params: ClaimParams, wanted: number): Promise<Job[]> {
+async function claimOnce(sql: Statements, on: Parameters<Statements['run']>[0], params: ClaimParams, wanted: number): Promise<RateLimitedClaim> {
   let scan = firstScan(wanted);
   for (;;) {
-    const jobs = await claimWithin(sql, on, params, wanted, scan);
-    if (jobs !== 'short' || scan >= RATE_LIMIT_SCAN) return jobs === 'short' ? [] : jobs;
+    const claim = await claimWithin(sql, on, params, wanted, scan);
+    if (!claim.short || scan >= RATE_LIMIT_SCAN) return claim.held ? { jobs: claim.jobs, held: claim.held } : { jobs: claim.jobs };
     scan = RATE_LIMIT_SCAN;
   }
 }
 
-/** One pass over the first `scan` available jobs of each queue; 'short' when nothing was chosen and a queue had `scan` of them. */
-async function claimWithin(sql: Statements, on: Parameters<Statements['run']>[0], params: ClaimParams, wanted: number, scan: number): Promise<Job[] | 'short'> {
+/** One pass over the first `scan` available jobs of each queue; `short` when nothing was chosen and a queue had `scan` of them. */
+async function claimWithin(
+  sql: Statements,
+  on: Parameters<Statements['run']>[0],
+  params: ClaimParams,
+  wanted: number,
+  scan: number,
+): Promise<RateLimitedClaim & { short?: boolean }> {
   const [named] = await sql.run<{ names: string[] }>(on, 'rateLimitClaim.names', [params.queues, scan]);
   const names = named?.names ?? [];
   const locked = await sql.run<{ name: string; last_claim_at: number | null; now: number }>(on, 'rateLimitClaim.lock', [names]);
@@ -97,11 +111,15 @@ async function claimWithin(sql: Statements, on: Parameters<Statements['run']>[0]
 
   const chosen: string[] = [];
   const windows = new Map<string, number>();
+  let held: { retryInMs?: number } | undefined;
   for (const c of candidates) {
     if (chosen.length >= wanted) break;
     const ql = queueLimit.get(c.queue) ?? {};
     // a key that appeared after the lock was taken waits for the next claim
-    if (c.limit?.key !== undefined && !lockedKeys.has(c.limit.key)) continue;
+    if (c.limit?.key !== undefined && !lockedKeys.has(c.limit.key)) {
+      held = noteHeld(held, 1);
+      continue;
+    }
     const last = lastClaim.get(`q:${c.queue}`);
     const allowed = claimAllowed(c.limit, ql, {
       now: storeNow,
@@ -109,7 +127,10 @@ async function claimWithin(sql: Statements, on: Parameters<Statements['run']>[0]
       keyActive: c.limit?.key !== undefined ? (keyActive.get(c.limit.key) ?? 0) : 0,
       queueActive: queueActive.get(c.queue) ?? 0,
     });
-    if (!allowed) continue;
+    if (!allowed) {
+      held = noteHeld(held, spacingWaitMs(c.limit, ql, storeNow, last));
+      continue;
+    }
     chosen.push(c.id);
     queueActive.set(c.queue, (queueActive.get(c.queue) ?? 0) + 1);
     if (c.limit?.key !== undefined) keyActive.set(c.limit.key, (keyActive.get(c.limit.key) ?? 0) + 1);
@@ -119,7 +140,8 @@ async function claimWithin(sql: Statements, on: Parameters<Statements['run']>[0]
       windows.set(`q:${c.queue}`, interval);
     }
   }
-  if (chosen.length === 0) return [...perQueue.values()].some((n) => n >= scan) ? 'short' : [];
+  const heldHint = held ? { held } : {};
+  if (chosen.length === 0) return { jobs: [], ...heldHint, ...([...perQueue.values()].some((n) => n >= scan) ? { short: true } : {}) };
 
   const { rows: claimed, columns } = await sql.runArrays(on, 'rateLimitClaim.claim', [
     chosen,
@@ -135,5 +157,5 @@ async function claimWithin(sql: Statements, on: Parameters<Statements['run']>[0]
   }
   const read = new RowReader(columns);
   const order = new Map(chosen.map((id, i) => [id, i]));
-  return claimed.map((row) => read.job(row)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  return { jobs: claimed.map((row) => read.job(row)).sort((a, b) => order.get(a.id)! - order.get(b.id)!), ...heldHint };
 }

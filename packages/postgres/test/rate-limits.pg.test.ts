@@ -31,4 +31,17 @@ describe.runIf(HAVE_PG)('rate limits on PostgreSQL (several engines)', () => {
     expect((await race('spaced')).flatMap((r) => r.jobs)).toHaveLength(1);
     expect((await b.getQueueRateLimits('rl')).keys).toEqual([{ key: 'shared', active: 3, concurrency: 3 }]);
   });
+
+  it('a waiting FETCH claims a spaced job once the spacing ends (timed by the database)', async () => {
+    db = await openTestDatabase();
+    const engine = new Engine({ driver: db.driver });
+    engines.push(engine);
+    for (let i = 0; i < 2; i++) await engine.enqueue({ type: 'rl.job', args: [i], options: { queue: 'spaced', rate_limit: { max_per_second: 4 } } });
+    expect((await engine.fetch({ queues: ['spaced'], count: 2 })).jobs).toHaveLength(1);
+    const started = Date.now();
+    const res = await engine.fetch({ queues: ['spaced'], count: 2, wait_ms: 10_000 });
+    expect(res.jobs).toHaveLength(1);
+    // woken when the 250 ms spacing ends, not at the end of the wait
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
 });

@@ -264,7 +264,7 @@ export class RedisDriver implements Driver {
       'job-claim',
       [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
       BATCHES_GO_AT_ONCE,
-    )) as [Array<string | number | null>, Row[], Flat[]];
+    )) as [Array<string | number | null>, Row[], Flat[], number | null | undefined];
     const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) => this.claimedIn.set(job.id, { queue: job.queue, hot }));
     if (this.claimedIn.size > QUEUE_HINTS_MAX) {
       for (const id of this.claimedIn.keys()) {
@@ -272,7 +272,10 @@ export class RedisDriver implements Driver {
         if (this.claimedIn.size <= QUEUE_HINTS_MAX) break;
       }
     }
-    return { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
+    const result: ClaimResult = { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
+    const held = reply[3];
+    if (typeof held === 'number') result.held = held > 0 ? { retryInMs: held } : {};
+    return result;
   }
 
   /**

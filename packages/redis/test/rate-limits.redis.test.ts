@@ -36,6 +36,17 @@ describe.skipIf(!redisAvailable)('rate limits on Redis (several engines)', () =>
     expect(view.keys).toEqual([{ key: 'shared', active: 3, concurrency: 3 }]);
   });
 
+  it('a waiting FETCH claims a spaced job once the spacing ends (timed by Redis)', async () => {
+    const { engine } = open(uniquePrefix('rl'));
+    for (let i = 0; i < 2; i++) await engine.enqueue({ type: 'rl.job', args: [i], options: { queue: 'spaced', rate_limit: { max_per_second: 4 } } });
+    expect((await engine.fetch({ queues: ['spaced'], count: 2 })).jobs).toHaveLength(1);
+    const started = Date.now();
+    const res = await engine.fetch({ queues: ['spaced'], count: 2, wait_ms: 10_000 });
+    expect(res.jobs).toHaveLength(1);
+    // woken when the 250 ms spacing ends, not at the end of the wait
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+
   it('holders of finished jobs are swept: a key under a high limit keeps a small holder hash', async () => {
     const prefix = uniquePrefix('rl');
     const { engine, driver } = open(prefix);

@@ -155,6 +155,22 @@ export function registerRateLimitCases(suite: Suite): void {
       expect(await t.claimIds([queue], 5)).toHaveLength(1);
     });
 
+    suite.test('rate-limit.wait-wakes-on-release', 'a FETCH waiting on a held key claims the job as soon as the key is released', async (t) => {
+      const queue = t.queue();
+      const key = `${queue}-k`;
+      const first = await t.push(queue, limited({ concurrency: 1, key }));
+      const second = await t.push(queue, limited({ concurrency: 1, key }));
+      expect(await t.claimIds([queue], 1)).toEqual([first.id]);
+      const started = Date.now();
+      const waiting = t.api.fetch({ queues: [queue], count: 1, wait_ms: 10_000 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await t.api.ack({ job_id: first.id });
+      const res = await waiting;
+      expect(res.jobs.map((j) => j.id)).toEqual([second.id]);
+      // without the wake-up it would return empty after the whole 10 s
+      expect(Date.now() - started).toBeLessThan(8_000);
+    });
+
     suite.test('rate-limit.queue-level', "a queue's configured limit holds every job of the queue, and combines with a job's own", async (t) => {
       const queue = t.queue();
       const config = await t.api.setQueueConfig(queue, { rate_limit: { concurrency: 1 } });

@@ -108,6 +108,12 @@ export interface ClaimResult {
   promoted: JobSummary[];
   /** Jobs the claim found expired and moved to `discarded` (for events). */
   expired: Job[];
+  /**
+   * Set when rate limits held back a job the claim could otherwise have taken (`capabilities.rateLimiting`):
+   * a FETCH that waits then also wakes when a job of its queues leaves `active`, and, with `retryInMs`, once
+   * the spacing that held a job has passed (ms, by the store's clock).
+   */
+  held?: { retryInMs?: number };
 }
 
 /** A guarded compare-and-set on one job. */

@@ -28,6 +28,20 @@ export function claimIntervalMs(job: ClaimLimit | undefined, queue: QueueClaimLi
   return Math.max(job?.intervalMs ?? 0, queue.intervalMs ?? 0);
 }
 
+/** How long until the spacing lets a claim take this job (0: it does now, or no spacing holds it). */
+export function spacingWaitMs(job: ClaimLimit | undefined, queue: QueueClaimLimit, now: number, lastClaimAt: number | undefined): number {
+  const interval = claimIntervalMs(job, queue);
+  if (interval <= 0 || lastClaimAt === undefined) return 0;
+  return Math.max(0, lastClaimAt + interval - now);
+}
+
+/** Folds one refusal into a claim's `held` hint: the soonest a spacing ends (concurrency alone leaves it unset). */
+export function noteHeld(held: { retryInMs?: number } | undefined, waitMs: number): { retryInMs?: number } {
+  const next = held ?? {};
+  if (waitMs > 0 && (next.retryInMs === undefined || waitMs < next.retryInMs)) next.retryInMs = waitMs;
+  return next;
+}
+
 /** What the claim knows when it considers one available job. */
 export interface ClaimLimitState {
   /** The store's time (ms). */

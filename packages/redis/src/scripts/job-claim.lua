@@ -2,7 +2,8 @@
 KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash slot; several queues span
       them, see README).
 ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
-Returns (as RESP): {claimed, promoted, expired}: claimed = one flat list, per claimed job in claim order (as it is
+Returns (as RESP): {claimed, promoted, expired, held}: held = nil, or (rate limits held a job back) the ms until the
+  soonest spacing that held one ends, 0 when only concurrency did; claimed = one flat list, per claimed job in claim order (as it is
   after the claim): '@h' (0 when it equals the previous job's), '@e' (nil when absent), n, then the n name/value
   pairs of its other envelope fields
   (fields named '@…' other than those two are internal and left out); promoted = summaries (id, type, queue,
@@ -306,4 +307,4 @@ for qi = 7, #ARGS do
 end
 
 idx_flush()
-return { claimed, promoted, expired }
+return { claimed, promoted, expired, RL_HELD }

@@ -17,6 +17,8 @@ local RL_KEYS = {}
 local RL_EXACT = {}
 local RL_QACTIVE = {}
 local RL_LIMITS = {}
+-- false, or the claim's `held` hint: ms until the soonest spacing that held a job ends (0: concurrency only)
+local RL_HELD = false
 -- the keys this call noted in P:{q}:rlkeys, by queue and key
 local RL_NOTED = {}
 
@@ -115,20 +117,26 @@ local function rl_last(q)
   return w
 end
 
--- Whether the rule lets this call claim a job of `q` with limit `job` (nil: none) under queue limit `ql`.
+local function rl_hold(wait)
+  if not RL_HELD or (wait > 0 and (RL_HELD == 0 or wait < RL_HELD)) then RL_HELD = wait end
+  return false
+end
+
+-- Whether the rule lets this call claim a job of `q` with limit `job` (nil: none) under queue limit `ql`;
+-- each refusal is noted in RL_HELD.
 local function rl_allows(q, job, ql)
   local ivl = rl_interval(job, ql)
   if ivl > 0 then
     local last = rl_last(q)
-    if last and rl_now() - last < ivl then return false end
+    if last and rl_now() - last < ivl then return rl_hold(math.ceil(last + ivl - rl_now())) end
   end
   if job and job.concurrency and rl_key_active(job.key, job.concurrency) >= job.concurrency then
     -- an upper bound at the limit (holders of finished jobs, or this call's claims on top of one): count exactly
-    if RL_EXACT[job.key] then return false end
+    if RL_EXACT[job.key] then return rl_hold(0) end
     RL_KEYS[job.key] = nil
-    if rl_key_active(job.key, 0) >= job.concurrency then return false end
+    if rl_key_active(job.key, 0) >= job.concurrency then return rl_hold(0) end
   end
-  if ql and ql.conc and rl_queue_active(q) >= ql.conc then return false end
+  if ql and ql.conc and rl_queue_active(q) >= ql.conc then return rl_hold(0) end
   return true
 end
 
