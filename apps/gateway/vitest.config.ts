@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from '../../scripts/test/longest-first.js';
 
 // Resolve workspace packages to their TypeScript sources so tests never run stale builds.
 // Vitest also hands these conditions to Node (--conditions); listing `import` there would make pg's CJS
@@ -18,5 +19,18 @@ export default defineConfig({
     // Vitest's default (one worker fewer than the cores) runs files one at a time on a two-core machine. The
     // Redis and Postgres suites mostly wait on round trips, so two files at a time keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Two to three minutes each on a loaded machine, and a few lines long: vitest would start them last.
+    sequence: {
+      sequencer: longestFirst([
+        'test/chaos.test.ts',
+        'test/contract.http.postgres.test.ts',
+        'test/contract.http.test.ts',
+        'test/contract.http.redis.test.ts',
+        'test/worker.http.postgres.test.ts',
+        'test/worker.http.redis.test.ts',
+        'test/worker.http.test.ts',
+        'test/cli.test.ts',
+      ]),
+    },
   },
 });

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { longestFirst } from '../../scripts/test/longest-first.js';
 
 // Resolve workspace packages to their TypeScript sources so tests never run stale builds.
 // Vitest also hands these conditions to Node (--conditions); listing `import` there would make pg's CJS
@@ -17,5 +18,7 @@ export default defineConfig({
     // files mostly wait on PostgreSQL round trips and each works in schemas of its own, so two files
     // at a time keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The longest files, a few lines each: vitest would start them last.
+    sequence: { sequencer: longestFirst(['test/contract.test.ts', 'test/faults.pg.test.ts', 'test/worker.pg.test.ts']) },
   },
 });

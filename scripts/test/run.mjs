@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `pnpm test`: every check CI runs, in stages. The steps of a stage run together (each output line prefixed
- * with its step's name); a stage starts once the one before it passed. Ends with each step's wall time and
+ * `pnpm test`: every check CI runs. A step starts once the steps it runs after have passed (scripts/test/
+ * stages.mjs), so independent steps run together, each output line prefixed with its step's name; a step
+ * whose prerequisite failed does not start. Ends with each step's wall time and
  * CPU time (user + sys of the step's whole process tree, where /proc exists; a server's own work, such as
  * PostgreSQL executing a test's queries, is not in it), also written to the file named by OJSKIT_TEST_TIMES
  * (`.ci/run` prints it at its end).
@@ -15,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STAGES } from './stages.mjs';
+import { STEPS } from './stages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -104,15 +105,39 @@ function table(results, wall) {
 
 const started = performance.now();
 const results = [];
-for (const stage of STAGES) {
-  const steps = stage.filter((step) => !only || only.has(step.name));
-  if (steps.length === 0) continue;
-  const width = Math.max(...steps.map((step) => step.name.length));
-  console.log(`test: ${steps.map((step) => step.name).join(', ')}`);
-  const done = await Promise.all(steps.map((step) => runStep(step, width)));
-  results.push(...done);
-  if (done.some((r) => r.code !== 0) || process.exitCode) break;
-}
+const steps = STEPS.filter((step) => !only || only.has(step.name));
+const selected = new Set(steps.map((step) => step.name));
+const width = Math.max(...steps.map((step) => step.name.length));
+/** Steps not started yet; a prerequisite left out by --only counts as passed. */
+const waiting = new Set(steps);
+const passed = new Set();
+const ended = new Set();
+await new Promise((resolve) => {
+  const startReady = () => {
+    for (const step of waiting) {
+      const after = step.after.filter((name) => selected.has(name));
+      if (after.some((name) => ended.has(name) && !passed.has(name)) || process.exitCode) {
+        waiting.delete(step);
+        continue;
+      }
+      if (!after.every((name) => passed.has(name))) continue;
+      waiting.delete(step);
+      console.log(`test: ${step.name} started`);
+      void runStep(step, width).then((result) => {
+        results.push(result);
+        ended.add(step.name);
+        if (result.code === 0) passed.add(step.name);
+        startReady();
+      });
+    }
+    if (running.size === 0) resolve();
+  };
+  startReady();
+});
+// Steps in the order stages.mjs lists them, for a table that reads the same every run.
+results.sort((a, b) => steps.findIndex((s) => s.name === a.name) - steps.findIndex((s) => s.name === b.name));
+const skipped = steps.filter((step) => !ended.has(step.name)).map((step) => step.name);
+if (skipped.length > 0) console.error(`test: not started (a step they run after failed): ${skipped.join(', ')}`);
 const lines = table(results, (performance.now() - started) / 1000);
 console.log(["test: times (wall; cpu = user + sys of the step's processes)", ...lines.map((line) => `test:   ${line}`)].join('\n'));
 if (process.env.OJSKIT_TEST_TIMES) writeFileSync(process.env.OJSKIT_TEST_TIMES, `${lines.join('\n')}\n`);

@@ -16,6 +16,19 @@ export function kebabName(exportName: string): string {
     .toLowerCase();
 }
 
+/**
+ * A schema that carries an OpenAPI component name (zod `.meta({ id })`) renders as `{"$ref":"#/$defs/<id>"}`
+ * with itself under `$defs`; the file reads better with the root written out and only the shapes it reuses
+ * (other named components, such as `Job`) left in `$defs`.
+ */
+function inlineRoot(json: Record<string, unknown>): Record<string, unknown> {
+  const { $ref, $defs, ...rest } = json as { $ref?: unknown; $defs?: Record<string, unknown> } & Record<string, unknown>;
+  const id = typeof $ref === 'string' && $ref.startsWith('#/$defs/') ? $ref.slice('#/$defs/'.length) : undefined;
+  if (id === undefined || $defs?.[id] === undefined || JSON.stringify($defs[id]).includes(`"#/$defs/${id}"`)) return json;
+  const { [id]: root, ...others } = $defs;
+  return { ...rest, ...(root as Record<string, unknown>), ...(Object.keys(others).length > 0 ? { $defs: others } : {}) };
+}
+
 function isZodSchema(value: unknown): value is z.ZodType {
   return value instanceof z.ZodType;
 }
@@ -39,7 +52,7 @@ export function generateSchemas(dir: string): GeneratedFile[] {
     } catch (error) {
       throw new Error(`Cannot render ${name} as JSON Schema: ${(error as Error).message}`, { cause: error });
     }
-    const { $schema, ...rest } = json;
+    const { $schema, ...rest } = inlineRoot(json);
     const document = { $schema, $id: `${kebabName(name)}.schema.json`, title: name.replace(/Schema$/, ''), ...rest };
     files.push({ path: join(dir, `${kebabName(name)}.schema.json`), contents: `${JSON.stringify(document, null, 2)}\n` });
   }

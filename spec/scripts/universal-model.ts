@@ -1,9 +1,10 @@
 /**
  * Renders spec/universal-model.md from core's UNIVERSAL_MODEL: each OJS state's name in other job systems
- * and designs, and the rows of the transition table each one lacks or cannot show.
+ * and designs, the rows of the transition table each one lacks or cannot show, and the behaviours of those
+ * systems ojskit has built in or declines (BORROWED_BEHAVIOURS).
  */
 import { JOB_STATES } from '@ojskit/core';
-import { TRANSITIONS, UNIVERSAL_MODEL, transitionSupport, type Transition } from '@ojskit/core/lifecycle';
+import { BORROWED_BEHAVIOURS, TRANSITIONS, UNIVERSAL_MODEL, transitionSupport, type Transition } from '@ojskit/core/lifecycle';
 import type { GeneratedFile } from './generated-file.js';
 
 const code = (s: string): string => `\`${s}\``;
@@ -34,6 +35,19 @@ export function generateUniversalModel(path: string): GeneratedFile {
     if (system.notes.length > 0) lines.push('');
     lines.push(`Lacking (${lacking.length} of ${TRANSITIONS.length} rows): ${lacking.length ? lacking.map(row).join('; ') : 'none'}.`, '');
     if (invisible.length > 0) lines.push(`Invisible: ${invisible.map(row).join('; ')}.`, '');
+  }
+  const systemName = (id: string): string => UNIVERSAL_MODEL.find((s) => s.id === id)?.name ?? id;
+  lines.push(
+    '## Behaviours users of these systems expect',
+    '',
+    'What users of the systems above rely on, and whether ojskit has it. A built-in behaviour names the',
+    '`@ojskit/contract` cases that prove it on every backend; a declined one says why and what comes closest.',
+    '',
+  );
+  for (const b of BORROWED_BEHAVIOURS) {
+    lines.push(`### ${b.behaviour}`, '', `Known from: ${b.systems.map(systemName).join(', ')}.`, '');
+    if (b.answer === 'built-in') lines.push(`**Built in.** ${b.how} Proved by ${b.proof.map(code).join(', ')}.`, '');
+    else lines.push(`**Declined.** ${b.why}`, '');
   }
   return { path, contents: `${lines.join('\n').trimEnd()}\n` };
 }

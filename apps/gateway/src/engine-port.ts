@@ -1,15 +1,9 @@
 /** The engine surface the gateway drives: the OJS operations plus the ojskit extensions it exposes over HTTP. */
 import type { AckManyResponse, AckManyResult, OjsApi, OverdueJobsResponse } from '@ojskit/core';
+import type { AckManyItem } from '@ojskit/core/schemas';
 
-/** One acknowledgement of a batched ACK (`POST /ojs/v1/workers/ack/batch`). */
-export interface AckManyItem {
-  job_id: string;
-  result?: unknown;
-  worker_id?: string;
-}
-
-/** Per-job outcomes of a batched ACK: core's schema declares them once for the engine, this route and the SDK. */
-export type { AckManyResponse, AckManyResult };
+/** A batched ACK's items and per-job outcomes: core's schemas declare them once for the engine, this route and the SDK. */
+export type { AckManyItem, AckManyResponse, AckManyResult };
 
 /**
  * What the gateway needs from an engine. `Engine` from `@ojskit/core` satisfies it; declaring it here keeps

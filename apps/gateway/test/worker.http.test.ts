@@ -1,31 +1,5 @@
-/** The SDK's worker and client contracts through the HTTP transport against this gateway, on every store. */
-import { Engine } from '@ojskit/core';
-import { http } from '@ojskit/client';
-import { runClientContract, runWorkerContract, WORKER_CONTRACT_SERVICES, type WorkerContractSubject } from '@ojskit/contract';
-import { createGateway, startGateway } from '../src/index.js';
-import { describeEachBackend, type TestBackend } from './support/backends.js';
+/** The SDK's worker and client contracts through the HTTP transport against a gateway over memory. */
+import { describeEachBackend, MEMORY } from './support/backends.js';
+import { runSdkContractsOverHttp } from './support/sdk-over-http.js';
 
-function subject(backend: TestBackend): () => Promise<WorkerContractSubject> {
-  return async () => {
-    const store = await backend.open();
-    const engine = new Engine({ driver: store.driver, services: WORKER_CONTRACT_SERVICES, onError: () => undefined }).start();
-    const running = await startGateway(createGateway({ engine, logger: false }), { port: 0, host: '127.0.0.1' });
-    const api = http(running.url);
-    return {
-      api,
-      close: async () => {
-        await api.close();
-        await running.shutdown();
-        // Stop the services first: the store (and a reused Postgres schema) must be quiet when it is disposed.
-        await engine.stop();
-        await store.dispose();
-      },
-    };
-  };
-}
-
-describeEachBackend('SDK over HTTP', (backend) => {
-  const name = `http (gateway over ${backend.name})`;
-  runWorkerContract({ name, create: subject(backend) });
-  runClientContract({ name, create: subject(backend) });
-});
+describeEachBackend('SDK over HTTP', runSdkContractsOverHttp, [MEMORY]);

@@ -1,6 +1,6 @@
 /** The built page, served by a real gateway, in headless Chromium: the diagram, its edges, serving paths, accessibility. */
 import { JOB_STATES, TERMINAL_STATES } from '@ojskit/core';
-import { UNIVERSAL_MODEL, lackingTransitions } from '@ojskit/core/lifecycle';
+import { BORROWED_BEHAVIOURS, UNIVERSAL_MODEL, lackingTransitions } from '@ojskit/core/lifecycle';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgesFromTable } from '../src/lifecycle/layout.js';
@@ -100,6 +100,10 @@ describe.skipIf(unavailable !== undefined)(`playground page${unavailable ? ` (sk
     await page.selectOption('.model select', 'oban');
     const lacking = await page.locator('[data-testid=model-transitions] tr[data-support=missing]').count();
     expect(lacking).toBe(lackingTransitions(oban).length);
+    const behaviours = page.locator('[data-testid=model-behaviours] li');
+    expect(await behaviours.evaluateAll((items) => items.map((li) => li.getAttribute('data-answer')))).toEqual(
+      BORROWED_BEHAVIOURS.filter((b) => b.systems.includes('oban')).map((b) => b.answer),
+    );
     await screenshot(page, 'universal-model');
   });
 

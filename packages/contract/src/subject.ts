@@ -33,9 +33,9 @@ export interface BackendContractOptions {
    */
   skip?: Record<string, string>;
   /**
-   * Sequences the model-based property runs (default 1000). For a subject whose every operation is slow
-   * (a store behind HTTP) when the same store already runs the full count elsewhere. `OJSKIT_CONTRACT_MODEL_RUNS`
-   * overrides it.
+   * Sequences the model-based property runs (default 1000). For a subject whose every operation is a round
+   * trip (a networked store, a store behind HTTP), to keep a CI run short while a long run elsewhere uses the
+   * full count. `OJSKIT_CONTRACT_MODEL_RUNS` overrides it.
    */
   modelRuns?: number;
 }

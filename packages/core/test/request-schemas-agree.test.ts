@@ -4,12 +4,15 @@
  * of valid bodies, invalid ones and the gateway's hostile inputs (deep nesting, NUL, lone surrogates, huge
  * numbers, unknown keys) goes through both. A rule only a parser can check (bytes, depth, characters, time
  * arithmetic) is listed in PARSER_ONLY with the bodies it covers, so the list cannot hide other drift.
+ * A sweep then sets every field a schema names (and each enqueue option) to each JSON type and edge value in turn.
+ * `null`: a worker's answer (ACK, FAIL, BEAT, progress) takes it as absent; enqueue and FETCH refuse it.
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   AckBatchRequestSchema,
   AckRequestSchema,
+  EnqueueOptionsSchema,
   EnqueueRequestSchema,
   FetchRequestSchema,
   HeartbeatRequestSchema,
@@ -37,6 +40,8 @@ const NOT_OBJECTS: unknown[] = [null, undefined, 42, 'text', true, [], [{}]];
 interface Kind {
   name: string;
   schema: z.ZodType;
+  /** A small valid body the field sweep changes one field of. */
+  base: Record<string, unknown>;
   parse(body: unknown): unknown;
   valid: unknown[];
   invalid: unknown[];
@@ -51,6 +56,7 @@ interface Kind {
 const KINDS: Kind[] = [
   {
     name: 'enqueue',
+    base: { type: 'a.b', args: [] },
     schema: EnqueueRequestSchema,
     parse: (body) => parseEnqueue(body, NOW),
     valid: [
@@ -88,6 +94,11 @@ const KINDS: Kind[] = [
       { type: 'a.b', args: [], options: { timeout_ms: -1 } },
       { type: 'a.b', args: [], options: { retry: { max_attempts: 'x' } } },
       { type: 'a.b', args: [], pending: 'yes' },
+      // A producer's request refuses null: a field is a value or absent.
+      { type: 'a.b', args: [], queue: null },
+      { type: 'a.b', args: [], retry: null },
+      { type: 'a.b', args: [], options: { retry: null } },
+      { type: 'a.b', args: null },
       ...HUGE_NUMBERS.map((n) => ({ type: 'a.b', args: [], priority: n })),
       ...HUGE_NUMBERS.map((n) => ({ type: 'a.b', args: [], options: { timeout_ms: n } })),
     ],
@@ -109,6 +120,7 @@ const KINDS: Kind[] = [
   },
   {
     name: 'fetch',
+    base: { queues: ['q'] },
     schema: FetchRequestSchema,
     parse: (body) => parseFetchRequest(body, 1_000),
     valid: [
@@ -126,20 +138,39 @@ const KINDS: Kind[] = [
       { queues: ['q'], count: 1.5 },
       { queues: ['q'], wait_ms: -1 },
       { queues: ['q'], visibility_timeout_ms: 0 },
+      { queues: ['q'], worker_id: '' },
+      { queues: ['q'], count: null },
+      { queues: ['q'], worker_id: null },
       ...HUGE_NUMBERS.map((n) => ({ queues: ['q'], count: n })),
     ],
     parserOnly: BAD_STRINGS.map((bad) => ({ queues: ['q'], worker_id: bad })),
   },
   {
     name: 'ack',
+    base: { job_id: ID },
     schema: AckRequestSchema,
     parse: parseAckRequest,
-    valid: [{ job_id: ID }, { job_id: ID, result: { sent: true }, worker_id: 'w', attempt: 1 }, { job_id: ID, result: nested(MAX_JSON_DEPTH - 2) }],
-    invalid: [{}, { job_id: 1 }, { job_id: ID, attempt: 0 }, { job_id: ID, worker_id: 7 }, ...HUGE_NUMBERS.map((n) => ({ job_id: ID, attempt: n }))],
+    valid: [
+      { job_id: ID },
+      { job_id: ID, result: { sent: true }, worker_id: 'w', attempt: 1 },
+      { job_id: ID, result: nested(MAX_JSON_DEPTH - 2) },
+      // A worker's answer takes null as absent.
+      { job_id: ID, worker_id: null, attempt: null, result: null },
+    ],
+    invalid: [
+      {},
+      { job_id: 1 },
+      { job_id: '' },
+      { job_id: null },
+      { job_id: ID, attempt: 0 },
+      { job_id: ID, worker_id: 7 },
+      ...HUGE_NUMBERS.map((n) => ({ job_id: ID, attempt: n })),
+    ],
     parserOnly: [{ job_id: ID, result: nested(3_000) }, ...BAD_STRINGS.map((bad) => ({ job_id: ID, worker_id: bad }))],
   },
   {
     name: 'ack batch',
+    base: { acks: [{ job_id: ID }] },
     schema: AckBatchRequestSchema,
     parse: parseAckBatchRequest,
     valid: [
@@ -150,19 +181,30 @@ const KINDS: Kind[] = [
           { job_id: ID, worker_id: 'w' },
         ],
       },
+      { acks: [{ job_id: ID, worker_id: null }] },
     ],
-    invalid: [{}, { acks: [] }, { acks: {} }, { acks: [{}] }],
+    invalid: [{}, { acks: [] }, { acks: {} }, { acks: [{}] }, { acks: null }, { acks: [null] }, { acks: [{ job_id: ID }, { job_id: ID, attempt: 0 }] }],
     parserOnly: [{ acks: [{ job_id: ID, result: nested(3_000) }] }, ...BAD_STRINGS.map((bad) => ({ acks: [{ job_id: ID, worker_id: bad }] }))],
   },
   {
     name: 'nack',
+    base: { job_id: ID },
     schema: NackRequestSchema,
     parse: parseNackRequest,
     valid: [
       { job_id: ID },
       { job_id: ID, error: { code: 'E', message: 'boom', retryable: false, details: { a: 1 } }, requeue: true, worker_id: 'w', attempt: 2 },
+      { job_id: ID, error: null, worker_id: null, attempt: null },
     ],
-    invalid: [{}, { job_id: ID, error: 'boom' }, { job_id: ID, error: { retryable: 'no' } }, { job_id: ID, requeue: 'yes' }],
+    invalid: [
+      {},
+      { job_id: ID, error: 'boom' },
+      { job_id: ID, error: { retryable: 'no' } },
+      { job_id: ID, error: { code: 5 } },
+      { job_id: ID, error: { details: [] } },
+      { job_id: ID, requeue: 'yes' },
+      { job_id: ID, requeue: null },
+    ],
     parserOnly: [
       { job_id: ID, error: { message: 'x', details: { d: nested(3_000) } } },
       ...BAD_STRINGS.map((bad) => ({ job_id: ID, error: { message: bad } })),
@@ -170,14 +212,25 @@ const KINDS: Kind[] = [
   },
   {
     name: 'heartbeat',
+    base: { worker_id: 'w' },
     schema: HeartbeatRequestSchema,
     parse: parseHeartbeatRequest,
     valid: [
       { worker_id: 'w' },
       { worker_id: 'w', active_jobs: [ID], visibility_timeout_ms: 10_000, hostname: 'h', pid: 1, labels: { a: 'b' } },
       { worker_id: 'w', active_jobs: 3 },
+      // What a worker says about itself is kept when well typed and ignored otherwise.
+      { worker_id: 'w', hostname: 7, pid: 'x', state: null, concurrency: 1.5, labels: [] },
     ],
-    invalid: [{}, { worker_id: 1 }, { worker_id: 'w', active_job_ids: 'x' }, { worker_id: 'w', visibility_timeout_ms: -5 }],
+    invalid: [
+      {},
+      { worker_id: 1 },
+      { worker_id: '' },
+      { worker_id: 'w', active_job_ids: 'x' },
+      { worker_id: 'w', active_jobs: -1 },
+      { worker_id: 'w', queues: null },
+      { worker_id: 'w', visibility_timeout_ms: -5 },
+    ],
     parserOnly: [
       { worker_id: 'w', labels: { d: nested(3_000) } },
       ...BAD_STRINGS.flatMap((bad) => [{ worker_id: bad }, { worker_id: 'w', active_job_ids: [bad] }]),
@@ -185,10 +238,24 @@ const KINDS: Kind[] = [
   },
   {
     name: 'progress',
+    base: { message: 'm' },
     schema: ProgressRequestSchema,
     parse: parseProgressRequest,
-    valid: [{ progress: 0.5, message: 'half', data: { step: 2 } }, { data: { step: 1 }, checkpoint: { cursor: 'c' } }, { message: 'm' }],
-    invalid: [{}, { checkpoint: { cursor: 'c' } }, { progress: 'half' }, { message: 3 }, { data: [] }],
+    valid: [
+      { progress: 0.5, message: 'half', data: { step: 2 } },
+      { data: { step: 1 }, checkpoint: { cursor: 'c' } },
+      { message: 'm' },
+      { message: 'm', progress: null, data: null, checkpoint: null },
+    ],
+    invalid: [
+      {},
+      { checkpoint: { cursor: 'c' } },
+      { progress: 'half' },
+      { message: 3 },
+      { data: [] },
+      { progress: null, message: null, data: null },
+      { message: 'm', checkpoint: 'c' },
+    ],
     parserOnly: [{ data: { d: nested(3_000) } }, ...BAD_STRINGS.map((bad) => ({ message: bad }))],
   },
 ];
@@ -238,6 +305,65 @@ describe('request schemas and parsers agree', () => {
         if (parser !== parserExpected || schema !== schemaExpected) disagreements.push(`${show(body)}: parser ${parser}, schema ${schema}`);
       }
       expect(disagreements).toEqual([]);
+    });
+  }
+});
+
+/** Values each field is set to in turn: every JSON type, and the edges (empty, zero, negative, fraction). */
+const PROBES: unknown[] = [null, '', 'x', 0, -1, 1, 1.5, true, [], ['x'], [1], {}, { a: 1 }];
+
+/**
+ * Field sweep results only the parser refuses, each with its reason: the field's text must parse as time or a
+ * duration, or the value is checked against a rule the JSON Schema does not state. Anything else must agree.
+ */
+const SWEEP_PARSER_ONLY: Record<string, string> = {
+  ...Object.fromEntries(
+    ['scheduled_at', 'expires_at', 'options.scheduled_at', 'options.delay_until', 'options.expires_at'].flatMap((field) =>
+      ['""', '"x"'].map((text) => [`enqueue ${field} ${text}`, 'time text: RFC 3339 with an offset, or +<ISO 8601 duration>']),
+    ),
+  ),
+  ...Object.fromEntries(
+    ['visibility_timeout', 'options.visibility_timeout'].flatMap((field) =>
+      ['""', '"x"'].map((text) => [`enqueue ${field} ${text}`, 'duration text: ISO 8601']),
+    ),
+  ),
+  'enqueue unique {"a":1}': 'unique policy keys are checked against the known names, with a nearest-name hint',
+  'enqueue options.unique {"a":1}': 'unique policy keys are checked against the known names, with a nearest-name hint',
+  'enqueue options.rate_limit {}': 'rate limiting is described but answered 422 unsupported',
+  'enqueue options.rate_limit {"a":1}': 'rate limiting is described but answered 422 unsupported',
+};
+
+/** The top-level keys a kind's schema names (through a refinement, if any). */
+function schemaKeys(schema: z.ZodType): string[] {
+  const def = (schema as unknown as { _zod: { def: { shape?: Record<string, unknown>; in?: z.ZodType } } })._zod.def;
+  if (def.shape) return Object.keys(def.shape);
+  return def.in ? schemaKeys(def.in) : [];
+}
+
+describe('request schemas and parsers agree field by field', () => {
+  for (const kind of KINDS) {
+    it(`${kind.name}: each named field set to each probe value gets the same verdict from both`, () => {
+      const disagreements: string[] = [];
+      const parserOnlyUsed = new Set<string>();
+      const fields = schemaKeys(kind.schema).map((key) => [key, (probe: unknown) => ({ ...kind.base, [key]: probe })] as const);
+      // Enqueue options are swept one by one too, inside `options`.
+      if (kind.name === 'enqueue')
+        for (const key of schemaKeys(EnqueueOptionsSchema)) fields.push([`options.${key}`, (probe) => ({ ...kind.base, options: { [key]: probe } })]);
+      for (const [key, withProbe] of fields) {
+        for (const probe of PROBES) {
+          const body = withProbe(probe);
+          const parser = parserAccepts(kind, body);
+          const schema = schemaAccepts(kind, body);
+          if (parser === schema) continue;
+          const label = `${kind.name} ${key} ${JSON.stringify(probe)}`;
+          if (!parser && schema === true && label in SWEEP_PARSER_ONLY) parserOnlyUsed.add(label);
+          else disagreements.push(`${label}: parser ${parser}, schema ${schema}`);
+        }
+      }
+      expect(disagreements).toEqual([]);
+      // An exception that no longer happens is dropped from the list, so the list cannot hide new drift.
+      const stale = Object.keys(SWEEP_PARSER_ONLY).filter((label) => label.startsWith(`${kind.name} `) && !parserOnlyUsed.has(label));
+      expect(stale).toEqual([]);
     });
   }
 });

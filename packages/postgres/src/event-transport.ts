@@ -1,8 +1,12 @@
 /**
- * Events across processes over LISTEN/NOTIFY. Publishing sends batches of events on one channel per
- * schema, split so each payload stays under Postgres's 8000-byte NOTIFY limit; an event too large for a
- * payload on its own is stored in `event_overflow` and travels as a reference. One dedicated connection
- * LISTENs and hands other processes' batches to the subscribers, in arrival order.
+ * Events across processes over LISTEN/NOTIFY, backed by a log. Publishing sends batches of events on one
+ * channel per schema, split so each payload stays under Postgres's 8000-byte NOTIFY limit; an event too large
+ * for a payload on its own is stored in `event_overflow` and travels as a reference. The statement that sends
+ * a payload also appends it to `event_log` and tags the notification with the row's sequence number. One
+ * dedicated connection LISTENs and hands other processes' batches to the subscribers, in arrival order; when
+ * that connection was lost, the new one reads what it missed from the log (NOTIFYs sent meanwhile are gone),
+ * and a Last-Event-ID outside a process's in-memory window is looked up there (`replay`). Publishers trim the
+ * log to about `eventLogMaxRows` rows. A publish that fails (the server down) is kept and sent again.
  *
  * This process's own events (published outside a transaction) reach its subscribers at once, in publish
  * order, and are skipped when they come back from the channel. Events published inside a caller's
@@ -19,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import type { OjsEvent } from '@ojskit/core';
 import {
   DEFAULT_EVENT_PUBLISH_DELAY_MS,
+  eventIdMs,
   ListenerPresence,
   PRESENCE_PROBE_MS,
   presenceMessage,
@@ -39,6 +44,18 @@ export { packEvent, unpackEvent };
 
 /** NOTIFY payloads must be shorter than 8000 bytes. */
 export const MAX_PAYLOAD_BYTES = 7999;
+/** Room the publish statement needs to tag a payload with its log sequence number (`,"s":<up to 19 digits>`). */
+const SEQ_TAG_BYTES = 32;
+/** Rows the event log keeps, about (each publisher trims behind itself: see `trimLog`). */
+export const DEFAULT_EVENT_LOG_MAX_ROWS = 10_000;
+/** How far around the time of a lost connection or of a cursor's event the log is read (clock skew, commit order). */
+const LOG_SLACK_MS = 5_000;
+/** Rows read from the log per statement. */
+const LOG_PAGE = 500;
+/** Sequence numbers remembered as delivered, so a catch-up read does not deliver a batch twice. */
+const SEEN_SEQS = 8_192;
+/** Events kept for a publish that failed, beyond which the oldest are dropped (and reported). */
+const MAX_UNSENT_EVENTS = 100_000;
 
 type Listener = (events: readonly OjsEvent[]) => void;
 
@@ -52,6 +69,16 @@ interface Envelope {
   /** The publishing transport, when it delivered the events locally already (it skips them). */
   p?: string;
   e: Array<PackedEvent | OjsEvent | OverflowRef | EventGroup>;
+  /** The payload's row in `event_log` (absent on control messages). */
+  s?: number;
+}
+
+/** The log sequence number a publish statement appended to a payload (`…,"s":<seq>}`), else undefined. */
+function payloadSeq(payload: string): number | undefined {
+  const at = payload.lastIndexOf(',"s":');
+  if (at === -1) return undefined;
+  const seq = Number(payload.slice(at + 5, -1));
+  return Number.isSafeInteger(seq) ? seq : undefined;
 }
 
 export interface PgEventTransportOptions {
@@ -71,6 +98,8 @@ export interface PgEventTransportOptions {
   publishDelayMs?: number;
   /** Publish even while no other ojskit process listens (default false). */
   publishWhenAlone?: boolean;
+  /** Rows `event_log` keeps, about (default DEFAULT_EVENT_LOG_MAX_ROWS); the replay window of Last-Event-ID. */
+  eventLogMaxRows?: number;
 }
 
 /**
@@ -120,6 +149,14 @@ export class PgEventTransport implements EventTransport {
   /** When the listeners may be counted next, and whether a count is out. */
   private countAt = 0;
   private counting = false;
+  /** Log rows delivered (or skipped as our own) lately: a ring of the last SEEN_SEQS, and as a set. */
+  private readonly seenRing = new Array<number | undefined>(SEEN_SEQS);
+  private seenAt = 0;
+  private readonly seen = new Set<number>();
+  /** When the LISTEN connection was lost (epoch ms), until the new one has read what it missed. */
+  private lostAt: number | undefined;
+  /** Payloads this process appended to the log since it last trimmed it. */
+  private appended = 0;
 
   constructor(private readonly options: PgEventTransportOptions) {
     this.channel = `ojskit_${options.sql.schema}`;
@@ -185,7 +222,7 @@ export class PgEventTransport implements EventTransport {
     await this.delivery;
   }
 
-  /** Sends every queued event, oldest first; one publish statement per round. */
+  /** Sends every queued event, oldest first; one publish statement per round. A failed round is kept and tried again. */
   private async flush(): Promise<void> {
     try {
       while (this.queued.length > 0) {
@@ -194,13 +231,98 @@ export class PgEventTransport implements EventTransport {
         try {
           await this.send(this.options.pool, batch, false, this.publisherId);
         } catch (error) {
-          this.options.onError(new Error(`ojskit postgres: ${batch.length} event(s) not published: ${(error as Error).message}`, { cause: error }));
+          if (this.closed) {
+            this.options.onError(new Error(`ojskit postgres: ${batch.length} event(s) not published: ${(error as Error).message}`, { cause: error }));
+            break;
+          }
+          this.keepUnsent(batch, error as Error);
+          await new Promise((resolve) => setTimeout(resolve, 250).unref());
         }
       }
     } finally {
       this.flushing = undefined;
     }
     this.countListeners();
+    this.trimLog();
+  }
+
+  /** Puts a batch whose publish failed back in front of the queue, within MAX_UNSENT_EVENTS. */
+  private keepUnsent(batch: OjsEvent[], error: Error): void {
+    const all = batch.concat(this.queued);
+    const dropped = Math.max(0, all.length - MAX_UNSENT_EVENTS);
+    this.queued = dropped > 0 ? all.slice(dropped) : all;
+    this.options.onError(
+      new Error(
+        dropped > 0
+          ? `ojskit postgres: ${dropped} event(s) dropped, ${this.queued.length} kept for publishing: ${error.message}`
+          : `ojskit postgres: ${batch.length} event(s) not published yet, trying again: ${error.message}`,
+        { cause: error },
+      ),
+    );
+  }
+
+  /**
+   * Trims `event_log` to about `eventLogMaxRows` rows once this process appended a tenth of that since it last
+   * did: each publisher trims behind itself, so the log holds at most about the bound plus a tenth per process.
+   */
+  private trimLog(): void {
+    const keep = this.options.eventLogMaxRows ?? DEFAULT_EVENT_LOG_MAX_ROWS;
+    if (this.closed || this.appended < Math.max(1, keep / 10)) return;
+    this.appended = 0;
+    this.options.sql
+      .run(this.options.pool, 'eventLogTrim', [keep])
+      .catch((error: unknown) => this.options.onError(new Error(`ojskit postgres: cannot trim the event log: ${(error as Error).message}`, { cause: error })));
+  }
+
+  /**
+   * Up to `limit` events published after the event `after` (by any process), oldest first, read from
+   * `event_log`; undefined when the log no longer holds (or never held) `after`.
+   */
+  async replay(after: string, limit: number): Promise<{ events: OjsEvent[]; more: boolean } | undefined> {
+    const ms = eventIdMs(after);
+    if (ms === undefined) return undefined;
+    let seq = 0;
+    let found = false;
+    const events: OjsEvent[] = [];
+    for (;;) {
+      const rows = await this.options.sql.run<{ seq: string; at: number; payload: string }>(this.options.pool, 'eventLogRead', [
+        seq,
+        ms - LOG_SLACK_MS,
+        LOG_PAGE,
+      ]);
+      for (const row of rows) {
+        // Appended within milliseconds of happening: past the slack, the cursor's row is not in the log.
+        if (!found && row.at > ms + LOG_SLACK_MS) return undefined;
+        seq = Number(row.seq);
+        for (const event of await this.payloadEvents(row.payload)) {
+          if (!found) found = event.id === after;
+          else if (events.length === limit) return { events, more: true };
+          else events.push(event);
+        }
+      }
+      if (rows.length < LOG_PAGE) return found ? { events, more: false } : undefined;
+    }
+  }
+
+  /** The events of a logged payload (overflowed ones read back), or none for a control message. */
+  private async payloadEvents(payload: string): Promise<OjsEvent[]> {
+    const envelope = JSON.parse(payload) as Envelope;
+    return Array.isArray(envelope.e) ? this.itemEvents(envelope.e) : [];
+  }
+
+  /** The events of a payload's items, those stored in `event_overflow` read back (one statement). */
+  private async itemEvents(items: Envelope['e']): Promise<OjsEvent[]> {
+    const refs = items.flatMap((item) => (!Array.isArray(item) && '$overflow' in item ? [item.$overflow] : []));
+    const byId = new Map<string, OjsEvent>();
+    if (refs.length > 0) {
+      const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
+      for (const r of rows) byId.set(r.id, unpackEvent(JSON.parse(r.payload) as PackedEvent | OjsEvent));
+    }
+    return items.flatMap((item) => {
+      if (Array.isArray(item) || !('$overflow' in item)) return unpackItem(item);
+      const event = byId.get(item.$overflow);
+      return event === undefined ? [] : [event];
+    });
   }
 
   /** Counts the sessions listening to this schema's events, for `presence` (at most once every PRESENCE_PROBE_MS). */
@@ -226,9 +348,9 @@ export class PgEventTransport implements EventTransport {
     return `ojskit:listen:${this.options.sql.schema}`;
   }
 
-  /** Sends one control message of `presence` on the channel. */
+  /** Sends one control message of `presence` on the channel (not logged). */
   private control(on: Queryable, message: string): Promise<unknown> {
-    return this.options.sql.run(on, 'eventPublish', [this.channel, message], { oneOff: on !== this.options.pool });
+    return this.options.sql.run(on, 'eventNotify', [this.channel, message], { oneOff: on !== this.options.pool });
   }
 
   /** Answers another transport's hello (see `presence.handle`). */
@@ -257,9 +379,9 @@ export class PgEventTransport implements EventTransport {
     const { sql } = this.options;
     // Runs of alike job events travel as one group item each (about half the payloads); a group always fits a
     // payload, so only a single event can be too large for one.
-    const packed = packEvents(events, MAX_PAYLOAD_BYTES - ENVELOPE_BYTES - 16);
+    const packed = packEvents(events, MAX_PAYLOAD_BYTES - SEQ_TAG_BYTES - ENVELOPE_BYTES - 16);
     const items = packed.map((p) => p.text);
-    const large = items.flatMap((item, index) => (Buffer.byteLength(item) + ENVELOPE_BYTES > MAX_PAYLOAD_BYTES ? [index] : []));
+    const large = items.flatMap((item, index) => (Buffer.byteLength(item) + ENVELOPE_BYTES + SEQ_TAG_BYTES > MAX_PAYLOAD_BYTES ? [index] : []));
     if (large.length > 0) {
       const rows = await sql.run<{ id: string }>(
         on,
@@ -273,7 +395,9 @@ export class PgEventTransport implements EventTransport {
       });
     }
     const head = publisherId === undefined ? '{"e":' : this.ownHead;
-    await sql.run(on, 'eventPublish', [this.channel, packPayloads(items, head).join('\u001e')], { oneOff });
+    const payloads = packPayloads(items, head, MAX_PAYLOAD_BYTES - SEQ_TAG_BYTES);
+    await sql.run(on, 'eventPublish', [this.channel, payloads.join('\u001e')], { oneOff });
+    this.appended += payloads.length;
   }
 
   private async connect(): Promise<void> {
@@ -281,6 +405,7 @@ export class PgEventTransport implements EventTransport {
     const lost = (error?: Error): void => {
       if (this.client !== client) return;
       this.client = undefined;
+      this.lostAt ??= Date.now();
       // Deaf to hellos until listening again: publish, whoever listens.
       this.presence.deaf();
       client.removeAllListeners('notification');
@@ -309,6 +434,44 @@ export class PgEventTransport implements EventTransport {
     }
     this.client = client;
     this.reconnectDelayMs = 100;
+    if (this.lostAt !== undefined) await this.catchUp(this.lostAt);
+  }
+
+  /**
+   * Delivers what other processes logged since about `lostAt` that this process has not delivered: their
+   * NOTIFYs were sent while nobody here listened. Already listening again, so nothing later is missed; a
+   * batch that arrives both ways is delivered once (`seen`).
+   */
+  private async catchUp(lostAt: number): Promise<void> {
+    let seq = 0;
+    try {
+      for (;;) {
+        const rows = await this.options.sql.run<{ seq: string; at: number; payload: string }>(this.options.pool, 'eventLogRead', [
+          seq,
+          lostAt - LOG_SLACK_MS,
+          LOG_PAGE,
+        ]);
+        for (const row of rows) {
+          seq = Number(row.seq);
+          this.receive(row.payload, seq);
+        }
+        if (rows.length < LOG_PAGE) break;
+      }
+      this.lostAt = undefined;
+    } catch (error) {
+      this.options.onError(new Error(`ojskit postgres: cannot read the event log after a reconnect: ${(error as Error).message}`, { cause: error }));
+    }
+  }
+
+  /** Records a log row as delivered; false when it was already. */
+  private firstSight(seq: number): boolean {
+    if (this.seen.has(seq)) return false;
+    this.seen.add(seq);
+    const evicted = this.seenRing[this.seenAt];
+    if (evicted !== undefined) this.seen.delete(evicted);
+    this.seenRing[this.seenAt] = seq;
+    this.seenAt = (this.seenAt + 1) % SEEN_SEQS;
+    return true;
   }
 
   private scheduleReconnect(): void {
@@ -322,7 +485,9 @@ export class PgEventTransport implements EventTransport {
     this.reconnectTimer.unref();
   }
 
-  private receive(payload: string): void {
+  private receive(payload: string, logSeq?: number): void {
+    const seq = logSeq ?? payloadSeq(payload);
+    if (seq !== undefined && !this.firstSight(seq)) return;
     // Our own batches come back too; recognise them by their head without parsing them.
     if (payload.startsWith(this.ownHead)) return;
     let envelope: Envelope;
@@ -345,13 +510,7 @@ export class PgEventTransport implements EventTransport {
     }
     this.delivery = this.delivery.then(async () => {
       try {
-        const rows = await this.options.sql.run<{ id: string; payload: string }>(this.options.pool, 'eventOverflowRead', [refs]);
-        const byId = new Map(rows.map((r) => [r.id, unpackEvent(JSON.parse(r.payload) as PackedEvent | OjsEvent)]));
-        const events = items.flatMap((item) => {
-          if (Array.isArray(item) || !('$overflow' in item)) return unpackItem(item);
-          const event = byId.get(item.$overflow);
-          return event === undefined ? [] : [event];
-        });
+        const events = await this.itemEvents(items);
         this.deliver(events);
       } catch (error) {
         this.options.onError(new Error('ojskit postgres: cannot read overflowed events', { cause: error }));

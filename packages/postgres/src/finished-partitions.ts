@@ -23,9 +23,15 @@ export const DEFAULT_PARTITIONS: PartitionPlan = { widthMs: DAY_MS, ahead: 2 };
 /** How long DDL on the finished table may wait for its locks before it is left to the next run. */
 const DDL_LOCK_TIMEOUT = '2s';
 
-/** `jobs_done_<yyyymmddhhmm of its start, UTC>`. */
+/**
+ * `jobs_done_<yyyymmddhhmm of its start, UTC>`, with seconds and milliseconds (`…ssSSS`) when the start is not on
+ * a minute: partitions narrower than a minute (a short retention) would otherwise share a name.
+ */
 export function partitionName(startMs: number): string {
-  return `jobs_done_${new Date(startMs).toISOString().slice(0, 16).replace(/[-:T]/g, '')}`;
+  return `jobs_done_${new Date(startMs)
+    .toISOString()
+    .slice(0, startMs % 60_000 === 0 ? 16 : 23)
+    .replace(/[-:T.]/g, '')}`;
 }
 
 /** The partitions of `jobs_done` with their bounds (the default partition has none). */

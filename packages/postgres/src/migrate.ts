@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import { lifecycleMigration, versionedMigrations } from './sql-files.js';
 import { assertSchemaName, renderSql, templateValues } from './sql-template.js';
-import { ensurePartitions } from './finished-partitions.js';
+import { DEFAULT_PARTITIONS, ensurePartitions, type PartitionPlan } from './finished-partitions.js';
 
 /** The schema used when none is given. */
 export const DEFAULT_SCHEMA = 'ojskit';
@@ -15,6 +15,12 @@ export interface MigrateOptions {
   pool: Pool;
   /** Schema holding the ojskit tables (created when missing). Default `ojskit`. */
   schema?: string;
+  /**
+   * The partitions of finished jobs a new schema starts with: give the driver's `finishedPartitions` here too.
+   * A schema made with day partitions keeps filling them until they are past; a narrower width (a retention
+   * of seconds or minutes) takes effect from then on.
+   */
+  finishedPartitions?: Partial<PartitionPlan>;
 }
 
 export interface MigrateResult {
@@ -83,7 +89,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   } finally {
     client.release();
     // Today's partition of finished jobs and the next ones (the pruner keeps creating them ahead).
-    if (newlyMigrated) await ensurePartitions(options.pool, schema, Date.now());
+    if (newlyMigrated) await ensurePartitions(options.pool, schema, Date.now(), { ...DEFAULT_PARTITIONS, ...options.finishedPartitions });
   }
 }
 

@@ -88,6 +88,12 @@ export interface PostgresDriverOptions {
    */
   publishEventsWhenAlone?: boolean;
   /**
+   * Rows the event log (`event_log`) keeps, about (default 10 000; a row holds one NOTIFY payload, up to ~8 kB
+   * of events). It bounds how far back a Last-Event-ID resumes, and what a process whose LISTEN connection was
+   * lost reads back once it is up again.
+   */
+  eventLogMaxRows?: number;
+  /**
    * Partitions of the finished jobs (`jobs_finished`): their width in ms of finish time (default one day) and
    * how many the pruner keeps created ahead (default 2). Retention drops whole partitions, so a finished job
    * is kept for its retention and at most one width longer.
@@ -144,6 +150,7 @@ export class PostgresDriver implements Driver {
             onError,
             ...(options.eventPublishDelayMs !== undefined ? { publishDelayMs: options.eventPublishDelayMs } : {}),
             ...(options.publishEventsWhenAlone !== undefined ? { publishWhenAlone: options.publishEventsWhenAlone } : {}),
+            ...(options.eventLogMaxRows !== undefined ? { eventLogMaxRows: options.eventLogMaxRows } : {}),
           });
   }
 

@@ -189,6 +189,73 @@ describe.runIf(HAVE_PG)('PgEventTransport', () => {
   });
 });
 
+describe.runIf(HAVE_PG)('PgEventTransport event log', () => {
+  let db: TestDatabase;
+  beforeEach(async () => {
+    db = await openTestDatabase();
+  });
+  afterEach(async () => {
+    await db.drop();
+  });
+
+  it('loses no event published while its LISTEN connection is down: the new connection reads them from the log, once', async () => {
+    const listener = db.peer();
+    const seen = collect(listener);
+    await listener.events!.listen();
+    // The publisher keeps publishing whoever listens, so its events reach the log while the listener is away.
+    const publisher = db.peer({ publishEventsWhenAlone: true, eventPublishDelayMs: 0 });
+    publisher.events!.publish([event(1)]);
+    await waitFor(() => seen.length === 1, 5_000, 'the first event');
+    const pid = (listener.events as unknown as { client: { processID: number } }).client.processID;
+    await db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    await waitFor(() => !listener.events!.listening, 5_000, 'the LISTEN connection to drop');
+    for (let n = 2; n <= 6; n++) {
+      publisher.events!.publish([event(n)]);
+      await settle(20);
+    }
+    await waitFor(() => seen.length >= 6, 10_000, 'the events sent while the connection was down');
+    publisher.events!.publish([event(7)]);
+    await waitFor(() => seen.length >= 7, 5_000, 'a live event after the reconnect');
+    await settle();
+    expect(seen.map((e) => e.data['n'])).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('resumes a cursor this engine never saw from the log, and expires one trimmed away', async () => {
+    const producer = new Engine({ driver: db.peer({ publishEventsWhenAlone: true, eventPublishDelayMs: 0 }) });
+    const ids: string[] = [];
+    producer.subscribe({ queues: ['resume'] }, (e) => ids.push(e.id));
+    for (let i = 0; i < 30; i++) {
+      await producer.enqueue({ type: 'test.resume', queue: 'resume', args: [i] });
+      await settle(5);
+    }
+    expect(ids).toHaveLength(30);
+    // An engine started afterwards: its window is empty, the log holds the events.
+    const late = new Engine({ driver: db.peer() });
+    const page = await late.pollEvents({ after: ids[9]!, limit: 15 });
+    expect(page.cursor_expired).toBeUndefined();
+    expect(page.events.map((e) => e.id)).toEqual(ids.slice(10, 25));
+    expect(page.has_more).toBe(true);
+    const rest = await late.pollEvents({ after: page.cursor!, limit: 100 });
+    expect(rest.events.map((e) => e.id)).toEqual(ids.slice(25));
+    expect(rest.has_more).toBe(false);
+    // an id the log does not hold (never there) is expired
+    expect((await late.pollEvents({ after: 'evt_00000000-0001-7000-8000-000000000001', limit: 10 })).cursor_expired).toBe(true);
+    // trimmed: a publisher bounded to 3 rows trims behind itself, and the first cursors fall out of the log
+    const trimming = new Engine({ driver: db.peer({ publishEventsWhenAlone: true, eventPublishDelayMs: 0, eventLogMaxRows: 3 }) });
+    for (let i = 0; i < 5; i++) {
+      await trimming.enqueue({ type: 'test.resume', queue: 'resume', args: [i] });
+      await settle(20);
+    }
+    const rows = async (): Promise<number> => (await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${db.schema}.event_log`)).rows[0]!.n;
+    for (let i = 0; i < 50 && (await rows()) > 4; i++) await settle(100);
+    expect(await rows()).toBeLessThanOrEqual(4);
+    expect((await late.pollEvents({ after: ids[0]!, limit: 10 })).cursor_expired).toBe(true);
+    await producer.stop();
+    await trimming.stop();
+    await late.stop();
+  });
+});
+
 describe.runIf(HAVE_PG)('PgEventTransport with no other process listening', () => {
   /** The eventPublish statements a driver ran with events in them (hellos and answers left out). */
   function spyPublishes(driver: PostgresDriver): () => number {

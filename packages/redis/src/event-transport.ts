@@ -16,7 +16,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { OjsEvent } from '@ojskit/core';
-import { DEFAULT_EVENT_PUBLISH_DELAY_MS, packEvents, unpackItem, type EventGroup, type EventTransport, type PackedEvent } from '@ojskit/core/driver';
+import { DEFAULT_EVENT_PUBLISH_DELAY_MS, eventIdMs, packEvents, unpackItem, type EventGroup, type EventTransport, type PackedEvent } from '@ojskit/core/driver';
 import { corkUntilNextTick } from './write-coalescing.js';
 
 type Listener = (events: readonly OjsEvent[]) => void;
@@ -55,13 +55,6 @@ export interface RedisEventTransportOptions {
   publishDelayMs?: number;
   /** Where failures with no caller are reported (an append retried, an unreadable entry). */
   onError?: (error: unknown) => void;
-}
-
-/** The milliseconds of a UUIDv7 event id (`evt_<uuidv7>`), else undefined. */
-function eventIdMs(id: string): number | undefined {
-  const hex = id.startsWith('evt_') ? id.slice(4, 12) + id.slice(13, 17) : '';
-  if (!/^[0-9a-f]{12}$/.test(hex)) return undefined;
-  return Number.parseInt(hex, 16);
 }
 
 /** The events of one stream entry's field value. */

@@ -48,10 +48,19 @@ async function openStore(name: string): Promise<{ driver: Driver; dispose(): Pro
   }
   const schema = `ojs_soak_${unique()}`;
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6 });
-  await migrate({ pool, schema });
-  const driver = new PostgresDriver({ pool, schema });
+  // Finished jobs live in partitions by finish time, dropped whole once wholly past the retention: with the
+  // default day-wide partitions a 5 s retention frees nothing within a soak, so the width matches it here.
+  const finishedPartitions = { widthMs: RETENTION_MS };
+  await migrate({ pool, schema, finishedPartitions });
+  const driver = new PostgresDriver({ pool, schema, finishedPartitions });
   return {
     driver,
+    extra: async () => {
+      const { rows } = await pool.query<{ n: number; kb: number }>(
+        `SELECT count(*)::int AS n, (pg_total_relation_size('"${schema}".event_log') / 1024)::int AS kb FROM "${schema}".event_log`,
+      );
+      return `event log ${rows[0]!.n} rows ${rows[0]!.kb} KB`;
+    },
     dispose: async () => {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await pool.end();

@@ -1,7 +1,7 @@
 /** `GET /ojs/v1/admin/overdue`: the stuck jobs behind the `ojs_jobs_overdue` gauge, by id (ojskit extension). */
 import { ojsJson } from '../http/media.js';
 import { AdminOverdueQuery } from '../schemas/inputs.js';
-import { AdminOverdueResponse } from '../schemas/responses.js';
+import { OverdueJobsResponseSchema } from '@ojskit/core/schemas';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
 
@@ -22,7 +22,7 @@ export function registerOverdueRoute(deps: RouteDeps): void {
         'The rescuer moves them on its next pass: a job that stays listed means no gateway runs the rescuer, or it is not keeping up.',
       tag: 'Admin',
       query: AdminOverdueQuery,
-      responses: { 200: { description: 'The stuck jobs; `truncated` when more than `limit` are.', schema: AdminOverdueResponse } },
+      responses: { 200: { description: 'The stuck jobs; `truncated` when more than `limit` are.', schema: OverdueJobsResponseSchema } },
     },
     async (c, { query }) => ojsJson(c, await listOverdue(query.limit !== undefined ? { limit: query.limit } : {})),
   );

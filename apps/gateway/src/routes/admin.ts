@@ -8,27 +8,22 @@ import { ojsJson } from '../http/media.js';
 import { listQueueNames, type GatewayMetrics } from '../metrics/prometheus.js';
 import { BulkActionBody } from '../schemas/bodies.js';
 import { AdminDeadLetterQuery, AdminPageQuery, JobIdParams, QueueNameParams } from '../schemas/inputs.js';
+import { AdminBulkBody, AdminJobQuery, QueueConfigBody, WorkerIdParams } from '../schemas/admin.js';
 import {
-  AdminBulkBody,
-  AdminBulkResponse,
-  AdminJobQuery,
-  AdminStatsResponse,
-  AdminWorkerListResponse,
-  QueueConfigBody,
-  QueueConfigResponse,
-  QueueRateLimitsResponse,
-  WorkerDirectiveResponse,
-  WorkerIdParams,
-} from '../schemas/admin.js';
-import {
-  AdminJobListResponse,
-  AdminQueue,
-  AdminQueueListResponse,
-  AdminQueuePauseResponse,
-  BulkActionResponse,
-  DeadLetterStatsResponse,
-  Job,
-} from '../schemas/responses.js';
+  AdminBulkResponseSchema,
+  AdminJobListResponseSchema,
+  AdminQueueListResponseSchema,
+  AdminQueuePauseResponseSchema,
+  AdminQueueSchema,
+  AdminStatsResponseSchema,
+  AdminWorkerListResponseSchema,
+  BulkActionResponseSchema,
+  DeadLetterStatsResponseSchema,
+  JobSchema,
+  QueueConfigResponseSchema,
+  QueueRateLimitsResponseSchema,
+  WorkerDirectiveResponseSchema,
+} from '@ojskit/core/schemas';
 import { z } from '@hono/zod-openapi';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
@@ -70,7 +65,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       description:
         "`workers` counts live workers; `worker_summary` splits every known worker by reported state and staleness. `throughput` counts this gateway's completions and failures over the last minute.",
       tag: TAG,
-      responses: { 200: { description: 'Queue count, worker counts, job counts per state, throughput, uptime.', schema: AdminStatsResponse } },
+      responses: { 200: { description: 'Queue count, worker counts, job counts per state, throughput, uptime.', schema: AdminStatsResponseSchema } },
     },
     async (c) => ojsJson(c, { ...(await engine.adminStats()), throughput: options.metrics.throughput() }),
   );
@@ -84,7 +79,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'Queues with their counts',
       tag: TAG,
       query: AdminPageQuery,
-      responses: { 200: { description: 'A page of queues.', schema: AdminQueueListResponse } },
+      responses: { 200: { description: 'A page of queues.', schema: AdminQueueListResponseSchema } },
     },
     async (c, { query }) => {
       const { page: pageNumber, perPage, offset } = page(query);
@@ -104,7 +99,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'One queue with its counts',
       tag: TAG,
       params: QueueNameParams,
-      responses: { 200: { description: 'The queue.', schema: AdminQueue } },
+      responses: { 200: { description: 'The queue.', schema: AdminQueueSchema } },
     },
     async (c, { params }) => ojsJson(c, adminQueue(await engine.queueStats(params.name))),
   );
@@ -119,7 +114,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
         summary: action === 'pause' ? 'Pause a queue' : 'Resume a queue',
         tag: TAG,
         params: QueueNameParams,
-        responses: { 200: { description: 'The queue.', schema: AdminQueuePauseResponse } },
+        responses: { 200: { description: 'The queue.', schema: AdminQueuePauseResponseSchema } },
       },
       async (c, { params }) => {
         const { queue } = action === 'pause' ? await engine.pauseQueue(params.name) : await engine.resumeQueue(params.name);
@@ -142,7 +137,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: "A queue's configuration (backpressure bound, concurrency, retention)",
       tag: TAG,
       params: QueueNameParams,
-      responses: { 200: { description: 'The configuration; defaults for a queue never configured.', schema: QueueConfigResponse } },
+      responses: { 200: { description: 'The configuration; defaults for a queue never configured.', schema: QueueConfigResponseSchema } },
     },
     async (c, { params }) => ojsJson(c, await engine.getQueueConfig(params.name)),
   );
@@ -161,7 +156,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       tag: TAG,
       params: QueueNameParams,
       body: { schema: QueueConfigBody, required: true },
-      responses: { 200: { description: 'The stored configuration.', schema: QueueConfigResponse } },
+      responses: { 200: { description: 'The stored configuration.', schema: QueueConfigResponseSchema } },
       errors: [422],
     },
     async (c, { params, body }) => ojsJson(c, await engine.setQueueConfig(params.name, body)),
@@ -177,7 +172,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       description: 'ojskit extension (spec/rate-limits.md). `422 unsupported` on a backend whose manifest says `rate_limiting: false`.',
       tag: TAG,
       params: QueueNameParams,
-      responses: { 200: { description: 'The queue-level limit, the window and the in-flight counts.', schema: QueueRateLimitsResponse } },
+      responses: { 200: { description: 'The queue-level limit, the window and the in-flight counts.', schema: QueueRateLimitsResponseSchema } },
       errors: [422],
     },
     async (c, { params }) => ojsJson(c, await engine.getQueueRateLimits(params.name)),
@@ -193,7 +188,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       description: "Most recent heartbeat first. A worker is `stale` once silent longer than the engine's worker-death time (default 30 s).",
       tag: TAG,
       query: AdminPageQuery,
-      responses: { 200: { description: 'A page of workers and a summary of all.', schema: AdminWorkerListResponse } },
+      responses: { 200: { description: 'A page of workers and a summary of all.', schema: AdminWorkerListResponseSchema } },
     },
     async (c, { query }) => ojsJson(c, await engine.listWorkers(query)),
   );
@@ -210,7 +205,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
           "Delivered as the `state`/`directive` of the worker's next heartbeat response; sticky for that worker id. A worker not seen yet gets it on its first heartbeat.",
         tag: TAG,
         params: WorkerIdParams,
-        responses: { 200: { description: 'The directive now stored.', schema: WorkerDirectiveResponse } },
+        responses: { 200: { description: 'The directive now stored.', schema: WorkerDirectiveResponseSchema } },
       },
       async (c, { params }) => ojsJson(c, await engine.setWorkerDirective(params.id, directive)),
     );
@@ -225,7 +220,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'Jobs filtered by queue, state, type and creation time, paged',
       tag: TAG,
       query: AdminJobQuery,
-      responses: { 200: { description: 'A page of jobs, newest first.', schema: AdminJobListResponse } },
+      responses: { 200: { description: 'A page of jobs, newest first.', schema: AdminJobListResponseSchema } },
     },
     async (c, { query }) => ojsJson(c, await engine.listJobs(query)),
   );
@@ -245,7 +240,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
           '`).',
         tag: TAG,
         body: { schema: AdminBulkBody, required: true },
-        responses: { 200: { description: 'Counts, and the jobs that failed.', schema: AdminBulkResponse } },
+        responses: { 200: { description: 'Counts, and the jobs that failed.', schema: AdminBulkResponseSchema } },
       },
       async (c, { body }) => ojsJson(c, await engine.adminBulk(action, body)),
     );
@@ -261,7 +256,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       description: 'Revives a `discarded` job (attempts reset, as lifecycle #19) or runs a `retryable` one now; other states answer `409`.',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job, now `available`, without the `job` wrapper.', schema: Job } },
+      responses: { 200: { description: 'The job, now `available`, without the `job` wrapper.', schema: JobSchema } },
       errors: [404, 409],
     },
     async (c, { params }) => ojsJson(c, (await engine.retryJob(params.id)).job),
@@ -276,7 +271,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'A job (bare envelope)',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job, without the `job` wrapper.', schema: Job } },
+      responses: { 200: { description: 'The job, without the `job` wrapper.', schema: JobSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, (await engine.getJob(params.id)).job),
@@ -291,7 +286,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'Cancel a job (bare envelope)',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The cancelled job, without the `job` wrapper.', schema: Job } },
+      responses: { 200: { description: 'The cancelled job, without the `job` wrapper.', schema: JobSchema } },
       errors: [404, 409],
     },
     async (c, { params }) => ojsJson(c, (await engine.cancelJob(params.id)).job),
@@ -306,7 +301,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'Dead-lettered jobs, paged',
       tag: TAG,
       query: AdminDeadLetterQuery,
-      responses: { 200: { description: 'A page of jobs.', schema: AdminJobListResponse } },
+      responses: { 200: { description: 'A page of jobs.', schema: AdminJobListResponseSchema } },
     },
     async (c, { query }) => {
       const { page: pageNumber, perPage, offset } = page(query);
@@ -328,7 +323,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       operationId: 'adminDeadLetterStats',
       summary: 'Dead-letter statistics',
       tag: TAG,
-      responses: { 200: { description: 'Totals.', schema: DeadLetterStatsResponse } },
+      responses: { 200: { description: 'Totals.', schema: DeadLetterStatsResponseSchema } },
     },
     async (c) => ojsJson(c, await engine.deadLetterStats()),
   );
@@ -342,7 +337,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'Retry dead-lettered jobs matching a filter (requires `confirm: true`)',
       tag: TAG,
       body: { schema: BulkActionBody, required: true },
-      responses: { 200: { description: 'Counts.', schema: BulkActionResponse } },
+      responses: { 200: { description: 'Counts.', schema: BulkActionResponseSchema } },
     },
     async (c, { body }) => ojsJson(c, await engine.retryDeadLetterBulk(body)),
   );
@@ -356,7 +351,7 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       summary: 'Retry a dead-lettered job (bare envelope)',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job, without the `job` wrapper.', schema: Job } },
+      responses: { 200: { description: 'The job, without the `job` wrapper.', schema: JobSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, (await engine.retryDeadLetter(params.id)).job),

@@ -1,6 +1,7 @@
 /** Bulk operations (bulk-operations extension): enqueue, cancel, retry and delete many jobs with per-item results. */
 import { ojsJson } from '../http/media.js';
-import { BulkEnqueueBody, BulkEnqueueResponse, BulkJobsBody, BulkJobsResponse } from '../schemas/admin.js';
+import { BulkEnqueueBody, BulkJobsBody } from '../schemas/admin.js';
+import { BulkEnqueueResponseSchema, BulkJobResponseSchema } from '@ojskit/core/schemas';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
 
@@ -29,8 +30,8 @@ export function registerBulkRoutes(deps: RouteDeps): void {
       tag: TAG,
       body: { schema: BulkEnqueueBody, required: true },
       responses: {
-        201: { description: 'Every item stored.', schema: BulkEnqueueResponse },
-        207: { description: 'Some items stored, some failed.', schema: BulkEnqueueResponse },
+        201: { description: 'Every item stored.', schema: BulkEnqueueResponseSchema },
+        207: { description: 'Some items stored, some failed.', schema: BulkEnqueueResponseSchema },
       },
       errors: [413, 422, 429],
     },
@@ -52,8 +53,8 @@ export function registerBulkRoutes(deps: RouteDeps): void {
         tag: TAG,
         body: { schema: BulkJobsBody, required: true },
         responses: {
-          200: { description: 'Every item done (or skipped).', schema: BulkJobsResponse },
-          207: { description: 'Some items failed.', schema: BulkJobsResponse },
+          200: { description: 'Every item done (or skipped).', schema: BulkJobResponseSchema },
+          207: { description: 'Some items failed.', schema: BulkJobResponseSchema },
         },
         errors: [413, 422],
       },

@@ -2,7 +2,7 @@
 import { ojsJson } from '../http/media.js';
 import { CronPatchBody, CronRegisterBody } from '../schemas/bodies.js';
 import { CronListQuery, CronNameParams } from '../schemas/inputs.js';
-import { CronDeleteResponse, CronListResponse, CronResponse } from '../schemas/responses.js';
+import { CronDeleteResponseSchema, CronListResponseSchema, CronResponseSchema } from '@ojskit/core/schemas';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
 
@@ -22,8 +22,8 @@ export function registerCronRoutes(deps: RouteDeps): void {
       tag: TAG,
       body: { schema: CronRegisterBody, required: true },
       responses: {
-        201: { description: 'A new cron.', schema: CronResponse },
-        200: { description: 'An existing cron of that name was replaced.', schema: CronResponse },
+        201: { description: 'A new cron.', schema: CronResponseSchema },
+        200: { description: 'An existing cron of that name was replaced.', schema: CronResponseSchema },
       },
     },
     async (c, { body }) => {
@@ -41,7 +41,7 @@ export function registerCronRoutes(deps: RouteDeps): void {
       summary: 'List crons',
       tag: TAG,
       query: CronListQuery,
-      responses: { 200: { description: 'Registered crons.', schema: CronListResponse } },
+      responses: { 200: { description: 'Registered crons.', schema: CronListResponseSchema } },
     },
     async (c, { query }) => ojsJson(c, await engine.listCron(query)),
   );
@@ -55,7 +55,7 @@ export function registerCronRoutes(deps: RouteDeps): void {
       summary: 'Get a cron',
       tag: TAG,
       params: CronNameParams,
-      responses: { 200: { description: 'The cron.', schema: CronResponse } },
+      responses: { 200: { description: 'The cron.', schema: CronResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.getCron(params.name)),
@@ -71,7 +71,7 @@ export function registerCronRoutes(deps: RouteDeps): void {
       tag: TAG,
       params: CronNameParams,
       body: { schema: CronPatchBody, required: true },
-      responses: { 200: { description: 'The cron.', schema: CronResponse } },
+      responses: { 200: { description: 'The cron.', schema: CronResponseSchema } },
       errors: [404],
     },
     async (c, { params, body }) => ojsJson(c, await engine.updateCron(params.name, body)),
@@ -86,7 +86,7 @@ export function registerCronRoutes(deps: RouteDeps): void {
       summary: 'Delete a cron (already enqueued jobs are untouched)',
       tag: TAG,
       params: CronNameParams,
-      responses: { 200: { description: 'The deleted cron.', schema: CronDeleteResponse } },
+      responses: { 200: { description: 'The deleted cron.', schema: CronDeleteResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.deleteCron(params.name)),

@@ -2,7 +2,13 @@
 import { ojsJson } from '../http/media.js';
 import { BulkActionBody, DeadLetterRetryBody } from '../schemas/bodies.js';
 import { DeadLetterListQuery, JobIdParams } from '../schemas/inputs.js';
-import { BulkActionResponse, DeadLetterDeleteResponse, DeadLetterStatsResponse, JobEnvelopeResponse, JobListResponse } from '../schemas/responses.js';
+import {
+  BulkActionResponseSchema,
+  DeadLetterDeleteResponseSchema,
+  DeadLetterStatsResponseSchema,
+  JobListResponseSchema,
+  JobResponseSchema,
+} from '@ojskit/core/schemas';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
 
@@ -20,7 +26,7 @@ export function registerDeadLetterRoutes(deps: RouteDeps): void {
       summary: 'List dead-lettered jobs',
       tag: TAG,
       query: DeadLetterListQuery,
-      responses: { 200: { description: 'Full envelopes, including their errors.', schema: JobListResponse } },
+      responses: { 200: { description: 'Full envelopes, including their errors.', schema: JobListResponseSchema } },
     },
     async (c, { query }) => ojsJson(c, await engine.listDeadLetter(query)),
   );
@@ -33,7 +39,7 @@ export function registerDeadLetterRoutes(deps: RouteDeps): void {
       operationId: 'deadLetterStats',
       summary: 'Dead-letter statistics',
       tag: TAG,
-      responses: { 200: { description: 'Totals by queue and error type.', schema: DeadLetterStatsResponse } },
+      responses: { 200: { description: 'Totals by queue and error type.', schema: DeadLetterStatsResponseSchema } },
     },
     async (c) => ojsJson(c, await engine.deadLetterStats()),
   );
@@ -48,7 +54,7 @@ export function registerDeadLetterRoutes(deps: RouteDeps): void {
       description: 'Requires `"confirm": true`.',
       tag: TAG,
       body: { schema: BulkActionBody, required: true },
-      responses: { 200: { description: 'How many matched, succeeded and failed.', schema: BulkActionResponse } },
+      responses: { 200: { description: 'How many matched, succeeded and failed.', schema: BulkActionResponseSchema } },
     },
     async (c, { body }) => ojsJson(c, await engine.retryDeadLetterBulk(body)),
   );
@@ -62,7 +68,7 @@ export function registerDeadLetterRoutes(deps: RouteDeps): void {
       summary: 'Get a dead-lettered job',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job.', schema: JobEnvelopeResponse } },
+      responses: { 200: { description: 'The job.', schema: JobResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.getDeadLetter(params.id)),
@@ -78,7 +84,7 @@ export function registerDeadLetterRoutes(deps: RouteDeps): void {
       tag: TAG,
       params: JobIdParams,
       body: { schema: DeadLetterRetryBody, required: false },
-      responses: { 200: { description: 'The job, `available` again with `attempt` 0.', schema: JobEnvelopeResponse } },
+      responses: { 200: { description: 'The job, `available` again with `attempt` 0.', schema: JobResponseSchema } },
       errors: [404],
     },
     async (c, { params, body }) => ojsJson(c, await engine.retryDeadLetter(params.id, body)),
@@ -93,7 +99,7 @@ export function registerDeadLetterRoutes(deps: RouteDeps): void {
       summary: 'Delete a dead-lettered job',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job is removed entirely.', schema: DeadLetterDeleteResponse } },
+      responses: { 200: { description: 'The job is removed entirely.', schema: DeadLetterDeleteResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.deleteDeadLetter(params.id)),

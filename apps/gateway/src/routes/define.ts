@@ -11,7 +11,7 @@ import { OJS_MEDIA_TYPE } from '../http/media.js';
 import type { MethodTable } from '../http/method-table.js';
 import { parseInput } from '../http/validate.js';
 import { OjsError } from '@ojskit/core';
-import { ErrorEnvelope } from '../schemas/responses.js';
+import { ErrorEnvelopeSchema } from '@ojskit/core/schemas';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -79,7 +79,7 @@ export function defineRoute<P extends z.ZodType = Empty, Q extends z.ZodType = E
     };
   }
   for (const status of [400, 401, ...(spec.errors ?? []), 500]) {
-    responses[String(status)] ??= { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: { [OJS_MEDIA_TYPE]: { schema: ErrorEnvelope } } };
+    responses[String(status)] ??= { description: ERROR_DESCRIPTIONS[status] ?? 'Error.', content: { [OJS_MEDIA_TYPE]: { schema: ErrorEnvelopeSchema } } };
   }
   const request: NonNullable<RouteConfig['request']> = {};
   if (spec.params) request.params = spec.params as unknown as NonNullable<RouteConfig['request']>['params'];

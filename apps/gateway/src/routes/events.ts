@@ -3,7 +3,7 @@ import type { EventFilter } from '@ojskit/core';
 import { ojsJson } from '../http/media.js';
 import { requestHeader } from '../http/native.js';
 import { EventPollQuery, EventStreamQuery } from '../schemas/inputs.js';
-import { EventPollResponse } from '../schemas/responses.js';
+import { EventPollResponseSchema } from '@ojskit/core/schemas';
 import { streamEvents } from '../sse/event-stream.js';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
@@ -32,7 +32,7 @@ export function registerEventRoutes(deps: RouteDeps): void {
       description: 'Oldest first, filters AND-ed; pass the returned `cursor` as `after` to continue.',
       tag: TAG,
       query: EventPollQuery,
-      responses: { 200: { description: 'Events after `after`.', schema: EventPollResponse } },
+      responses: { 200: { description: 'Events after `after`.', schema: EventPollResponseSchema } },
     },
     async (c, { query }) =>
       ojsJson(

@@ -1,7 +1,7 @@
 /** `GET /ojs/v1/jobs/:id/history`: a job's transitions as its store recorded them (ojskit extension `x-job-history`). */
 import { ojsJson } from '../http/media.js';
 import { JobIdParams } from '../schemas/inputs.js';
-import { JobHistoryResponse } from '../schemas/responses.js';
+import { JobHistoryResponseSchema } from '@ojskit/core/schemas';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
 
@@ -21,7 +21,7 @@ export function registerJobHistoryRoute(deps: RouteDeps): void {
         '`422 unsupported` on a backend that does not record history (the manifest says `capabilities.job_history`).',
       tag: 'Jobs',
       params: JobIdParams,
-      responses: { 200: { description: 'The history.', schema: JobHistoryResponse } },
+      responses: { 200: { description: 'The history.', schema: JobHistoryResponseSchema } },
       errors: [404, 422],
     },
     async (c, { params }) => ojsJson(c, await engine.getJobHistory(params.id)),

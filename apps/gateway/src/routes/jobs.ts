@@ -1,11 +1,18 @@
 /** Job routes: PUSH, batch PUSH, INFO, CANCEL, ACTIVATE, progress, and the per-job event stream. */
 import { pressureHeaders } from '../http/backpressure.js';
+import {
+  BatchEnqueueResponseSchema,
+  EnqueueRequestSchema,
+  EnqueueResponseSchema,
+  JobResponseSchema,
+  ProgressRequestSchema,
+  ProgressResponseSchema,
+} from '@ojskit/core/schemas';
 import type { EnqueueResponse } from '@ojskit/core';
 import { ojsJson } from '../http/media.js';
 import { requestHeader } from '../http/native.js';
-import { BatchEnqueueBody, EnqueueBody, ProgressBody } from '../schemas/bodies.js';
+import { BatchEnqueueBody } from '../schemas/bodies.js';
 import { EventStreamQuery, JobIdParams } from '../schemas/inputs.js';
-import { BatchEnqueueResponse, EnqueueResponse as EnqueueResponseSchema, JobEnvelopeResponse, ProgressResponse } from '../schemas/responses.js';
 import { streamEvents } from '../sse/event-stream.js';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
@@ -24,7 +31,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Enqueue a job (PUSH)',
       description: '`201` with `Location` for a new job; `200` with `deduplicated: true` when a unique policy with `ignore` matched.',
       tag: TAG,
-      body: { schema: EnqueueBody, required: true },
+      body: { schema: EnqueueRequestSchema, required: true },
       responses: {
         201: { description: 'Job created.', schema: EnqueueResponseSchema },
         200: { description: 'Existing job returned (unique policy `ignore`).', schema: EnqueueResponseSchema },
@@ -48,7 +55,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Enqueue jobs atomically (PUSH batch)',
       tag: TAG,
       body: { schema: BatchEnqueueBody, required: true },
-      responses: { 201: { description: 'Every job created, in request order.', schema: BatchEnqueueResponse } },
+      responses: { 201: { description: 'Every job created, in request order.', schema: BatchEnqueueResponseSchema } },
       errors: [409, 413, 422, 429],
     },
     async (c, { body }) => {
@@ -66,7 +73,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Get a job (INFO)',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job.', schema: JobEnvelopeResponse } },
+      responses: { 200: { description: 'The job.', schema: JobResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.getJob(params.id)),
@@ -81,7 +88,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Cancel a job (CANCEL)',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The cancelled job, with `previous_state`.', schema: JobEnvelopeResponse } },
+      responses: { 200: { description: 'The cancelled job, with `previous_state`.', schema: JobResponseSchema } },
       errors: [404, 409],
     },
     async (c, { params }) => ojsJson(c, await engine.cancelJob(params.id)),
@@ -96,7 +103,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Activate a pending job (ACTIVATE)',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The job, now `available`.', schema: JobEnvelopeResponse } },
+      responses: { 200: { description: 'The job, now `available`.', schema: JobResponseSchema } },
       errors: [404, 409],
     },
     async (c, { params }) => ojsJson(c, await engine.activateJob(params.id)),
@@ -111,8 +118,8 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Report progress of a running job',
       tag: TAG,
       params: JobIdParams,
-      body: { schema: ProgressBody, required: true },
-      responses: { 200: { description: 'The stored progress.', schema: ProgressResponse } },
+      body: { schema: ProgressRequestSchema, required: true },
+      responses: { 200: { description: 'The stored progress.', schema: ProgressResponseSchema } },
       errors: [404, 409],
     },
     async (c, { params, body }) => ojsJson(c, await engine.setProgress(params.id, body)),
@@ -127,7 +134,7 @@ export function registerJobRoutes(deps: RouteDeps): void {
       summary: 'Read the last reported progress',
       tag: TAG,
       params: JobIdParams,
-      responses: { 200: { description: 'The progress (`null` fields when never reported).', schema: ProgressResponse } },
+      responses: { 200: { description: 'The progress (`null` fields when never reported).', schema: ProgressResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.getProgress(params.id)),

@@ -2,7 +2,7 @@
 import { ojsJson } from '../http/media.js';
 import { requestHeader } from '../http/native.js';
 import { EventStreamQuery, ListQuery, QueueNameParams } from '../schemas/inputs.js';
-import { QueueListResponse, QueuePauseResponse, QueueStatsResponse } from '../schemas/responses.js';
+import { QueueListResponseSchema, QueuePauseResponseSchema, QueueStatsResponseSchema } from '@ojskit/core/schemas';
 import { streamEvents } from '../sse/event-stream.js';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
@@ -21,7 +21,7 @@ export function registerQueueRoutes(deps: RouteDeps): void {
       summary: 'List queues',
       tag: TAG,
       query: ListQuery,
-      responses: { 200: { description: 'Every queue ever enqueued to or paused.', schema: QueueListResponse } },
+      responses: { 200: { description: 'Every queue ever enqueued to or paused.', schema: QueueListResponseSchema } },
     },
     async (c, { query }) => ojsJson(c, await engine.listQueues(query)),
   );
@@ -36,7 +36,7 @@ export function registerQueueRoutes(deps: RouteDeps): void {
       description: 'Unknown but valid names report zero counts.',
       tag: TAG,
       params: QueueNameParams,
-      responses: { 200: { description: 'Counts per state (in `queue`, `stats` and at the top level).', schema: QueueStatsResponse } },
+      responses: { 200: { description: 'Counts per state (in `queue`, `stats` and at the top level).', schema: QueueStatsResponseSchema } },
     },
     async (c, { params }) => ojsJson(c, await engine.queueStats(params.name)),
   );
@@ -50,7 +50,7 @@ export function registerQueueRoutes(deps: RouteDeps): void {
       summary: 'Pause a queue (FETCH skips it; enqueue still accepted)',
       tag: TAG,
       params: QueueNameParams,
-      responses: { 200: { description: 'The paused queue.', schema: QueuePauseResponse } },
+      responses: { 200: { description: 'The paused queue.', schema: QueuePauseResponseSchema } },
     },
     async (c, { params }) => ojsJson(c, await engine.pauseQueue(params.name)),
   );
@@ -64,7 +64,7 @@ export function registerQueueRoutes(deps: RouteDeps): void {
       summary: 'Resume a queue',
       tag: TAG,
       params: QueueNameParams,
-      responses: { 200: { description: 'The resumed queue.', schema: QueuePauseResponse } },
+      responses: { 200: { description: 'The resumed queue.', schema: QueuePauseResponseSchema } },
     },
     async (c, { params }) => ojsJson(c, await engine.resumeQueue(params.name)),
   );

@@ -1,7 +1,7 @@
 /** System routes: manifest, health (two paths), readiness and Prometheus metrics. */
 import { ojsJson } from '../http/media.js';
 import type { GatewayMetrics } from '../metrics/prometheus.js';
-import { HealthResponse, Manifest } from '../schemas/responses.js';
+import { HealthResponseSchema, ManifestSchema } from '@ojskit/core/schemas';
 import { z } from '@hono/zod-openapi';
 import type { GatewayContext } from '../http/env.js';
 import type { RouteDeps } from './context.js';
@@ -20,7 +20,7 @@ export function registerSystemRoutes(deps: RouteDeps, metrics: GatewayMetrics): 
       operationId: 'manifest',
       summary: 'Conformance manifest',
       tag: TAG,
-      responses: { 200: { description: 'What this server implements.', schema: Manifest } },
+      responses: { 200: { description: 'What this server implements.', schema: ManifestSchema } },
     },
     async (c) => {
       const manifest = await engine.manifest();
@@ -57,10 +57,10 @@ export function registerSystemRoutes(deps: RouteDeps, metrics: GatewayMetrics): 
         summary: 'Health of the gateway and its backend',
         tag: TAG,
         responses: {
-          200: { description: 'Healthy.', schema: HealthResponse },
+          200: { description: 'Healthy.', schema: HealthResponseSchema },
           503: {
             description: 'Backend unhealthy (`degraded`/`unhealthy`), or the gateway is draining (`degraded`, `draining: true`).',
-            schema: HealthResponse,
+            schema: HealthResponseSchema,
           },
         },
       },

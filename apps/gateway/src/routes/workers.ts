@@ -1,8 +1,20 @@
 /** Worker routes: FETCH, ACK (single and batched), FAIL, BEAT, and the SDK's progress alias. */
 import { ojsJson, ojsJsonText } from '../http/media.js';
+import {
+  AckBatchRequestSchema,
+  AckManyResponseSchema,
+  AckRequestSchema,
+  AckResponseSchema,
+  FetchRequestSchema,
+  FetchResponseSchema,
+  HeartbeatRequestSchema,
+  HeartbeatResponseSchema,
+  NackRequestSchema,
+  NackResponseSchema,
+  ProgressResponseSchema,
+} from '@ojskit/core/schemas';
 import { servableFetchText } from '../http/servable-jobs.js';
-import { AckBatchBody, AckBody, FetchBody, HeartbeatBody, NackBody, WorkerProgressBody } from '../schemas/bodies.js';
-import { AckBatchResponse, AckResponse, FetchResponse, HeartbeatResponse, NackResponse, ProgressResponse } from '../schemas/responses.js';
+import { WorkerProgressBody } from '../schemas/bodies.js';
 import { parseInput } from '../http/validate.js';
 import { JobIdField } from '../schemas/inputs.js';
 import type { RouteDeps } from './context.js';
@@ -22,8 +34,8 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       summary: 'Claim jobs (FETCH)',
       description: 'Returns at once with `{"jobs":[]}` when nothing is available (or while the gateway shuts down).',
       tag: TAG,
-      body: { schema: FetchBody, required: true },
-      responses: { 200: { description: 'Claimed jobs, now `active`.', schema: FetchResponse } },
+      body: { schema: FetchRequestSchema, required: true },
+      responses: { 200: { description: 'Claimed jobs, now `active`.', schema: FetchResponseSchema } },
     },
     async (c, { body }) => {
       // A draining gateway hands out no new work; workers finish and ACK what they hold.
@@ -44,8 +56,8 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       operationId: 'ackJob',
       summary: 'Complete a job (ACK)',
       tag: TAG,
-      body: { schema: AckBody, required: true },
-      responses: { 200: { description: 'The job, now `completed`.', schema: AckResponse } },
+      body: { schema: AckRequestSchema, required: true },
+      responses: { 200: { description: 'The job, now `completed`.', schema: AckResponseSchema } },
       errors: [404, 409],
     },
     async (c, { body }) => ojsJson(c, await engine.ack(body)),
@@ -60,8 +72,8 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       summary: 'Complete many jobs (ojskit extension)',
       description: 'Each ACK succeeds or fails on its own; per-item errors use the OJS error object. The response is `200` even when items fail.',
       tag: TAG,
-      body: { schema: AckBatchBody, required: true },
-      responses: { 200: { description: 'One result per ACK, in request order.', schema: AckBatchResponse } },
+      body: { schema: AckBatchRequestSchema, required: true },
+      responses: { 200: { description: 'One result per ACK, in request order.', schema: AckManyResponseSchema } },
     },
     async (c, { body }) => ojsJson(c, await engine.ackMany(body)),
   );
@@ -74,8 +86,8 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       operationId: 'failJob',
       summary: 'Report a failed attempt (FAIL)',
       tag: TAG,
-      body: { schema: NackBody, required: true },
-      responses: { 200: { description: 'The outcome: `retryable`, `discarded` or `available` (requeue).', schema: NackResponse } },
+      body: { schema: NackRequestSchema, required: true },
+      responses: { 200: { description: 'The outcome: `retryable`, `discarded` or `available` (requeue).', schema: NackResponseSchema } },
       errors: [404, 409],
     },
     async (c, { body }) => ojsJson(c, await engine.nack(body)),
@@ -89,8 +101,8 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       operationId: 'heartbeat',
       summary: 'Extend reservations and receive a directive (BEAT)',
       tag: TAG,
-      body: { schema: HeartbeatBody, required: true },
-      responses: { 200: { description: 'Directive and extended jobs.', schema: HeartbeatResponse } },
+      body: { schema: HeartbeatRequestSchema, required: true },
+      responses: { 200: { description: 'Directive and extended jobs.', schema: HeartbeatResponseSchema } },
     },
     async (c, { body }) => ojsJson(c, await engine.heartbeat(body)),
   );
@@ -105,7 +117,7 @@ export function registerWorkerRoutes(deps: RouteDeps): void {
       description: '`percentage` (0–100) is stored as `progress` = percentage / 100.',
       tag: TAG,
       body: { schema: WorkerProgressBody, required: true },
-      responses: { 200: { description: 'The stored progress.', schema: ProgressResponse } },
+      responses: { 200: { description: 'The stored progress.', schema: ProgressResponseSchema } },
       errors: [404, 409],
     },
     async (c, { body }) => {

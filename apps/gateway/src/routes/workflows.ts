@@ -2,7 +2,7 @@
 import { ojsJson } from '../http/media.js';
 import { WorkflowBody } from '../schemas/bodies.js';
 import { WorkflowIdParams } from '../schemas/inputs.js';
-import { WorkflowResponse } from '../schemas/responses.js';
+import { WorkflowResponseSchema } from '@ojskit/core/schemas';
 import type { RouteDeps } from './context.js';
 import { defineRoute } from './define.js';
 
@@ -20,7 +20,7 @@ export function registerWorkflowRoutes(deps: RouteDeps): void {
       summary: 'Create a chain, group or batch',
       tag: TAG,
       body: { schema: WorkflowBody, required: true },
-      responses: { 201: { description: 'The workflow, `running`.', schema: WorkflowResponse } },
+      responses: { 201: { description: 'The workflow, `running`.', schema: WorkflowResponseSchema } },
       errors: [422],
     },
     async (c, { body }) => {
@@ -38,7 +38,7 @@ export function registerWorkflowRoutes(deps: RouteDeps): void {
       summary: 'Get a workflow',
       tag: TAG,
       params: WorkflowIdParams,
-      responses: { 200: { description: 'The workflow.', schema: WorkflowResponse } },
+      responses: { 200: { description: 'The workflow.', schema: WorkflowResponseSchema } },
       errors: [404],
     },
     async (c, { params }) => ojsJson(c, await engine.getWorkflow(params.id)),
@@ -53,7 +53,7 @@ export function registerWorkflowRoutes(deps: RouteDeps): void {
       summary: 'Cancel a workflow',
       tag: TAG,
       params: WorkflowIdParams,
-      responses: { 200: { description: 'The workflow, `cancelled`.', schema: WorkflowResponse } },
+      responses: { 200: { description: 'The workflow, `cancelled`.', schema: WorkflowResponseSchema } },
       errors: [404, 409],
     },
     async (c, { params }) => ojsJson(c, await engine.cancelWorkflow(params.id)),

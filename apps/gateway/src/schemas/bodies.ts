@@ -1,40 +1,19 @@
 /**
  * Request bodies as the OpenAPI document describes them. The gateway itself checks only that a body is a
  * JSON object (`http/body.ts`); every field is validated by the engine, so an in-process caller and an HTTP
- * caller get the same OJS errors. Where core publishes a request schema (enqueue, worker operations) the
- * document uses it; the rest are declared here.
+ * caller get the same OJS errors. Where core publishes a request schema (enqueue, worker operations) the routes use it
+ * directly; the rest are declared here.
  */
 import { z } from '@hono/zod-openapi';
-import {
-  AckBatchRequestSchema,
-  AckRequestSchema,
-  EnqueueOptionsSchema,
-  EnqueueRequestSchema,
-  FetchRequestSchema,
-  HeartbeatRequestSchema,
-  NackRequestSchema,
-  ProgressRequestSchema,
-} from '@ojskit/core/schemas';
-import { named } from './named.js';
+import { EnqueueOptionsSchema, EnqueueRequestSchema } from '@ojskit/core/schemas';
 
 const jsonObject = z.record(z.string(), z.unknown());
 /** Options carried by cron templates and workflows: the enqueue options, closed (envelope.md E16). */
 const options = EnqueueOptionsSchema;
 
-export const EnqueueBody = named(EnqueueRequestSchema, 'EnqueueRequest');
-
 export const BatchEnqueueBody = z
-  .looseObject({ jobs: z.array(EnqueueBody).min(1).openapi({ description: 'Enqueue requests; all stored or none.' }) })
+  .looseObject({ jobs: z.array(EnqueueRequestSchema).min(1).openapi({ description: 'Enqueue requests; all stored or none.' }) })
   .openapi('BatchEnqueueRequest');
-
-export const FetchBody = named(FetchRequestSchema, 'FetchRequest');
-export const AckBody = named(AckRequestSchema, 'AckRequest');
-export const AckBatchBody = named(AckBatchRequestSchema, 'AckBatchRequest', {
-  description: 'ojskit extension: many ACKs in one request, each succeeding or failing on its own.',
-});
-export const NackBody = named(NackRequestSchema, 'NackRequest');
-export const HeartbeatBody = named(HeartbeatRequestSchema, 'HeartbeatRequest');
-export const ProgressBody = named(ProgressRequestSchema, 'ProgressRequest');
 
 export const WorkerProgressBody = z
   .looseObject({
@@ -54,12 +33,13 @@ const JobTemplate = z.looseObject({
 
 export const CronRegisterBody = z
   .looseObject({
-    name: z.string(),
+    name: z.string().min(1),
     expression: z.string().optional().openapi({ description: 'Cron expression (template form); `cron` in the flat form.' }),
     cron: z.string().optional(),
-    timezone: z.string().optional(),
-    overlap_policy: z.enum(['skip', 'allow', 'cancel_previous', 'enqueue']).optional(),
-    enabled: z.boolean().optional(),
+    // null: the default, as if absent.
+    timezone: z.string().nullish(),
+    overlap_policy: z.enum(['skip', 'allow', 'cancel_previous', 'enqueue']).nullish(),
+    enabled: z.boolean().nullish(),
     description: z.string().optional(),
     job_template: JobTemplate.optional(),
     type: z.string().optional(),
@@ -67,6 +47,7 @@ export const CronRegisterBody = z
     meta: jsonObject.optional(),
     options: options.optional(),
   })
+  .refine((body) => body.expression != null || body.cron != null, { message: 'A cron needs "expression" (or "cron").', path: ['expression'] })
   .openapi('CronRegisterRequest');
 
 export const CronPatchBody = z.looseObject({ enabled: z.boolean() }).openapi('CronPatchRequest');
@@ -82,11 +63,15 @@ const WorkflowItem = z.looseObject({
 export const WorkflowBody = z
   .looseObject({
     type: z.enum(['chain', 'group', 'batch']),
-    name: z.string().optional(),
+    name: z.string().nullish(),
     options: options.optional(),
-    steps: z.array(WorkflowItem).optional().openapi({ description: 'Chain steps.' }),
-    jobs: z.array(WorkflowItem).optional().openapi({ description: 'Group/batch members.' }),
+    steps: z.array(WorkflowItem).min(1).optional().openapi({ description: 'Chain steps.' }),
+    jobs: z.array(WorkflowItem).min(1).optional().openapi({ description: 'Group/batch members.' }),
     callbacks: z.looseObject({ on_complete: WorkflowItem.optional(), on_success: WorkflowItem.optional(), on_failure: WorkflowItem.optional() }).optional(),
+  })
+  .refine((body) => (body.steps === undefined) !== (body.jobs === undefined), {
+    message: 'Give "steps" or "jobs" (either, for any type), not both.',
+    path: ['jobs'],
   })
   .openapi('WorkflowRequest');
 

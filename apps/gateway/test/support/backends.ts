@@ -135,6 +135,22 @@ function takeSchema(): { schema: string; fresh: boolean } {
   return { schema, fresh: true };
 }
 
+/**
+ * Empties a schema for the next store: DELETE on every table the migrations made (read from the catalog, so a
+ * new table is emptied too), one round trip. The driver's `reset()` TRUNCATEs, which on these few-row tables
+ * cost about 290 ms a store on a loaded machine (new files for every table and partition) against the cases'
+ * own 200 ms or so.
+ */
+async function emptySchema(pool: pg.Pool, schema: string): Promise<void> {
+  await pool.query(`DO $$
+    DECLARE t regclass;
+    BEGIN
+      FOR t IN SELECT c.oid::regclass FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+               WHERE n.nspname = '${schema}' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> 'ojskit_migrations'
+      LOOP EXECUTE format('DELETE FROM %s', t); END LOOP;
+    END $$`);
+}
+
 /** Closing twice is harmless: an engine's `close()` may have closed the driver already. */
 async function closeQuietly(driver: Driver): Promise<void> {
   await driver.close().catch(() => undefined);
@@ -178,7 +194,7 @@ export const POSTGRES: TestBackend = {
     return {
       driver,
       dispose: async () => {
-        await driver.reset();
+        await emptySchema(pool, schema);
         await closeQuietly(driver);
         schemas.free.push(schema);
       },

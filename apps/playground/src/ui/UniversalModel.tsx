@@ -1,12 +1,13 @@
-/** The universal model from @ojskit/core: each OJS state's name elsewhere, and the transitions each system lacks. */
+/** The universal model from @ojskit/core: each OJS state's name elsewhere, the transitions each system lacks, and its behaviours ojskit has or declines. */
 import { JOB_STATES } from '@ojskit/core';
-import { TRANSITIONS, UNIVERSAL_MODEL, transitionSupport } from '@ojskit/core/lifecycle';
+import { BORROWED_BEHAVIOURS, TRANSITIONS, UNIVERSAL_MODEL, transitionSupport } from '@ojskit/core/lifecycle';
 import { useState } from 'react';
 
 export function UniversalModel() {
   const [systemId, setSystemId] = useState(UNIVERSAL_MODEL[0]!.id);
   const system = UNIVERSAL_MODEL.find((s) => s.id === systemId)!;
   const rows = TRANSITIONS.map((t) => ({ t, support: transitionSupport(system, t) }));
+  const behaviours = BORROWED_BEHAVIOURS.filter((b) => b.systems.includes(system.id));
   return (
     <section aria-labelledby="model-title" className="model">
       <h2 id="model-title">The universal model</h2>
@@ -81,6 +82,15 @@ export function UniversalModel() {
           ))}
         </tbody>
       </table>
+      {behaviours.length > 0 && (
+        <ul data-testid="model-behaviours">
+          {behaviours.map((b) => (
+            <li key={b.id} data-answer={b.answer}>
+              <strong>{b.answer === 'built-in' ? 'ojskit has it' : 'ojskit declines'}:</strong> {b.behaviour} {b.answer === 'built-in' ? b.how : b.why}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -3,13 +3,10 @@
  * transport is another. Both may add `ackMany`, the batched ACK the worker uses when it is there.
  */
 import type { AckManyResponse, AckManyResult, OjsApi } from '@ojskit/core';
+import type { AckManyItem } from '@ojskit/core/schemas';
 
-/** One ACK of a batch. */
-export interface AckManyItem {
-  job_id: string;
-  result?: unknown;
-  worker_id?: string;
-}
+/** One ACK of a batch: core's type, read from the batched-ACK request schema. */
+export type { AckManyItem };
 
 /** Per-job outcome of a batched ACK, in request order (core's `AckManyResult`, declared once by its schema). */
 export type AckManyItemResult = AckManyResult;

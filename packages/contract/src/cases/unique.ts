@@ -94,6 +94,23 @@ export function registerUniqueCases(suite: Suite): void {
       expect((await t.api.queueStats(other)).available).toBe(2);
     });
 
+    suite.test(
+      'unique.business-key-active',
+      'a business key (one args field) unique among running jobs only: queued twins wait, a second runner is refused',
+      async (t) => {
+        // The scheduler design's "business key unique among active jobs" (UNIVERSAL_MODEL behaviours).
+        const queue = t.queue();
+        const order = (attempt: number) => ({ args: [{ order_id: queue, attempt }], options: { unique: { args_keys: ['order_id'], states: ['active'] } } });
+        const running = await INTO.active(t, queue, order(1));
+        await expectOjsError(t.push(queue, order(2)), { code: 'duplicate', details: { existing_job_id: running.id } });
+        await t.api.ack({ job_id: running.id });
+        const next = await t.push(queue, order(3));
+        const twin = await t.push(queue, order(4));
+        expect(twin.id).not.toBe(next.id);
+        expect((await t.api.queueStats(queue)).available).toBe(2);
+      },
+    );
+
     suite.test('unique.period', "the period window is measured from the existing job's created_at", async (t) => {
       const queue = t.queue();
       const policy = { args: [queue], options: { unique: { period: 'PT1M' } } };

@@ -11,6 +11,8 @@ export * from '../driver/primitive-ops.js';
 export type { EventTransport } from '../events/transport.js';
 export * from '../events/packing.js';
 export * from '../events/listener-presence.js';
+/** Where a transport's time-ordered log holds an event (Last-Event-ID replay). */
+export { eventIdMs } from '../formats/ids.js';
 export * from '../driver/primitive-ops.js';
 export * from '../history/job-history.js';
 export * from '../driver/admin.js';

@@ -1,7 +1,7 @@
 /**
  * @ojskit/core/schemas: the wire shapes: zod schemas of the job envelope, enqueue and worker requests, retry
  * and unique policies; the parsers that validate requests (what the engine runs on every input); the limits
- * and patterns they enforce; and the response types.
+ * and patterns they enforce; and the response schemas with their types.
  */
 export * from '../schemas/patterns.js';
 export * from '../schemas/job.js';
@@ -11,5 +11,7 @@ export * from '../unique/policy.js';
 export * from '../schemas/enqueue.js';
 export * from '../schemas/worker-requests.js';
 export * from '../api/responses.js';
+export * from '../api/admin-responses.js';
+export { OjsEventSchema } from '../events/event.js';
 export { OjsErrorBodySchema } from '../errors/ojs-error.js';
 export * from '../schemas/rate-limit.js';

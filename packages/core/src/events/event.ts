@@ -1,4 +1,5 @@
 /** OJS events: the CloudEvents-shaped record of every transition, published by the engine. */
+import { z } from 'zod';
 import { newEventId } from '../formats/ids.js';
 import { STATE_ROLES } from '../lifecycle/sets.js';
 import type { JobState } from '../lifecycle/states.js';
@@ -68,16 +69,20 @@ export interface JobEventData {
 }
 
 /** An event, shaped as the protocol's polling and SSE payloads. */
-export interface OjsEvent {
-  specversion: '1.0';
-  id: string;
-  type: EventType;
-  source: string;
-  time: string;
-  subject: string;
-  datacontenttype: 'application/json';
-  data: Record<string, unknown>;
-}
+/** An event as served (CloudEvents 1.0, JSON data); also its wire schema (the OpenAPI `Event`). */
+export const OjsEventSchema = z
+  .object({
+    specversion: z.literal('1.0'),
+    id: z.string(),
+    type: z.enum(EVENT_TYPES),
+    source: z.string(),
+    time: z.string(),
+    subject: z.string(),
+    datacontenttype: z.literal('application/json'),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'Event' });
+export type OjsEvent = z.output<typeof OjsEventSchema>;
 
 /** Builds an event. */
 export function makeEvent(type: EventType, subject: string, data: Record<string, unknown>, time: string, source = 'ojs://ojskit/engine'): OjsEvent {

@@ -138,3 +138,13 @@ export function eventSeqOf(id: string): number | undefined {
   const seq = Number.parseInt(id.slice(32), 16);
   return Number.isNaN(seq) ? undefined : seq;
 }
+
+/**
+ * The milliseconds of an event id (`evt_<uuidv7>`), else undefined: where in a time-ordered log to look for it.
+ * @example eventIdMs(eventIdFor(1_700_000_000_000, 1)) // 1700000000000
+ */
+export function eventIdMs(id: string): number | undefined {
+  const hex = id.startsWith('evt_') ? id.slice(4, 12) + id.slice(13, 17) : '';
+  if (!/^[0-9a-f]{12}$/.test(hex)) return undefined;
+  return Number.parseInt(hex, 16);
+}

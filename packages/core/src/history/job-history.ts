@@ -8,23 +8,10 @@ import type { JobState } from '../lifecycle/states.js';
 import type { TransitionEffect } from '../lifecycle/effects.js';
 import type { Trigger } from '../lifecycle/transitions.js';
 import type { Job } from '../schemas/job.js';
+import type { JobHistoryEntry } from '../schemas/responses/history.js';
 
-/** One transition as the store recorded it. */
-export interface JobHistoryEntry {
-  /** The engine clock's instant of the transition. */
-  at: string;
-  /** The state before; `null` for the job's creation. */
-  from: JobState | null;
-  to: JobState;
-  /** What moved it: the transition table's trigger (`push`, `fetch`, `ack`, `fail`, `visibility_timeout`, …). */
-  trigger: Trigger;
-  /** The job's attempt after the transition. */
-  attempt: number;
-  /** The worker that claimed the job, or held it when it left `active`. */
-  worker_id?: string;
-  /** Why, where there is more to say than the trigger: the error type of a failure, the source of a cancel. */
-  reason?: string;
-}
+/** The wire shapes of a history (`JobHistoryEntry`, `JobHistoryResponse`) are zod schemas in `schemas/responses/history.ts`. */
+export type { JobHistoryEntry, JobHistoryResponse } from '../schemas/responses/history.js';
 
 /** A job's history, oldest first; `dropped` counts the oldest lines let go past the bound. */
 export interface JobHistory {
@@ -60,12 +47,4 @@ export function historyEntry(note: TransitionNote, from: JobState | null, job: J
   if (worker !== undefined) entry.worker_id = worker;
   if (note.reason !== undefined) entry.reason = note.reason;
   return entry;
-}
-
-/** `GET /ojs/v1/jobs/:id/history`. */
-export interface JobHistoryResponse {
-  job_id: string;
-  history: JobHistoryEntry[];
-  /** Oldest lines dropped past `MAX_HISTORY_ENTRIES`. */
-  dropped: number;
 }

@@ -41,6 +41,14 @@ import { parseRateLimit } from './rate-limit.js';
 /** `options` of an enqueue request. */
 const queueName = z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN);
 const timeText = z.string().describe('RFC 3339 timestamp with offset, or +<ISO 8601 duration>');
+/** Seconds, or an ISO 8601 duration (`PT30S`); either way at most MAX_TIMEOUT_MS. */
+const visibilityTimeout = z.union([
+  z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_MS / 1000),
+  z.string().describe('ISO 8601 duration'),
+]);
 
 export const EnqueueOptionsSchema = z.strictObject({
   queue: queueName.optional(),
@@ -54,7 +62,7 @@ export const EnqueueOptionsSchema = z.strictObject({
   unique: z.looseObject({}).optional(),
   tags: z.array(z.string()).optional(),
   visibility_timeout_ms: z.number().int().positive().optional(),
-  visibility_timeout: z.string().optional(),
+  visibility_timeout: visibilityTimeout.optional(),
   pending: z.boolean().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   rate_limit: z
@@ -85,10 +93,10 @@ export const EnqueueRequestSchema = z
     retry: RetryPolicyInputSchema.optional(),
     unique: z.looseObject({}).optional(),
     tags: z.array(z.string()).optional(),
-    visibility_timeout: z.number().optional(),
+    visibility_timeout: visibilityTimeout.optional(),
     pending: z.boolean().optional(),
   })
-  .describe('OJS enqueue request');
+  .meta({ id: 'EnqueueRequest', description: 'OJS enqueue request' });
 
 /** A validated enqueue request, turned into everything a driver needs to store the job. */
 export interface ParsedEnqueue {
@@ -274,6 +282,8 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (more && body.schema !== undefined && typeof body.schema !== 'string') invalidField('schema', 'a URI string', body.schema);
 
   const retryField = more ? pickAliased(body, options, ['retry', 'retry_policy', 'options.retry', 'options.retry_policy']) : undefined;
+  // null is no policy object (the default applies when the field is absent); the schema refuses it too.
+  if (retryField?.value === null) invalidField(retryField.key, 'a retry policy object', null);
   if (retryField) checkPolicyKeys(retryField.value, retryField.key, 'retry');
   const retryPolicy = resolveRetryPolicy(retryField?.value, retryField?.key);
   const uniqueField = more ? pick(body, options, 'unique', 'options.unique') : undefined;

@@ -1,73 +1,8 @@
 /** The job envelope as served on the wire (snake_case), with its zod schema for JSON Schema generation. */
 import { z } from 'zod';
-import { JOB_STATES, type JobState } from '../lifecycle/states.js';
+import { JOB_STATES } from '../lifecycle/states.js';
 import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { JOB_TYPE_PATTERN, MAX_PRIORITY, MAX_QUEUE_LENGTH, MAX_TYPE_LENGTH, MIN_PRIORITY, QUEUE_NAME_PATTERN } from './patterns.js';
-
-/** One entry of `errors` (and the `error` field): what a failure recorded. */
-export interface JobError {
-  code: string;
-  type: string;
-  message: string;
-  retryable?: boolean;
-  details?: Record<string, unknown>;
-  backtrace?: unknown;
-  attempt: number;
-  occurred_at: string;
-  [extra: string]: unknown;
-}
-
-/** The retry policy as echoed on a job (effective, merged with defaults). */
-export interface RetryPolicyWire {
-  max_attempts: number;
-  initial_interval: string;
-  backoff_coefficient: number;
-  max_interval: string;
-  jitter: boolean;
-  non_retryable_errors: string[];
-  on_exhaustion: 'discard' | 'dead_letter';
-  backoff_strategy: 'exponential' | 'linear' | 'constant' | 'none' | 'polynomial';
-}
-
-/** The job envelope. Unknown attributes sent by the client are kept at the top level. */
-export interface Job {
-  specversion: '1.0';
-  id: string;
-  type: string;
-  queue: string;
-  args: unknown[];
-  meta: Record<string, unknown>;
-  priority: number;
-  state: JobState;
-  attempt: number;
-  max_attempts: number;
-  created_at: string;
-  enqueued_at?: string;
-  scheduled_at?: string;
-  expires_at?: string;
-  started_at?: string;
-  completed_at?: string;
-  discarded_at?: string;
-  cancelled_at?: string;
-  expired_at?: string;
-  activated_at?: string;
-  result?: unknown;
-  error?: JobError;
-  errors?: JobError[];
-  retry_delay_ms?: number;
-  next_attempt_at?: string;
-  retry?: RetryPolicyWire;
-  unique?: Record<string, unknown>;
-  tags?: string[];
-  timeout_ms?: number;
-  timeout?: number;
-  visibility_timeout_ms?: number;
-  worker_id?: string;
-  parent_results?: unknown[];
-  workflow_id?: string;
-  schema?: string;
-  [attribute: string]: unknown;
-}
 
 const timestamp = z.string().describe('RFC 3339 timestamp');
 
@@ -81,6 +16,8 @@ export const JobErrorSchema = z.looseObject({
   attempt: z.number().int().min(0),
   occurred_at: timestamp,
 });
+/** One entry of `errors` (and the `error` field): what a failure recorded. */
+export type JobError = z.output<typeof JobErrorSchema>;
 
 export const RetryPolicyWireSchema = z.object({
   max_attempts: z.number().int().min(0),
@@ -92,6 +29,8 @@ export const RetryPolicyWireSchema = z.object({
   on_exhaustion: z.enum(['discard', 'dead_letter']),
   backoff_strategy: z.enum(['exponential', 'linear', 'constant', 'none', 'polynomial']),
 });
+/** The retry policy as echoed on a job (effective, merged with defaults). */
+export type RetryPolicyWire = z.output<typeof RetryPolicyWireSchema>;
 
 /** Schema of the job envelope in responses. */
 export const JobSchema = z
@@ -132,7 +71,9 @@ export const JobSchema = z
     workflow_id: z.string().optional(),
     schema: z.string().optional(),
   })
-  .describe('OJS job envelope');
+  .meta({ id: 'Job', description: 'OJS job envelope' });
+/** The job envelope. Unknown attributes sent by the client are kept at the top level. */
+export type Job = z.output<typeof JobSchema>;
 
 /** Keys a client may not set: the server owns them. */
 export const SYSTEM_MANAGED_KEYS: readonly string[] = [

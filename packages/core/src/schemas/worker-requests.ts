@@ -7,22 +7,36 @@ import { isQueueName } from './patterns.js';
 /** Longest long-poll a FETCH may ask for. */
 export const MAX_FETCH_WAIT_MS = 2_000;
 
-export const FetchRequestSchema = z.looseObject({
-  queues: z.array(z.string()).min(1),
-  count: z.number().int().min(1).optional(),
-  worker_id: z.string().optional(),
-  visibility_timeout_ms: z.number().int().positive().optional(),
-  wait_ms: z.number().int().min(0).optional().describe(`a longer wait is cut to ${MAX_FETCH_WAIT_MS} ms`),
-});
+export const FetchRequestSchema = z
+  .looseObject({
+    queues: z.array(z.string()).min(1),
+    count: z.number().int().min(1).optional(),
+    worker_id: z.string().min(1).optional(),
+    visibility_timeout_ms: z.number().int().positive().optional(),
+    wait_ms: z.number().int().min(0).optional().describe(`a longer wait is cut to ${MAX_FETCH_WAIT_MS} ms`),
+  })
+  .meta({ id: 'FetchRequest' });
 
-export const AckRequestSchema = z.looseObject({
-  job_id: z.string(),
-  result: z.unknown().optional(),
-  worker_id: z.string().optional(),
-  attempt: z.number().int().min(1).optional(),
-});
+/**
+ * `null` on an optional field of a worker's answer (ACK, FAIL, BEAT, progress) means the field is absent: the
+ * protocol tolerates null as absent (envelope.md), and workers of other SDKs send `"worker_id": null`. The
+ * requests a producer or a fetching worker sends (enqueue, FETCH) refuse null: a field there is a value or absent.
+ */
+export const AckRequestSchema = z
+  .looseObject({
+    job_id: z.string().min(1),
+    result: z.unknown().optional(),
+    worker_id: z.string().nullish(),
+    attempt: z.number().int().min(1).nullish(),
+  })
+  .meta({ id: 'AckRequest' });
 
-export const AckBatchRequestSchema = z.looseObject({ acks: z.array(AckRequestSchema).min(1) });
+export const AckBatchRequestSchema = z
+  .looseObject({ acks: z.array(AckRequestSchema).min(1) })
+  .meta({ id: 'AckBatchRequest', description: 'ojskit extension: many ACKs in one request, each succeeding or failing on its own.' });
+
+/** One ACK of a batch, as a client writes it. */
+export type AckManyItem = z.input<typeof AckRequestSchema>;
 
 export const FailErrorInputSchema = z.looseObject({
   code: z.string().optional(),
@@ -33,39 +47,56 @@ export const FailErrorInputSchema = z.looseObject({
   backtrace: z.unknown().optional(),
 });
 
-export const NackRequestSchema = z.looseObject({
-  job_id: z.string(),
-  error: FailErrorInputSchema.optional(),
-  requeue: z.boolean().optional(),
-  worker_id: z.string().optional(),
-  attempt: z.number().int().min(1).optional(),
-});
+export const NackRequestSchema = z
+  .looseObject({
+    job_id: z.string().min(1),
+    error: FailErrorInputSchema.nullish(),
+    requeue: z.boolean().optional(),
+    worker_id: z.string().nullish(),
+    attempt: z.number().int().min(1).nullish(),
+  })
+  .meta({ id: 'NackRequest' });
 
-export const HeartbeatRequestSchema = z.looseObject({
-  worker_id: z.string(),
-  active_jobs: z.union([z.array(z.string()), z.number().int().min(0)]).optional(),
-  active_job_ids: z.array(z.string()).optional(),
-  job_id: z.string().optional(),
-  visibility_timeout_ms: z.number().int().positive().optional(),
-  state: z.string().optional(),
-  hostname: z.string().optional(),
-  pid: z.number().int().optional(),
-  queues: z.array(z.string()).optional(),
-  concurrency: z.number().int().optional(),
-  labels: z.record(z.string(), z.unknown()).optional(),
-});
+/** A BEAT field that is kept when of `type` and ignored otherwise. */
+const informational = (type: 'string' | 'integer' | 'object') =>
+  z
+    .unknown()
+    .optional()
+    .meta({
+      type,
+      description: `Informational: kept when ${type === 'integer' ? 'an integer' : `a${type === 'object' ? 'n' : ''} ${type}`}, ignored otherwise.`,
+    });
+
+export const HeartbeatRequestSchema = z
+  .looseObject({
+    worker_id: z.string().min(1),
+    active_jobs: z.union([z.array(z.string()), z.number().min(0)]).optional(),
+    active_job_ids: z.array(z.string()).optional(),
+    job_id: z.string().optional(),
+    visibility_timeout_ms: z.number().int().positive().optional(),
+    // What a worker says about itself is informational: kept when well typed, otherwise ignored (never refused).
+    // `z.unknown()` validates that; the metadata documents the expected type (OpenAPI and JSON Schema read it).
+    state: informational('string'),
+    hostname: informational('string'),
+    pid: informational('integer'),
+    queues: z.array(z.string()).optional(),
+    concurrency: informational('integer'),
+    labels: informational('object'),
+  })
+  .meta({ id: 'HeartbeatRequest' });
 
 export const ProgressRequestSchema = z
   .looseObject({
-    progress: z.number().optional(),
-    message: z.string().optional(),
-    data: z.record(z.string(), z.unknown()).optional(),
-    checkpoint: z.record(z.string(), z.unknown()).optional(),
+    progress: z.number().nullish(),
+    message: z.string().nullish(),
+    data: z.record(z.string(), z.unknown()).nullish(),
+    checkpoint: z.record(z.string(), z.unknown()).nullish(),
   })
-  .refine((body) => body.progress !== undefined || body.message !== undefined || body.data !== undefined, {
+  .refine((body) => body.progress != null || body.message != null || body.data != null, {
     message: 'A progress update needs at least one of progress, message or data.',
     path: ['progress'],
-  });
+  })
+  .meta({ id: 'ProgressRequest' });
 
 export interface FetchRequest {
   queues: string[];
@@ -252,6 +283,8 @@ export function parseProgressRequest(input: unknown): ProgressRequest {
     if (!isPlainObject(body.data)) invalidField('data', 'an object', body.data);
     out.data = body.data;
   }
+  // Not stored (yet), but a checkpoint that is not an object is a client bug worth telling.
+  if (body.checkpoint !== undefined && body.checkpoint !== null && !isPlainObject(body.checkpoint)) invalidField('checkpoint', 'an object', body.checkpoint);
   if (out.progress === undefined && out.message === undefined && out.data === undefined) {
     throw OjsError.invalidRequest('A progress update needs at least one of progress, message or data.', { field: 'progress' });
   }

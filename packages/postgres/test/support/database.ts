@@ -47,7 +47,7 @@ export interface TestDatabase {
 export async function openTestDatabase(options: Partial<PostgresDriverOptions> & { max?: number } = {}): Promise<TestDatabase> {
   const schema = uniqueSchema();
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: options.max ?? 4 });
-  await migrate({ pool, schema });
+  await migrate({ pool, schema, ...(options.finishedPartitions !== undefined ? { finishedPartitions: options.finishedPartitions } : {}) });
   const driver = new PostgresDriver({ pool, schema, ...options });
   await driver.events?.listen();
   const peers: PostgresDriver[] = [];

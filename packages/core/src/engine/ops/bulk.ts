@@ -189,6 +189,8 @@ export async function bulkJobs(ctx: EngineContext, action: BulkAction, body: unk
   const request = requireObject(body);
   checkAtomicity(request.atomicity, ['partial']);
   checkIdempotencyKey(request);
+  // `confirm` matters only with a filter, but a value other than true is a client mistake either way.
+  if (request.confirm !== undefined && request.confirm !== true) invalidField('confirm', 'true', request.confirm);
   const hasIds = request.job_ids !== undefined;
   const hasFilter = request.filter !== undefined;
   if (hasIds === hasFilter) throw OjsError.invalidRequest('Give either "job_ids" or "filter", not both.', { field: hasIds ? 'filter' : 'job_ids' });

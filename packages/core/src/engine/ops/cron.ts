@@ -59,6 +59,10 @@ function nextRun(record: Pick<CronRecord, 'expression' | 'timezone'>, after: num
 export async function registerCron(ctx: EngineContext, body: unknown): Promise<CronRegisterResponse> {
   const request = requireObject(body);
   const name = checkCronName(request.name);
+  // The flat form's fields are checked even where the template form shadows them: a mistyped field is never silently unused.
+  if (request.cron !== undefined && typeof request.cron !== 'string') invalidField('cron', 'a cron expression', request.cron);
+  if (request.type !== undefined && typeof request.type !== 'string') invalidField('type', 'a job type', request.type);
+  if (request.args !== undefined && !Array.isArray(request.args)) invalidField('args', 'a JSON array', request.args);
   const expression = request.expression ?? request.cron;
   if (typeof expression !== 'string' || expression.trim() === '') invalidField('expression', 'a cron expression', expression);
   const timezone = request.timezone ?? 'UTC';

@@ -8,34 +8,12 @@ import { toTimestamp } from '../../formats/timestamps.js';
 import { STATE_ROLES } from '../../lifecycle/sets.js';
 import type { StoredJob } from '../../driver/records.js';
 import { instant, type EngineContext } from '../context.js';
+import type { OverdueJob, OverdueJobsResponse, OverdueReason } from '../../schemas/responses/admin.js';
+
+export type { OverdueJob, OverdueJobsResponse, OverdueReason };
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1_000;
-
-/** Why a job is overdue, named as the error the rescuer records when it moves the job. */
-export type OverdueReason = 'visibility_timeout' | 'timeout' | 'worker_death';
-
-/** One stuck job, as the admin API lists it. */
-export interface OverdueJob {
-  job_id: string;
-  type: string;
-  queue: string;
-  attempt: number;
-  worker_id?: string;
-  started_at?: string;
-  reason: OverdueReason;
-  /** The deadline that passed: visibility deadline, execution timeout, or last heartbeat + worker death time. */
-  deadline: string;
-  overdue_ms: number;
-}
-
-/** `GET /ojs/v1/admin/overdue`: oldest deadline first; `truncated` when more than `limit` are overdue. */
-export interface OverdueJobsResponse {
-  jobs: OverdueJob[];
-  count: number;
-  truncated: boolean;
-  checked_at: string;
-}
 
 function overdueJob(stored: StoredJob, reason: OverdueReason, deadline: number, now: number): OverdueJob {
   const { job } = stored;

@@ -78,6 +78,8 @@ export async function createWorkflow(ctx: EngineContext, body: unknown): Promise
   if (!WORKFLOW_TYPES.includes(type)) invalidField('type', 'chain, group or batch', request.type);
   if (request.name !== undefined && request.name !== null && typeof request.name !== 'string') invalidField('name', 'a string', request.name);
   if (request.options !== undefined && !isPlainObject(request.options)) invalidField('options', 'an object', request.options);
+  // Either name works for any type; both at once would leave one silently unused.
+  if (request.steps !== undefined && request.jobs !== undefined) throw OjsError.invalidRequest('Give "steps" or "jobs", not both.', { field: 'jobs' });
   const field = request.steps !== undefined ? 'steps' : 'jobs';
   const items = request[field];
   if (!Array.isArray(items) || items.length === 0) invalidField(type === 'chain' ? 'steps' : 'jobs', 'a non-empty array of job items', items);

@@ -1,4 +1,4 @@
--- 0004_rate_limits: what the claim needs to enforce rate limits (spec/rate-limits.md).
+-- 0005_rate_limits: what the claim needs to enforce rate limits (spec/rate-limits.md).
 --
 -- A job's limit lives in x_rest ('rateLimit': {intervalMs?, concurrency?, key?}, core's ClaimLimit); a queue's in
 -- queues.config (rate_limit, concurrency). `rate_limits` holds one row per queue ('q:<queue>': its last limited
