@@ -81,7 +81,7 @@ export const QueueConfigBody = z
     max_depth: z.number().int().min(0).nullable().optional().openapi({ description: 'Same as `backpressure.max_depth`.' }),
     concurrency: z.number().int().min(1).nullable().optional(),
     rate_limit: z
-      .looseObject({
+      .strictObject({
         max_per_second: z.number().optional().openapi({ description: 'At most one claim from the queue per 1000/n ms (positive).' }),
         concurrency: z.number().optional().openapi({ description: 'At most this many jobs of the queue active at once (integer ≥ 1).' }),
       })
