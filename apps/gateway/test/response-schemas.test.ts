@@ -155,6 +155,8 @@ describeEachBackend('every route answers what its schema documents', (backend) =
     await call('POST', `/ojs/v1/admin/queues/${q}/resume`, undefined, 200);
     await call('GET', `/ojs/v1/admin/queues/${q}/config`, undefined, 200);
     await call('PUT', `/ojs/v1/admin/queues/${q}/config`, { backpressure: { max_depth: 100 }, concurrency: 2, retention: { completed_ms: 1000 } }, 200);
+    await call('PUT', `/ojs/v1/admin/queues/${q}/config`, { backpressure: { max_depth: 100 }, rate_limit: { max_per_second: 50, concurrency: 5 } }, 200);
+    await call('GET', `/ojs/v1/admin/queues/${q}/rate-limits`, undefined, 200);
     await call('GET', '/ojs/v1/admin/workers', undefined, 200);
     await call('POST', '/ojs/v1/admin/workers/w-shape/quiet', undefined, 200);
     await call('POST', '/ojs/v1/admin/workers/w-shape/terminate', undefined, 200);

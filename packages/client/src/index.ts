@@ -12,6 +12,7 @@ export type {
   JobFilter,
   QueueConfig,
   QueueConfigInput,
+  QueueRateLimits,
   WorkerInfo,
   WorkerSummary,
 } from './mapping/admin.js';
@@ -19,7 +20,7 @@ export { waitForJob, type WaitForOptions } from './client/wait-for.js';
 export { batch, chain, group, step, type WorkflowOptions } from './client/workflow-builders.js';
 export { HandlerNotFoundError, JobCancelledError, JobLostError, JobTimeoutError, NonRetryableError, WaitTimeoutError, WorkerClosingError } from './errors.js';
 export type { Job, JobError } from './mapping/job.js';
-export type { EnqueueOptions } from './mapping/enqueue.js';
+export type { EnqueueOptions, RateLimitInput } from './mapping/enqueue.js';
 export type { RetryPolicy, RetryPolicyInput, UniquePolicyInput, UniqueConflict, BackoffStrategy } from './mapping/policies.js';
 export type { Workflow, WorkflowDefinition, WorkflowMember, WorkflowStep, BatchCallbacks } from './mapping/workflow.js';
 export type { Cron, CronInput, OverlapPolicy } from './mapping/cron.js';

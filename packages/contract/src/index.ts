@@ -30,6 +30,7 @@ import { registerHistoryCases } from './cases/history.js';
 import { registerModelCases } from './cases/model.js';
 import { registerProgressCases } from './cases/progress.js';
 import { registerQueueCases } from './cases/queues.js';
+import { registerRateLimitCases } from './cases/rate-limits.js';
 import { registerRetryCases } from './cases/retry.js';
 import { registerSchedulingCases } from './cases/scheduling.js';
 import { registerSystemCases } from './cases/system.js';
@@ -77,6 +78,7 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerAdminCases,
   registerBackpressureCases,
   registerBulkCases,
+  registerRateLimitCases,
   registerModelCases,
 ];
 

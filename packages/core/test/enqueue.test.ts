@@ -315,8 +315,21 @@ describe('validation table (envelope.md)', () => {
     invalid({ ...base, schema: 5 }, 'schema');
   });
 
-  it('rate_limit → 422 unsupported (capability off)', () => {
-    expectOjsError(() => parse({ options: { rate_limit: { max_per_second: 5 } } }), 'unsupported', 422);
+  it('rate_limit is validated, echoed and handed on (the engine refuses it where the driver lacks rateLimiting)', () => {
+    const parsed = parse({ options: { rate_limit: { max_per_second: 2.5, concurrency: 2, key: 'stripe' } } });
+    expect(parsed.rateLimit).toEqual({ max_per_second: 2.5, concurrency: 2, key: 'stripe' });
+    expect(parsed.job.rate_limit).toEqual({ max_per_second: 2.5, concurrency: 2, key: 'stripe' });
+    expect(parse({ rate_limit: { concurrency: 1 } }).rateLimit).toEqual({ concurrency: 1 });
+    for (const [rate_limit, field] of [
+      [{ max_per_second: 0 }, 'options.rate_limit.max_per_second'],
+      [{ concurrency: 2.5 }, 'options.rate_limit.concurrency'],
+      [{ concurrency: 1, key: 'k'.repeat(256) }, 'options.rate_limit.key'],
+      [{ key: 'k' }, 'options.rate_limit.key'],
+      [{ concurrency: 1, burst: 2 }, 'options.rate_limit.burst'],
+      [{}, 'options.rate_limit'],
+    ] as const) {
+      invalid({ ...base, options: { rate_limit } }, field);
+    }
   });
 
   it('field errors carry details {field, expected, received, validation}', () => {

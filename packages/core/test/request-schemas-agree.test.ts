@@ -329,8 +329,7 @@ const SWEEP_PARSER_ONLY: Record<string, string> = {
   ),
   'enqueue unique {"a":1}': 'unique policy keys are checked against the known names, with a nearest-name hint',
   'enqueue options.unique {"a":1}': 'unique policy keys are checked against the known names, with a nearest-name hint',
-  'enqueue options.rate_limit {}': 'rate limiting is described but answered 422 unsupported',
-  'enqueue options.rate_limit {"a":1}': 'rate limiting is described but answered 422 unsupported',
+  'enqueue options.rate_limit {}': 'a rate limit needs at least one of max_per_second, concurrency (the schema lists them as optional)',
 };
 
 /** The top-level keys a kind's schema names (through a refinement, if any). */

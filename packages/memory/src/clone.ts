@@ -81,6 +81,7 @@ export function copyInternals(x: JobInternals): JobInternals {
   if (x.progress !== undefined) out.progress = cloneValue(x.progress);
   if (x.workflowIndex !== undefined) out.workflowIndex = x.workflowIndex;
   if (x.workflowRole !== undefined) out.workflowRole = x.workflowRole;
+  if (x.rateLimit !== undefined) out.rateLimit = { ...x.rateLimit };
   return out;
 }
 

@@ -11,6 +11,7 @@ import {
   summarize,
   TRANSITIONS,
   checkDepthBounds,
+  queueClaimLimitOf,
   type ClaimParams,
   type ClaimResult,
   type CompleteManyParams,
@@ -32,6 +33,7 @@ import {
   type JobSummary,
   type QueueConfigRecord,
   type QueueRecord,
+  type RateLimitState,
   type StoredJob,
   type TransitionNote,
   type TransitionOp,
@@ -47,6 +49,7 @@ import { JobStore } from './job-store.js';
 import { JobHistoryLog } from './job-history-log.js';
 import type { QueueState } from './queue-state.js';
 import { zeroCounts } from './state-counts.js';
+import { MemoryRateLimits } from './rate-limits.js';
 
 /** The transition table as from → to-states; the driver refuses any other change of state. */
 const LEGAL = new Map<JobState, Set<JobState>>();
@@ -97,6 +100,7 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   // Every method acts when called, before its promise settles.
   orderedCalls: true,
   history: true,
+  rateLimiting: true,
 });
 
 /** The trigger of the table's row `from → to` when the engine sent no note (the first such row). */
@@ -129,6 +133,7 @@ export class MemoryDriver implements Driver {
   private readonly crons = new Map<string, CronRecord>();
   private readonly workflows = new Map<string, WorkflowRecord>();
   private readonly leases = new Map<string, { owner: string; until: number }>();
+  private readonly rateLimits = new MemoryRateLimits((entry) => this.store.jobs.get(entry.job.id) === entry);
 
   // ---------------------------------------------------------------- jobs
 
@@ -164,6 +169,7 @@ export class MemoryDriver implements Driver {
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
     const { limit, now, nowIso, workerId } = params;
     const claimNote = noteOf(EFFECTS.claim, nowIso);
+    this.rateLimits.held = undefined;
     const jobs: Job[] = [];
     const promoted: JobSummary[] = [];
     const expired: Job[] = [];
@@ -172,9 +178,15 @@ export class MemoryDriver implements Driver {
       const q = this.store.queues.get(name);
       if (q === undefined || q.record.paused) continue;
       this.promoteQueue(q, now, nowIso, limit + INLINE_PROMOTION_SLACK, promoted, expired);
+      const queueLimit = queueClaimLimitOf(this.queueConfigs.get(name));
       while (jobs.length < limit) {
-        const entry = q.available.peek();
+        let entry = q.available.peek();
         if (entry === undefined) break;
+        const limited = !MemoryRateLimits.unlimited(entry, queueLimit);
+        if (limited) {
+          entry = this.rateLimits.firstAllowed(q, queueLimit, now);
+          if (entry === undefined) break;
+        }
         if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {
           expired.push(this.expireEntry(entry, now, nowIso));
           continue;
@@ -196,11 +208,13 @@ export class MemoryDriver implements Driver {
         x.visibleUntil = now + visibility;
         x.timeoutAt = now + x.timeoutMs;
         this.store.attach(entry, from, nowIso);
+        if (limited) this.rateLimits.claimed(entry, queueLimit, now);
         this.record(entry, claimNote, from);
         jobs.push(copyStoredJob(job));
       }
     }
-    return { jobs, promoted, expired };
+    const held = this.rateLimits.held;
+    return held === undefined ? { jobs, promoted, expired } : { jobs, promoted, expired, held };
   }
 
   async jobTransition(op: TransitionOp): Promise<TransitionResult> {
@@ -367,6 +381,10 @@ export class MemoryDriver implements Driver {
     return record === undefined ? null : cloneValue(record);
   }
 
+  async rateLimitState(params: { queue: string; now: number }): Promise<RateLimitState> {
+    return this.rateLimits.state(this.store.queues.get(params.queue), params.queue, params.now);
+  }
+
   async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
     this.store.queue(record.name, record.updated_at);
     this.queueConfigs.set(record.name, cloneValue(record));
@@ -483,6 +501,7 @@ export class MemoryDriver implements Driver {
 
   async reset(): Promise<void> {
     this.store.clear();
+    this.rateLimits.clear();
     this.workers.clear();
     this.queueConfigs.clear();
     this.crons.clear();

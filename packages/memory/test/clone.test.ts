@@ -49,11 +49,13 @@ describe('copyInternals', () => {
       progress: { progress: 0.5, message: 'half', data: { a: [1] }, updated_at: 'now' },
       workflowIndex: 10,
       workflowRole: 'on_complete',
+      rateLimit: { intervalMs: 100, concurrency: 2, key: 'k' },
     };
     const copy = copyInternals(full);
     expect(copy).toEqual(full);
     expect(copy.uniqueStates).not.toBe(full.uniqueStates);
     expect(copy.progress).not.toBe(full.progress);
+    expect(copy.rateLimit).not.toBe(full.rateLimit);
     expect((copy.progress!.data as { a: number[] }).a).not.toBe((full.progress.data as { a: number[] }).a);
   });
 

@@ -95,6 +95,7 @@ describe('capabilities (memory)', () => {
       durable: false,
       orderedCalls: true,
       history: true,
+      rateLimiting: true,
     });
     expect((d as Driver).events).toBeUndefined();
   });

@@ -19,6 +19,7 @@ import {
   type JobState,
   type JobSummary,
   type QueueConfigRecord,
+  type RateLimitState,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -35,6 +36,7 @@ import { errorCode, toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
+import { claimRateLimited } from './rate-limited-claim.js';
 import { completeJobs, failJobs, transitionJobs } from './job-transitions.js';
 import { DEFAULT_PARTITIONS, dropPartitionsBefore, ensurePartitions, type PartitionPlan } from './finished-partitions.js';
 
@@ -52,6 +54,7 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   crossProcessEvents: true,
   uniqueStrength: 'strong',
   durable: true,
+  rateLimiting: true,
 });
 
 export interface PostgresDriverOptions {
@@ -193,9 +196,11 @@ export class PostgresDriver implements Driver {
       const claimed: unknown[][] = [];
       let moved = 0;
       let missed = 0;
+      let limited = false;
       for (const row of rows) {
         const kind = row[kindAt];
         if (kind === 'claimed') claimed.push(row);
+        else if (kind === 'limited') limited = true;
         else if (kind === 'missed') missed = row[ordAt] as number;
         else if (kind === 'expired') {
           result.expired.push(read.job(row));
@@ -212,6 +217,12 @@ export class PostgresDriver implements Driver {
           Number(a[ordAt]) - Number(b[ordAt]) || (b[priorityAt] as number) - (a[priorityAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
+      if (limited) {
+        const limitedClaim = await claimRateLimited(this.sql, this.pool, params, wanted);
+        result.jobs.push(...limitedClaim.jobs);
+        if (limitedClaim.held) result.held = limitedClaim.held;
+        return result;
+      }
       if (claimed.length >= wanted) return result;
       if (moved > 0) continue;
       if (missed === 0 || retries === MAX_RETRIES) return result;
@@ -367,6 +378,26 @@ export class PostgresDriver implements Driver {
   async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
     const [row] = await this.sql.run<{ config: QueueConfigRecord }>(this.pool, 'queueConfigSet', [record.name, JSON.stringify(record), record.updated_at]);
     return row!.config;
+  }
+
+  async rateLimitState(params: { queue: string; now: number }): Promise<RateLimitState> {
+    const rows = await this.sql.run<{
+      kind: string;
+      key: string | null;
+      at: number | null;
+      interval_ms: number | null;
+      now: number | null;
+      active: number;
+      concurrency: number | null;
+    }>(this.pool, 'rateLimitState', [params.queue]);
+    const window = rows.find((r) => r.kind === 'window')!;
+    return {
+      now: window.now ?? params.now,
+      lastClaimAt: window.at,
+      intervalMs: window.interval_ms,
+      queueActive: window.active,
+      keys: rows.filter((r) => r.kind === 'key').map((r) => ({ key: r.key!, active: r.active, concurrency: r.concurrency })),
+    };
   }
 
   async queueConfigList(): Promise<QueueConfigRecord[]> {

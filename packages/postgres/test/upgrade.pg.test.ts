@@ -70,7 +70,11 @@ describe.runIf(HAVE_PG)('upgrade from the previous migration set', () => {
     const before = await rows(pool, `SELECT * FROM "${schema}".jobs`);
     expect(before).toHaveLength(all.length);
 
-    expect(await migrate({ pool, schema })).toEqual({ schema, applied: ['0002_finished_jobs', '0003_queue_config', '0004_event_log'], lifecycleUpdated: true });
+    expect(await migrate({ pool, schema })).toEqual({
+      schema,
+      applied: ['0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits'],
+      lifecycleUpdated: true,
+    });
 
     const hot = await rows(pool, `SELECT * FROM "${schema}".jobs`);
     const finished = await rows(pool, `SELECT * FROM "${schema}".jobs_finished`);

@@ -48,6 +48,7 @@ const INTERNALS: Record<keyof JobInternals, InternalKind> = {
   uniqueKey: 'str',
   uniqueOnConflict: 'str',
   workflowRole: 'str',
+  rateLimit: 'json',
   uniqueStates: 'list',
   progress: 'json',
 };

@@ -22,6 +22,8 @@ import {
   type JobState,
   type JobSummary,
   type QueueConfigRecord,
+  type RateLimitState,
+  queueClaimLimitOf,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -46,6 +48,7 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   durable: true,
   // One connection runs every command in the order written; jobClaim sends coalesced calls still waiting first.
   orderedCalls: true,
+  rateLimiting: true,
 });
 
 /** How often `cronAdvance` re-reads a record that changed under it (without its occurrence changing). */
@@ -261,7 +264,7 @@ export class RedisDriver implements Driver {
       'job-claim',
       [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
       BATCHES_GO_AT_ONCE,
-    )) as [Array<string | number | null>, Row[], Flat[]];
+    )) as [Array<string | number | null>, Row[], Flat[], number | null | undefined];
     const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) => this.claimedIn.set(job.id, { queue: job.queue, hot }));
     if (this.claimedIn.size > QUEUE_HINTS_MAX) {
       for (const id of this.claimedIn.keys()) {
@@ -269,7 +272,10 @@ export class RedisDriver implements Driver {
         if (this.claimedIn.size <= QUEUE_HINTS_MAX) break;
       }
     }
-    return { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
+    const result: ClaimResult = { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
+    const held = reply[3];
+    if (typeof held === 'number') result.held = held > 0 ? { retryInMs: held } : {};
+    return result;
   }
 
   /**
@@ -423,8 +429,29 @@ export class RedisDriver implements Driver {
   }
 
   async queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
-    const text = (await this.scripts.run('queue-config-set', [this.prefix, record.name, JSON.stringify(record), record.updated_at])) as string;
+    const limit = queueClaimLimitOf(record);
+    const text = (await this.scripts.run('queue-config-set', [
+      this.prefix,
+      record.name,
+      JSON.stringify(record),
+      record.updated_at,
+      limit.intervalMs !== undefined ? String(limit.intervalMs) : '',
+      limit.concurrency !== undefined ? String(limit.concurrency) : '',
+    ])) as string;
     return JSON.parse(text) as QueueConfigRecord;
+  }
+
+  async rateLimitState(params: { queue: string; now: number }): Promise<RateLimitState> {
+    const [now, at, ivl, active, flat] = (await this.scripts.run('rate-limit-state', [this.prefix, params.queue])) as [
+      string,
+      string | null,
+      string | null,
+      number,
+      Array<string | number>,
+    ];
+    const keys: RateLimitState['keys'] = [];
+    for (let i = 0; i < flat.length; i += 3) keys.push({ key: String(flat[i]), active: Number(flat[i + 1]), concurrency: Number(flat[i + 2]) });
+    return { now: Number(now), lastClaimAt: at === null ? null : Number(at), intervalMs: ivl === null ? null : Number(ivl), queueActive: active, keys };
   }
 
   async queueConfigList(): Promise<QueueConfigRecord[]> {

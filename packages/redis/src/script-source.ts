@@ -31,6 +31,7 @@ export const SCRIPT_NAMES = [
   'queue-config-get',
   'queue-config-set',
   'queue-config-list',
+  'rate-limit-state',
   'worker-record',
   'worker-set-directive',
   'worker-list',

@@ -21,6 +21,7 @@ import {
   DeadLetterStatsResponseSchema,
   JobSchema,
   QueueConfigResponseSchema,
+  QueueRateLimitsResponseSchema,
   WorkerDirectiveResponseSchema,
 } from '@ojskit/core/schemas';
 import { z } from '@hono/zod-openapi';
@@ -149,7 +150,8 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       operationId: 'adminSetQueueConfig',
       summary: "Replace a queue's configuration",
       description:
-        'Body `{"backpressure":{"max_depth":n,"warning_threshold":0.8,"retry_after_seconds":1}}` (or a flat `max_depth`), `concurrency`, `retention`. ' +
+        'Body `{"backpressure":{"max_depth":n,"warning_threshold":0.8,"retry_after_seconds":1}}` (or a flat `max_depth`), `concurrency`, `rate_limit` ' +
+        '(`{"max_per_second":n,"concurrency":k}`, enforced by every claim from the queue), `retention`. ' +
         'Over `max_depth` waiting jobs, enqueues answer `429 QUEUE_FULL`. Only the `reject` strategy exists (`422 unsupported` otherwise).',
       tag: TAG,
       params: QueueNameParams,
@@ -158,6 +160,22 @@ export function registerAdminRoutes(deps: RouteDeps, options: AdminOptions): voi
       errors: [422],
     },
     async (c, { params, body }) => ojsJson(c, await engine.setQueueConfig(params.name, body)),
+  );
+
+  defineRoute(
+    deps,
+    {
+      method: 'get',
+      path: '/ojs/v1/admin/queues/{name}/rate-limits',
+      operationId: 'adminGetQueueRateLimits',
+      summary: "Where a queue's rate limits stand: the spacing window and the jobs in flight per concurrency key",
+      description: 'ojskit extension (spec/rate-limits.md). `422 unsupported` on a backend whose manifest says `rate_limiting: false`.',
+      tag: TAG,
+      params: QueueNameParams,
+      responses: { 200: { description: 'The queue-level limit, the window and the in-flight counts.', schema: QueueRateLimitsResponseSchema } },
+      errors: [422],
+    },
+    async (c, { params }) => ojsJson(c, await engine.getQueueRateLimits(params.name)),
   );
 
   defineRoute(

@@ -80,6 +80,14 @@ export const QueueConfigBody = z
       .optional(),
     max_depth: z.number().int().min(0).nullable().optional().openapi({ description: 'Same as `backpressure.max_depth`.' }),
     concurrency: z.number().int().min(1).nullable().optional(),
+    rate_limit: z
+      .strictObject({
+        max_per_second: z.number().optional().openapi({ description: 'At most one claim from the queue per 1000/n ms (positive).' }),
+        concurrency: z.number().optional().openapi({ description: 'At most this many jobs of the queue active at once (integer ≥ 1).' }),
+      })
+      .nullable()
+      .optional()
+      .openapi({ description: "Queue-level rate limit, combined with each job's `options.rate_limit` (spec/rate-limits.md)." }),
     retention: z
       .strictObject({
         completed_ms: z.number().int().min(0).optional(),

@@ -12,7 +12,14 @@ import {
   type Queue,
   type QueueStats,
 } from '../mapping/queue.js';
-import { queueConfigFromWire, queueConfigToWire, type QueueConfig, type QueueConfigInput } from '../mapping/admin.js';
+import {
+  queueConfigFromWire,
+  queueConfigToWire,
+  queueRateLimitsFromWire,
+  type QueueConfig,
+  type QueueConfigInput,
+  type QueueRateLimits,
+} from '../mapping/admin.js';
 import { workflowFromWire, workflowToWire, type Workflow, type WorkflowDefinition } from '../mapping/workflow.js';
 import type { Transport } from '../transport/transport.js';
 
@@ -99,6 +106,15 @@ export class Queues {
    */
   async configure(name: string, config: QueueConfigInput): Promise<QueueConfig> {
     return queueConfigFromWire(await this.api.setQueueConfig(name, queueConfigToWire(config)));
+  }
+
+  /**
+   * Where the queue's rate limits stand: the spacing window (next allowed claim) and the jobs in flight per
+   * concurrency key.
+   * @example (await client.queues.rateLimits('emails')).window.nextAllowedAt
+   */
+  async rateLimits(name: string): Promise<QueueRateLimits> {
+    return queueRateLimitsFromWire(await this.api.getQueueRateLimits(name));
   }
 }
 

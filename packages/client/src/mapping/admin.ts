@@ -51,12 +51,45 @@ export interface QueueConfig {
   /** Seconds a refused producer is told to wait. */
   retryAfterSeconds: number;
   concurrency: number | null;
+  /** The queue-level rate limit every claim from the queue checks; `null` when none. */
+  rateLimit: { maxPerSecond: number | null; concurrency: number | null } | null;
   retention: { completedMs?: number; discardedMs?: number; cancelledMs?: number };
   updatedAt: Date | null;
 }
 
 /** What `Queues.configure` takes; anything left out is unset (the configuration is replaced whole). */
-export type QueueConfigInput = Partial<Pick<QueueConfig, 'maxDepth' | 'warningThreshold' | 'retryAfterSeconds' | 'concurrency' | 'retention'>>;
+export type QueueConfigInput = Partial<Pick<QueueConfig, 'maxDepth' | 'warningThreshold' | 'retryAfterSeconds' | 'concurrency' | 'retention'>> & {
+  rateLimit?: { maxPerSecond?: number; concurrency?: number };
+};
+
+/** Where a queue's rate limits stand (`client.queues.rateLimits`). */
+export interface QueueRateLimits {
+  queue: string;
+  /** The store's clock when it answered (spacing is measured with it). */
+  now: Date;
+  queueLimit: { maxPerSecond: number | null; concurrency: number | null };
+  /** The last limited claim, the spacing it set, and the earliest time of the next one. */
+  window: { lastClaimAt: Date | null; intervalMs: number | null; nextAllowedAt: Date | null };
+  /** Active jobs of the queue. */
+  active: number;
+  /** Jobs in flight per concurrency key, with the limit its jobs carry. */
+  keys: Array<{ key: string; active: number; concurrency: number | null }>;
+}
+
+export function queueRateLimitsFromWire(wire: W.QueueRateLimitsResponse): QueueRateLimits {
+  return {
+    queue: wire.queue,
+    now: timeFromWire(wire.now)!,
+    queueLimit: { maxPerSecond: wire.queue_limit.max_per_second, concurrency: wire.queue_limit.concurrency },
+    window: {
+      lastClaimAt: timeFromWire(wire.window.last_claim_at) ?? null,
+      intervalMs: wire.window.interval_ms,
+      nextAllowedAt: timeFromWire(wire.window.next_allowed_at) ?? null,
+    },
+    active: wire.active,
+    keys: wire.keys.map((k) => ({ ...k })),
+  };
+}
 
 /** Jobs an admin listing or a bulk action selects; `since`/`until` bound creation time. */
 export interface JobFilter {
@@ -136,6 +169,7 @@ export function queueConfigFromWire(wire: W.QueueConfigResponse): QueueConfig {
     warningThreshold: wire.backpressure.warning_threshold,
     retryAfterSeconds: wire.backpressure.retry_after_seconds,
     concurrency: wire.concurrency,
+    rateLimit: wire.rate_limit ? { maxPerSecond: wire.rate_limit.max_per_second, concurrency: wire.rate_limit.concurrency } : null,
     retention,
     updatedAt: timeFromWire(wire.updated_at) ?? null,
   };
@@ -148,6 +182,10 @@ export function queueConfigToWire(input: QueueConfigInput): Record<string, unkno
   if (input.retryAfterSeconds !== undefined) backpressure.retry_after_seconds = input.retryAfterSeconds;
   const wire: Record<string, unknown> = { backpressure };
   if (input.concurrency !== undefined) wire.concurrency = input.concurrency;
+  if (input.rateLimit !== undefined) {
+    const { maxPerSecond, concurrency } = input.rateLimit;
+    wire.rate_limit = { ...(maxPerSecond !== undefined ? { max_per_second: maxPerSecond } : {}), ...(concurrency !== undefined ? { concurrency } : {}) };
+  }
   if (input.retention !== undefined) {
     const { completedMs, discardedMs, cancelledMs } = input.retention;
     wire.retention = {

@@ -34,6 +34,18 @@ export interface EnqueueOptions {
   schema?: string;
   /** Extra top-level envelope attributes (extensions), sent and echoed verbatim. */
   attributes?: Record<string, unknown>;
+  /**
+   * Claim limits: at most one claim of such jobs from the queue per `1000 / maxPerSecond` ms; at most
+   * `concurrency` jobs sharing `key` (default: the queue) active at once. Held jobs wait `available`.
+   */
+  rateLimit?: RateLimitInput;
+}
+
+/** A job's rate limit (`options.rate_limit`, spec/rate-limits.md). */
+export interface RateLimitInput {
+  maxPerSecond?: number;
+  concurrency?: number;
+  key?: string;
 }
 
 /**
@@ -61,6 +73,14 @@ export function enqueueOptionsToWire(options: EnqueueOptions): Record<string, un
   if (options.timeoutMs !== undefined) wire.timeout_ms = options.timeoutMs;
   if (options.visibilityTimeoutMs !== undefined) wire.visibility_timeout_ms = options.visibilityTimeoutMs;
   if (options.pending !== undefined) wire.pending = options.pending;
+  if (options.rateLimit !== undefined) {
+    const { maxPerSecond, concurrency, key } = options.rateLimit;
+    wire.rate_limit = {
+      ...(maxPerSecond !== undefined ? { max_per_second: maxPerSecond } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(key !== undefined ? { key } : {}),
+    };
+  }
   return wire;
 }
 

@@ -6,7 +6,7 @@
  */
 import { nearestName } from '@ojskit/core/formats';
 import type { RetryPolicyInput, UniquePolicyInput } from './policies.js';
-import type { EnqueueOptions } from './enqueue.js';
+import type { EnqueueOptions, RateLimitInput } from './enqueue.js';
 
 /** Every key of a type, checked by the compiler both ways. */
 type KeyList<T> = { [K in keyof Required<T>]: true };
@@ -28,7 +28,9 @@ const ENQUEUE: KeyList<EnqueueOptions> = {
   pending: true,
   schema: true,
   attributes: true,
+  rateLimit: true,
 };
+const RATE_LIMIT: KeyList<RateLimitInput> = { maxPerSecond: true, concurrency: true, key: true };
 const RETRY: KeyList<RetryPolicyInput> = {
   maxAttempts: true,
   initialInterval: true,
@@ -58,4 +60,5 @@ export function checkEnqueueOptionKeys(options: EnqueueOptions): void {
   );
   if (typeof options.retry === 'object' && options.retry !== null) check(options.retry, RETRY, 'retry option');
   if (typeof options.unique === 'object' && options.unique !== null) check(options.unique, UNIQUE, 'unique option');
+  if (typeof options.rateLimit === 'object' && options.rateLimit !== null) check(options.rateLimit, RATE_LIMIT, 'rate limit option');
 }

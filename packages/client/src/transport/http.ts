@@ -311,6 +311,10 @@ export class HttpTransport implements OjsApi, BatchAck {
     return this.send('PUT', `/ojs/v1/admin/queues/${seg(name)}/config`, request);
   }
 
+  getQueueRateLimits(name: string): Promise<R.QueueRateLimitsResponse> {
+    return this.send('GET', `/ojs/v1/admin/queues/${seg(name)}/rate-limits`);
+  }
+
   pollEvents(query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> {
     return this.send('GET', '/ojs/v1/events', undefined, { ...filterQuery(query), after: query?.after, limit: query?.limit });
   }

@@ -18,6 +18,7 @@ export function registerBackpressureCases(suite: Suite): void {
         queue,
         backpressure: { max_depth: null, strategy: 'reject', warning_threshold: 0.8, retry_after_seconds: 1 },
         concurrency: null,
+        rate_limit: null,
         retention: {},
         updated_at: null,
       });
@@ -30,6 +31,7 @@ export function registerBackpressureCases(suite: Suite): void {
         queue,
         backpressure: { max_depth: 10, strategy: 'reject', warning_threshold: 0.5, retry_after_seconds: 3 },
         concurrency: 4,
+        rate_limit: null,
         retention: { completed_ms: 60_000 },
         updated_at: t.iso(),
       };

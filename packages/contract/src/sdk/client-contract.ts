@@ -28,6 +28,7 @@ const CASE_IDS = [
   'queues.pause-resume-stats',
   'dead-letter.list-retry-delete',
   'admin.queue-config-backpressure',
+  'admin.rate-limits',
   'admin.enqueue-bulk',
   'admin.jobs-and-bulk',
   'admin.workers-and-stats',
@@ -424,6 +425,21 @@ export function runClientContract(options: ClientContractOptions): void {
         (e: unknown) => e,
       );
       expect(isOjsError(error) && [error.code, error.status, error.details?.retry_after_seconds]).toEqual(['QUEUE_FULL', 429, 4]);
+    });
+
+    test('admin.rate-limits', 'rateLimit on enqueue and on the queue config; rateLimits() shows the window and keys', async () => {
+      const queue = freshQueue();
+      const key = `${queue}-key`;
+      const config = await client.queues.configure(queue, { rateLimit: { maxPerSecond: 0.2 } });
+      expect(config.rateLimit).toEqual({ maxPerSecond: 0.2, concurrency: null });
+      const job = await client.enqueue('limited', [], { queue, rateLimit: { concurrency: 1, key } });
+      await client.enqueue('limited', [], { queue, rateLimit: { concurrency: 1, key } });
+      expect((await subject.api.fetch({ queues: [queue], count: 2, worker_id: 'contract' })).jobs.map((j) => j.id)).toEqual([job.id]);
+      const view = await client.queues.rateLimits(queue);
+      expect(view).toMatchObject({ queue, queueLimit: { maxPerSecond: 0.2, concurrency: null }, active: 1, keys: [{ key, active: 1, concurrency: 1 }] });
+      expect(view.window.intervalMs).toBe(5_000);
+      expect(view.window.nextAllowedAt!.getTime() - view.window.lastClaimAt!.getTime()).toBe(5_000);
+      await expect(client.enqueue('limited', [], { queue, rateLimit: { maxPerSec: 1 } as never })).rejects.toThrow(/Unknown rate limit option 'maxPerSec'/);
     });
 
     test('admin.enqueue-bulk', 'bulk enqueue reports each job; atomic stores all or nothing', async () => {

@@ -41,4 +41,6 @@ export interface OjsAdminApi {
   getQueueConfig(name: string): Promise<A.QueueConfigResponse>;
   /** Replaces the queue's configuration: `{"backpressure":{max_depth,…}|max_depth, concurrency?, retention?}`. */
   setQueueConfig(name: string, request: unknown): Promise<A.QueueConfigResponse>;
+  /** The queue's rate limits: the spacing window (next allowed claim) and the jobs in flight per concurrency key. */
+  getQueueRateLimits(name: string): Promise<A.QueueRateLimitsResponse>;
 }

@@ -2,6 +2,7 @@
  * The driver seam's admin section: per-queue configuration (backpressure bound, concurrency, retention) and
  * the types a bounded insert reports. Kept apart from the hot-path primitives in driver.ts; `Driver` extends it.
  */
+import type { QueueRateLimitWire } from '../rate-limit/policy.js';
 
 /** A queue's stored configuration (admin `PUT /ojs/v1/admin/queues/:name/config`). Wire names, snake_case. */
 export interface QueueConfigRecord {
@@ -15,8 +16,10 @@ export interface QueueConfigRecord {
   warning_threshold?: number;
   /** `Retry-After` seconds a rejected producer is told to wait (default 1). */
   retry_after_seconds?: number;
-  /** Most jobs of this queue active at once, across workers (stored for the claim; see spec/admin.md). */
+  /** Most jobs of this queue active at once, across workers (enforced by the claim with `rate_limit.concurrency`: the smaller wins). */
   concurrency?: number;
+  /** The queue-level limit every claim from the queue checks (spec/rate-limits.md). */
+  rate_limit?: QueueRateLimitWire;
   /** How long finished jobs of this queue are kept, in ms, per terminal outcome (stored for the pruner). */
   retention?: { completed_ms?: number; discarded_ms?: number; cancelled_ms?: number };
   updated_at: string;
@@ -38,9 +41,28 @@ export interface QueueFullRejection {
 }
 
 /** Queue configuration storage. Each call is atomic; configs of unknown queues may be stored (they apply once jobs come). */
-export interface DriverQueueConfig {
+export interface DriverQueueConfig extends DriverRateLimits {
   queueConfigGet(name: string): Promise<QueueConfigRecord | null>;
   /** Creates or replaces the queue's configuration (also registering the queue). */
   queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord>;
   queueConfigList(): Promise<QueueConfigRecord[]>;
+}
+
+/** What a store knows of a queue's rate limits right now (`GET /ojs/v1/admin/queues/:name/rate-limits`). */
+export interface RateLimitState {
+  /** The store's time (ms) when it answered: the clock the spacing is measured with. */
+  now: number;
+  /** The queue's last limited claim (ms, the store's time), or null when none is recorded. */
+  lastClaimAt: number | null;
+  /** The spacing that claim set, `1000 / max_per_second` ms, or null. */
+  intervalMs: number | null;
+  /** Active jobs of the queue. */
+  queueActive: number;
+  /** Each concurrency key used by the queue's jobs that has active jobs or waiting ones: active count and the limit the latest such job carried. */
+  keys: Array<{ key: string; active: number; concurrency: number | null }>;
+}
+
+/** Reading rate-limit state: drivers with `capabilities.rateLimiting` implement it. */
+export interface DriverRateLimits {
+  rateLimitState?(params: { queue: string; now: number }): Promise<RateLimitState>;
 }

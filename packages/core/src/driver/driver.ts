@@ -46,6 +46,12 @@ export interface DriverCapabilities {
    * history/job-history.ts. Absent means false.
    */
   history?: boolean;
+  /**
+   * The claim enforces rate limits (`x.rateLimit`, a queue configuration's `rate_limit` and `concurrency`)
+   * atomically in the store, by rate-limit/rule.ts, and `rateLimitState` answers. Absent means false: an
+   * enqueue with `options.rate_limit` then answers `422 unsupported`.
+   */
+  rateLimiting?: boolean;
 }
 
 /** Outcome of one job of an insert. */
@@ -102,6 +108,12 @@ export interface ClaimResult {
   promoted: JobSummary[];
   /** Jobs the claim found expired and moved to `discarded` (for events). */
   expired: Job[];
+  /**
+   * Set when rate limits held back a job the claim could otherwise have taken (`capabilities.rateLimiting`):
+   * a FETCH that waits then also wakes when a job of its queues leaves `active`, and, with `retryInMs`, once
+   * the spacing that held a job has passed (ms, by the store's clock).
+   */
+  held?: { retryInMs?: number };
 }
 
 /** A guarded compare-and-set on one job. */
@@ -312,7 +324,9 @@ export interface Driver extends DriverQueueConfig {
    * becomes `active` with `attempt` + 1, `started_at` = nowIso, `worker_id` = workerId, `next_attempt_at`
    * removed, `x.claimVisibilityMs` = visibilityMs ?? `x.visibilityMs`, `x.visibleUntil` = now +
    * claimVisibilityMs, `x.timeoutAt` = now + `x.timeoutMs`, `x.progress` removed.
-   * No job is ever returned to two claimers.
+   * No job is ever returned to two claimers. With `capabilities.rateLimiting`, a job the rule of
+   * rate-limit/rule.ts refuses (its `x.rateLimit`, its queue's configured limit) stays `available` in place
+   * and the claim goes on with the jobs behind it.
    */
   jobClaim(params: ClaimParams): Promise<ClaimResult>;
 

@@ -1,6 +1,7 @@
 /** What drivers store: a job envelope plus the internal fields their indexes are built from. */
 import type { JobState } from '../lifecycle/states.js';
 import type { Job } from '../schemas/job.js';
+import type { ClaimLimit } from '../rate-limit/policy.js';
 
 /** Progress reported by a running job (progress extension). */
 export interface JobProgress {
@@ -44,6 +45,8 @@ export interface JobInternals {
   workflowIndex?: number;
   /** Set when this job is a workflow callback (`on_complete`, …), not a member. */
   workflowRole?: string;
+  /** From `options.rate_limit`: what the claim checks before taking the job (rate-limit/rule.ts). */
+  rateLimit?: ClaimLimit;
 }
 
 /** A stored job: the envelope as served, plus its internals. */

@@ -36,6 +36,7 @@ import * as jobs from './ops/jobs.js';
 import * as history from './ops/history.js';
 import * as overdue from './ops/overdue.js';
 import * as queues from './ops/queues.js';
+import * as rateLimits from './ops/rate-limits.js';
 import * as system from './ops/system.js';
 import * as worker from './ops/worker.js';
 import * as workflows from './ops/workflows.js';
@@ -173,6 +174,7 @@ export class Engine implements OjsApi {
   bulkJobs = (action: bulk.BulkAction, request: unknown): Promise<A.BulkJobResponse> => bulk.bulkJobs(this.ctx, action, request);
   getQueueConfig = (name: string): Promise<A.QueueConfigResponse> => admin.getQueueConfig(this.ctx, name);
   setQueueConfig = (name: string, request: unknown): Promise<A.QueueConfigResponse> => admin.setQueueConfig(this.ctx, name, request);
+  getQueueRateLimits = (name: string): Promise<A.QueueRateLimitsResponse> => rateLimits.getQueueRateLimits(this.ctx, name);
 
   pollEvents = async (query?: EventFilter & { after?: string; limit?: number }): Promise<R.EventPollResponse> => {
     const limit = query?.limit ?? DEFAULT_EVENT_POLL_LIMIT;

@@ -17,3 +17,5 @@ export * from '../driver/primitive-ops.js';
 export * from '../history/job-history.js';
 export * from '../driver/admin.js';
 export * from '../driver/depth-bounds.js';
+export * from '../rate-limit/policy.js';
+export * from '../rate-limit/rule.js';

@@ -14,3 +14,4 @@ export * from '../api/responses.js';
 export * from '../api/admin-responses.js';
 export { OjsEventSchema } from '../events/event.js';
 export { OjsErrorBodySchema } from '../errors/ojs-error.js';
+export * from '../schemas/rate-limit.js';

@@ -35,6 +35,8 @@ import { UUIDV7_PATTERN } from '../formats/ids.js';
 import { RetryPolicyInputSchema, resolveRetryPolicy, retryPolicyToWire, type RetryPolicy } from './retry-policy.js';
 import { resolveUniquePolicy, type UniquePolicy } from '../unique/policy.js';
 import { uniqueFingerprint } from '../unique/fingerprint.js';
+import type { RateLimitWire } from '../rate-limit/policy.js';
+import { parseRateLimit } from './rate-limit.js';
 
 /** `options` of an enqueue request. */
 const queueName = z.string().max(MAX_QUEUE_LENGTH).regex(QUEUE_NAME_PATTERN);
@@ -63,7 +65,14 @@ export const EnqueueOptionsSchema = z.strictObject({
   visibility_timeout: visibilityTimeout.optional(),
   pending: z.boolean().optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
-  rate_limit: z.looseObject({}).optional().describe('not supported by ojskit yet: answered 422 unsupported'),
+  rate_limit: z
+    .strictObject({
+      max_per_second: z.number().positive().optional(),
+      concurrency: z.number().int().min(1).optional(),
+      key: z.string().min(1).max(255).optional(),
+    })
+    .optional()
+    .describe('claim limits (spec/rate-limits.md); 422 unsupported on a backend whose manifest says rate_limiting: false'),
 });
 
 /** The enqueue request body (`POST /ojs/v1/jobs`, and each element of a batch). Unknown keys are kept. */
@@ -103,6 +112,8 @@ export interface ParsedEnqueue {
   /** Execution limit per attempt. */
   timeoutMs: number;
   unique?: { policy: UniquePolicy; key: string; until?: number };
+  /** `options.rate_limit` as validated (the engine refuses it on a backend without `capabilities.rateLimiting`). */
+  rateLimit?: RateLimitWire;
 }
 
 /** Server-side settings that shape parsing. */
@@ -197,7 +208,7 @@ function jsonBytesOver(text: string, limit: number): boolean {
  * Validates an enqueue request in the protocol's order (first failing rule wins) and builds the job.
  * Throws `OjsError`: `400 invalid_request` for field errors and unknown keys under `options` (the error names
  * the accepted keys and the nearest one), `422 validation_error` for the retry policy,
- * `413 payload_too_large` for an oversized `meta`, `422 unsupported` for `rate_limit`.
+ * `413 payload_too_large` for an oversized `meta`.
  * @example parseEnqueue({ type: 'email.send', args: ['a@b.c'] }, Date.now()).job.state // 'available'
  */
 export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefaults = {}): ParsedEnqueue {
@@ -279,8 +290,8 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (uniqueField) checkPolicyKeys(uniqueField.value, uniqueField.key, 'unique');
   const uniquePolicy = uniqueField ? resolveUniquePolicy(uniqueField.value) : undefined;
 
-  if (more && pick(body, options, 'rate_limit', 'options.rate_limit'))
-    throw OjsError.unsupported('Rate limiting (options.rate_limit) is not supported by this server.');
+  const rateField = more ? pick(body, options, 'rate_limit', 'options.rate_limit') : undefined;
+  const rateLimit = rateField ? parseRateLimit(rateField.value, rateField.key) : undefined;
   if (hasKeys(meta) && jsonBytesOver(JSON.stringify(meta), MAX_META_BYTES)) {
     throw new OjsError('payload_too_large', `meta is larger than ${MAX_META_BYTES} bytes.`, { details: { field: 'meta' } });
   }
@@ -305,6 +316,7 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   if (expires) job.expires_at = expires.text;
   if (retryField) job.retry = retryPolicyToWire(retryPolicy);
   if (uniqueField) job.unique = uniqueField.value as Record<string, unknown>;
+  if (rateLimit) job.rate_limit = rateLimit;
   if (tags) job.tags = tags;
   if (timeoutMs !== undefined) job.timeout_ms = timeoutMs;
   if (timeoutSeconds !== undefined) job.timeout = timeoutSeconds;
@@ -325,6 +337,7 @@ export function parseEnqueue(input: unknown, now: number, defaults: EnqueueDefau
   };
   if (state === 'scheduled') parsed.dueAt = scheduled!.ms;
   if (expires) parsed.expiresAt = expires.ms;
+  if (rateLimit) parsed.rateLimit = rateLimit;
   if (uniquePolicy) {
     parsed.unique = { policy: uniquePolicy, key: uniqueFingerprint(job, uniquePolicy) };
     if (uniquePolicy.periodMs !== undefined) parsed.unique.until = now + uniquePolicy.periodMs;

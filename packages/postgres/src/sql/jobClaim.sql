@@ -1,7 +1,8 @@
 -- jobClaim: promotes due jobs of the requested queues, then claims up to $2 available jobs, in ONE statement.
 -- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now float8 (epoch ms),
 --           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
--- Returns:  one row per moved job: kind ('claimed' | 'promoted' | 'expired'), ord (queue position) and
+-- Returns:  a row of kind 'limited' (other columns null) when a queue holds rate limits: nothing was claimed,
+--           see `limited`; otherwise one row per moved job: kind ('claimed' | 'promoted' | 'expired'), ord (queue position) and
 --           claim_seq (FIFO number) of claimed jobs, from_state of promoted and expired ones, and the job's
 --           envelope columns after the move; plus one row of kind 'missed' when this statement's snapshot
 --           shows jobs of these queues it could not take (see `missed`; ord 1: due jobs, 2: available ones
@@ -54,13 +55,25 @@ due_expired AS (
   SELECT {{expire_move_values}} FROM due_leaving g, params p
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
+-- Rate limits: when a queue here has a limit of its own or an available limited job, this statement claims
+-- nothing and says so (a 'limited' row); the driver then claims under the rate_limits locks
+-- (rateLimitClaim.*), where the rule can count what concurrent claims took.
+limited AS (
+  SELECT EXISTS (
+      SELECT 1 FROM {{schema}}.queues p
+      WHERE p.name IN (SELECT name FROM open_queues) AND (p.config ? 'rate_limit' OR p.config ? 'concurrency')
+    ) OR EXISTS (
+      SELECT 1 FROM {{schema}}.jobs r
+      WHERE r.queue IN (SELECT name FROM open_queues) AND r.state IN ({{claimable_states}}) AND r.x_rest ? 'rateLimit'
+    ) AS found
+),
 picked AS (
   SELECT c.ctid, c.id, c.ord, c.priority, c.seq, c.expired
   FROM open_queues q
   CROSS JOIN LATERAL (
     SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired
     FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state IN ({{claimable_states}})
+    WHERE a.queue = q.name AND a.state IN ({{claimable_states}}) AND NOT (SELECT found FROM limited)
     ORDER BY a.priority DESC, a.seq
     LIMIT $2
     FOR UPDATE SKIP LOCKED
@@ -116,4 +129,8 @@ SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM picked_e
 UNION ALL
 SELECT 'missed', CASE WHEN m.due THEN 1 ELSE 2 END, NULL, NULL, {{job_envelope_columns}}
 FROM missed m LEFT JOIN promoted ON false
-WHERE m.due OR m.available
+WHERE (m.due OR m.available) AND NOT (SELECT found FROM limited)
+UNION ALL
+SELECT 'limited', NULL, NULL, NULL, {{job_envelope_columns}}
+FROM limited l LEFT JOIN promoted ON false
+WHERE l.found

@@ -10,7 +10,7 @@ import { migrate } from '../../src/migrate.js';
 import { DATABASE_URL, uniqueSchema } from './database.js';
 
 /** Every table the driver writes, emptied between subjects. */
-const TABLES = ['jobs', 'jobs_finished', 'queues', 'workers', 'crons', 'workflows', 'leases', 'event_overflow'];
+const TABLES = ['jobs', 'jobs_finished', 'queues', 'workers', 'crons', 'workflows', 'leases', 'event_overflow', 'rate_limits'];
 
 export class SchemaPool {
   /**

@@ -2,13 +2,16 @@
 KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash slot; several queues span
       them, see README).
 ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
-Returns (as RESP): {claimed, promoted, expired}: claimed = one flat list, per claimed job in claim order (as it is
+Returns (as RESP): {claimed, promoted, expired, held}: held = nil, or (rate limits held a job back) the ms until the
+  soonest spacing that held one ends, 0 when only concurrency did; claimed = one flat list, per claimed job in claim order (as it is
   after the claim): '@h' (0 when it equals the previous job's), '@e' (nil when absent), n, then the n name/value
   pairs of its other envelope fields
   (fields named '@…' other than those two are internal and left out); promoted = summaries (id, type, queue,
   state, attempt, workflow_id, from-state); expired = HGETALL of each expired job.
   Why flat: RESP-encoding a reply costs ~700 Redis instructions a string and ~1.7k a nested table, so a fresh
   job's HGETALL (6 strings, one table) cost ~9k instructions to send; its two values and a count cost ~2k.
+Rate limits (lib/rate-limits.lua, core's rate-limit/rule.ts): a job the rule refuses stays available in place and
+  the claim goes on behind it (at most RATE_LIMIT_SCAN jobs looked at per queue); timed by the server's TIME.
 Transitions, per queue in order, paused queues skipped:
   scheduled|retryable -> available   (@dueAt <= now, up to PROMOTE_BATCH per queue per claim)
   scheduled|retryable|available -> discarded   (@expiresAt < now: discarded_at = expired_at = nowIso)
@@ -170,8 +173,10 @@ if #A == 7 then
   local due = #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0
   -- the usual answer to an idle worker's long-poll: nothing to promote, expire or hand out
   if #popped == 0 and not due then return { {}, {}, {} } end
-  if not due then
-    if redis.call('HGET', base .. 'meta', 'paused') == '1' then return { {}, {}, {} } end
+  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc')
+  if meta and meta[1] == '1' then return { {}, {}, {} } end
+  -- a queue with a limit of its own takes the general claim below (lib/rate-limits.lua)
+  if meta and not meta[2] and not meta[3] then
     -- each job's key and hash, read before anything is written (scanned again below: cheaper than keeping
     -- a table of what a scan found per job)
     local jks, hs, expiring = {}, {}, false
@@ -179,7 +184,8 @@ if #A == 7 then
       local jk = base .. 'j:' .. popped[k]
       local h = redis.call('HGETALL', jk)
       for f = 1, #h, 2 do
-        if h[f] == '@expiresAt' then expiring = true end
+        -- an expiring or rate-limited job: the general claim below handles it
+        if h[f] == '@expiresAt' or h[f] == '@rateLimit' then expiring = true end
       end
       if expiring then break end
       jks[k], hs[k] = jk, h
@@ -224,6 +230,11 @@ end
 --!include lib/keys.lua
 --!include lib/indexes.lua
 --!include lib/expire.lua
+--!include lib/rate-limits.lua
+
+-- How many available jobs of one queue a claim looks at for ones the rate limits allow: jobs behind more
+-- refused ones wait until those drain (spec/rate-limits.md).
+local RATE_LIMIT_SCAN = 1000
 
 -- Claims one available job whose hash is `h` (HGETALL, already popped from the available index); appends it
 -- to `claimed` as it is afterwards (see Returns).
@@ -263,20 +274,37 @@ for qi = 7, #ARGS do
     -- the pops below must see the jobs promoted just now
     idx_flush()
     local avail, counts, active = qkey(q, 'avail'), qkey(q, 'counts'), qkey(q, STATE.claimed)
-    while nclaimed < limit do
-      -- ZRANGE + ZREMRANGEBYRANK rather than ZPOPMIN, whose reply formats every score with printf
-      local popped = redis.call('ZRANGE', avail, 0, limit - nclaimed - 1)
+    local ql = rl_queue_limit(q)
+    -- jobs the rate limits refused stay in the index, ahead of `skip`
+    local skip, scanned = 0, 0
+    while nclaimed < limit and scanned < RATE_LIMIT_SCAN do
+      local popped = redis.call('ZRANGE', avail, skip, skip + limit - nclaimed - 1)
       if #popped == 0 then break end
-      redis.call('ZREMRANGEBYRANK', avail, 0, #popped - 1)
+      scanned = scanned + #popped
+      local taken = {}
       for k = 1, #popped do
         local id = popped[k]
         local jk = jkey(q, id)
         local h = redis.call('HGETALL', jk)
-        if #h > 0 then claim_one(q, id, jk, h, counts, active) end
+        local rl = #h > 0 and rl_job_limit(h)
+        if rl or ql then
+          if rl_allows(q, rl or nil, ql) then
+            taken[#taken + 1] = id
+            local before = nclaimed
+            claim_one(q, id, jk, h, counts, active)
+            if nclaimed > before then rl_claimed(q, id, rl or nil, ql) end
+          else
+            skip = skip + 1
+          end
+        else
+          taken[#taken + 1] = id
+          if #h > 0 then claim_one(q, id, jk, h, counts, active) end
+        end
       end
+      if #taken > 0 then redis.call('ZREM', avail, unpack(taken)) end
     end
   end
 end
 
 idx_flush()
-return { claimed, promoted, expired }
+return { claimed, promoted, expired, RL_HELD }

@@ -24,6 +24,7 @@ import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 import { listQueues } from './queues.js';
+import { parseQueueRateLimit } from '../../schemas/rate-limit.js';
 
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 100;
@@ -185,6 +186,7 @@ function configView(name: string, record: QueueConfigRecord | null): QueueConfig
       retry_after_seconds: record?.retry_after_seconds ?? DEFAULT_RETRY_AFTER_SECONDS,
     },
     concurrency: record?.concurrency ?? null,
+    rate_limit: record?.rate_limit ? { max_per_second: record.rate_limit.max_per_second ?? null, concurrency: record.rate_limit.concurrency ?? null } : null,
     retention: record?.retention ?? {},
     updated_at: record?.updated_at ?? null,
   };
@@ -236,6 +238,14 @@ export async function setQueueConfig(ctx: EngineContext, name: string, body: unk
   if (retryAfter !== undefined) record.retry_after_seconds = retryAfter;
   const concurrency = optionalInt(request.concurrency, 'concurrency', 1);
   if (concurrency !== undefined) record.concurrency = concurrency;
+  if (request.rate_limit !== undefined && request.rate_limit !== null) {
+    const limit = parseQueueRateLimit(request.rate_limit);
+    if (limit.max_per_second !== undefined || limit.concurrency !== undefined) {
+      if (ctx.driver.capabilities.rateLimiting !== true)
+        throw OjsError.unsupported(`Rate limiting (rate_limit) is not supported by the ${ctx.driver.name} backend.`);
+      record.rate_limit = limit;
+    }
+  }
   if (request.retention !== undefined && request.retention !== null) {
     if (!isPlainObject(request.retention)) invalidField('retention', 'an object of completed_ms, discarded_ms, cancelled_ms', request.retention);
     const retention: NonNullable<QueueConfigRecord['retention']> = {};

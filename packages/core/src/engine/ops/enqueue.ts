@@ -13,6 +13,7 @@ import type { QueueConfigRecord } from '../../driver/admin.js';
 import { makeEvent } from '../../events/event.js';
 import { queueFullError, queuePressure } from '../backpressure.js';
 import { depthBounds } from '../../driver/depth-bounds.js';
+import { claimLimitOf } from '../../rate-limit/policy.js';
 
 /** The stored form of a parsed request. */
 export function toStored(parsed: ParsedEnqueue): StoredJob {
@@ -25,6 +26,7 @@ export function toStored(parsed: ParsedEnqueue): StoredJob {
     x.uniqueOnConflict = parsed.unique.policy.onConflict;
     if (parsed.unique.until !== undefined) x.uniqueUntil = parsed.unique.until;
   }
+  if (parsed.rateLimit) x.rateLimit = claimLimitOf(parsed.rateLimit, parsed.job.queue);
   return { job: parsed.job, x };
 }
 
@@ -32,7 +34,11 @@ export function toStored(parsed: ParsedEnqueue): StoredJob {
 export function parseWithDefaults(ctx: EngineContext, body: unknown, now: number, index?: number): ParsedEnqueue {
   try {
     // The settings carry the defaults under the names the parse reads.
-    return parseEnqueue(body, now, ctx.settings);
+    const parsed = parseEnqueue(body, now, ctx.settings);
+    if (parsed.rateLimit && ctx.driver.capabilities.rateLimiting !== true) {
+      throw OjsError.unsupported(`Rate limiting (options.rate_limit) is not supported by the ${ctx.driver.name} backend.`);
+    }
+    return parsed;
   } catch (err) {
     if (index === undefined || !(err instanceof OjsError)) throw err;
     throw new OjsError(err.code, `jobs[${index}]: ${err.message}`, {

@@ -31,7 +31,7 @@ export function manifest(ctx: EngineContext): Manifest {
       delayed_jobs: true,
       job_ttl: true,
       priority_queues: true,
-      rate_limiting: false,
+      rate_limiting: caps.rateLimiting === true,
       schema_validation: false,
       unique_jobs: true,
       workflows: true,

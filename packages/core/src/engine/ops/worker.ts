@@ -46,6 +46,7 @@ export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: Abor
   // Listen before the first claim: work that arrives between an empty claim and the wait must not be missed.
   const wake = request.waitMs > 0 && signal?.aborted !== true ? waitForWork(ctx, request.queues, request.waitMs, signal) : undefined;
   let result = wake ? await firstClaim(ctx, request, wake) : await claim(ctx, request);
+  if (wake && result.jobs.length === 0 && result.held) wake.held(result.held.retryInMs);
   if (wake) {
     while (result.jobs.length === 0) {
       const why = await wake.next();
@@ -54,7 +55,8 @@ export async function fetchJobs(ctx: EngineContext, body: unknown, signal?: Abor
         return { jobs: [] };
       }
       result = await claim(ctx, request);
-      if (why !== 'sent') break;
+      if (result.jobs.length === 0 && result.held) wake.held(result.held.retryInMs);
+      if (why !== 'sent' && !(why === 'held' && result.held)) break;
     }
     wake.cancel();
   }
@@ -154,10 +156,10 @@ async function settleClaim(ctx: EngineContext, published: void | Promise<void>, 
  * stored yet, or at all); `work`, an event of work on the queues (an enqueue here or elsewhere, a retry, a
  * resumed queue); `timeout`, the end of `wait_ms`; `abort`, the caller's signal.
  */
-type WakeReason = 'sent' | 'work' | 'timeout' | 'abort';
+type WakeReason = 'sent' | 'work' | 'held' | 'timeout' | 'abort';
 
 /** Ranks wake-ups that came while nobody waited: the FETCH reacts to the weightiest. */
-const WAKE_WEIGHT: Record<WakeReason, number> = { sent: 0, work: 1, timeout: 2, abort: 3 };
+const WAKE_WEIGHT: Record<WakeReason, number> = { sent: 0, held: 1, work: 1, timeout: 2, abort: 3 };
 
 /**
  * Listens for work on `queues` for `ms` (or until `signal` aborts). `next()` resolves with the next wake-up,
@@ -171,6 +173,11 @@ interface WorkWait {
    * it is kept for the next `next()`; returning true means it was taken care of.
    */
   onSent?: ((count: number) => boolean) | undefined;
+  /**
+   * Rate limits held a job back: wake (`held`) when a job of the queues leaves `active` (a concurrency slot may
+   * be free), and after `retryInMs` when given (a spacing ends).
+   */
+  held: (retryInMs?: number) => void;
 }
 
 function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: AbortSignal): WorkWait {
@@ -195,7 +202,26 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: 
   const unsubscribeHeard = ctx.hub.subscribe(filter, () => wake('work'));
   const unwatch = ctx.hub.watchEmits(filter, () => wake('work'));
   const unwatchSent = ctx.work.watch(queues, (count) => wake('sent', count));
+  let unheld: (() => void) | undefined;
+  let heldTimer: ReturnType<typeof setTimeout> | undefined;
   const self: WorkWait = {
+    held: (retryInMs) => {
+      if (unheld === undefined) {
+        const freed = { types: ['job.completed', 'job.cancelled', 'job.discarded'], queues };
+        const stopHeard = ctx.hub.subscribe(freed, () => wake('held'));
+        const stopEmits = ctx.hub.watchEmits(freed, () => wake('held'));
+        unheld = () => {
+          stopHeard();
+          stopEmits();
+        };
+      }
+      if (retryInMs !== undefined && heldTimer === undefined) {
+        heldTimer = setTimeout(() => {
+          heldTimer = undefined;
+          wake('held');
+        }, Math.ceil(retryInMs));
+      }
+    },
     next: () => {
       if (missed !== undefined) {
         const why = missed;
@@ -208,6 +234,8 @@ function waitForWork(ctx: EngineContext, queues: string[], ms: number, signal?: 
     },
     cancel: () => {
       clearTimeout(timer);
+      if (heldTimer !== undefined) clearTimeout(heldTimer);
+      unheld?.();
       signal?.removeEventListener('abort', onAbort);
       unsubscribeHeard();
       unwatch();

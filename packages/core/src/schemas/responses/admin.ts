@@ -81,11 +81,36 @@ export const QueueConfigResponseSchema = z
       retry_after_seconds: z.number().int(),
     }),
     concurrency: z.number().int().nullable(),
+    rate_limit: z
+      .object({ max_per_second: z.number().nullable(), concurrency: z.number().int().nullable() })
+      .nullable()
+      .describe('The queue-level rate limit every claim from the queue checks (spec/rate-limits.md); null when none.'),
     retention: z.object({ completed_ms: z.number().int().optional(), discarded_ms: z.number().int().optional(), cancelled_ms: z.number().int().optional() }),
     updated_at: z.string().nullable(),
   })
   .meta({ id: 'QueueConfig' });
 export type QueueConfigResponse = z.output<typeof QueueConfigResponseSchema>;
+
+/** A queue's rate limits and where they stand (`GET /ojs/v1/admin/queues/:name/rate-limits`, spec/rate-limits.md R10). */
+export const QueueRateLimitsResponseSchema = z
+  .object({
+    queue: z.string(),
+    now: z.string().describe("The store's clock when it answered: spacing is measured with it."),
+    queue_limit: z
+      .object({ max_per_second: z.number().nullable(), concurrency: z.number().int().nullable() })
+      .describe("The queue-level limit (its configuration's `rate_limit` and `concurrency`)."),
+    window: z.object({
+      last_claim_at: z.string().nullable(),
+      interval_ms: z.number().nullable(),
+      next_allowed_at: z.string().nullable().describe('Earliest time of the next limited claim from the queue.'),
+    }),
+    active: z.number().int().describe('Active jobs of the queue.'),
+    keys: z
+      .array(z.object({ key: z.string(), active: z.number().int(), concurrency: z.number().int().nullable() }))
+      .describe('Concurrency keys of the queue: jobs in flight and the limit the jobs carry.'),
+  })
+  .meta({ id: 'QueueRateLimits' });
+export type QueueRateLimitsResponse = z.output<typeof QueueRateLimitsResponseSchema>;
 
 /** Why a job is overdue, named as the error the rescuer records when it moves the job. */
 export const OverdueReasonSchema = z.enum(['visibility_timeout', 'timeout', 'worker_death']);
