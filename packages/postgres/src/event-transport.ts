@@ -415,8 +415,14 @@ export class PgEventTransport implements EventTransport {
     };
     client.on('error', (error) => lost(error));
     client.on('end', () => lost(new Error('connection ended')));
+    // After a loss, event notifications wait until the log has given what was missed, so events keep their
+    // order; control messages (hellos, answers: untagged) go through at once, as the greeting waits for them.
+    const held: string[] | undefined = this.lostAt !== undefined ? [] : undefined;
+    let holding = held !== undefined;
     client.on('notification', (message) => {
-      if (message.channel === this.channel && message.payload !== undefined) this.receive(message.payload);
+      if (message.channel !== this.channel || message.payload === undefined) return;
+      if (holding && payloadSeq(message.payload) !== undefined) held!.push(message.payload);
+      else this.receive(message.payload);
     });
     try {
       await client.connect();
@@ -435,6 +441,8 @@ export class PgEventTransport implements EventTransport {
     this.client = client;
     this.reconnectDelayMs = 100;
     if (this.lostAt !== undefined) await this.catchUp(this.lostAt);
+    holding = false;
+    for (const payload of held ?? []) this.receive(payload);
   }
 
   /**
