@@ -1,0 +1,78 @@
+/**
+ * A claim of dispatched jobs: per queue in order (paused queues skipped), the `pending` jobs the log delivered
+ * (`x.dispatchedAt`), by priority then by the time they entered the ready state, each taken by its own guarded
+ * compare-and-set in the store (`DISPATCH_EFFECTS.claim`, guarded on the state and the attempt), so two
+ * claimers never both win a job. A dispatched job past its `expires_at` is discarded instead.
+ *
+ * Why read-then-write is safe here: the marker is set only by the dispatch move and removed only by leaving
+ * `pending`, and a job staged by `pending: true` never gains it without leaving `pending` first; a job read as
+ * dispatched is therefore still dispatched whenever the guarded write finds it `pending` with the same attempt.
+ */
+import { DISPATCH_EFFECTS, effectChanges, noteOf, type ClaimParams, type Driver, type StoredJob } from '@ojskit/core/driver';
+import type { Job } from '@ojskit/core';
+
+/** How many `pending` jobs of a queue a claim looks at (newest by id first, as the store lists them). */
+const CANDIDATES = 1_000;
+
+export interface DispatchedClaim {
+  jobs: Job[];
+  expired: Job[];
+}
+
+function byPriorityThenAge(a: StoredJob, b: StoredJob): number {
+  const pa = a.job.priority ?? 0;
+  const pb = b.job.priority ?? 0;
+  if (pa !== pb) return pb - pa;
+  const ea = a.x.dispatchedAt ?? 0;
+  const eb = b.x.dispatchedAt ?? 0;
+  if (ea !== eb) return ea - eb;
+  const ta = a.job.enqueued_at ?? a.job.created_at;
+  const tb = b.job.enqueued_at ?? b.job.created_at;
+  return ta < tb ? -1 : ta > tb ? 1 : a.job.id < b.job.id ? -1 : 1;
+}
+
+export async function claimDispatched(store: Driver, params: ClaimParams): Promise<DispatchedClaim> {
+  const claim = DISPATCH_EFFECTS.claim;
+  const expire = DISPATCH_EFFECTS.expire;
+  const out: DispatchedClaim = { jobs: [], expired: [] };
+  for (const queue of params.queues) {
+    if (out.jobs.length >= params.limit) break;
+    if ((await store.queueGet(queue))?.paused === true) continue;
+    const { jobs } = await store.jobList({ queue, state: claim.from[0]!, limit: CANDIDATES, offset: 0 });
+    if (jobs.length === 0) continue;
+    const stored = (await Promise.all(jobs.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
+    stored.sort(byPriorityThenAge);
+    for (const s of stored) {
+      if (out.jobs.length >= params.limit) break;
+      if (s.x.expiresAt !== undefined && s.x.expiresAt < params.now) {
+        const changes = effectChanges(expire, params.now, params.nowIso);
+        const r = await store.jobTransition({
+          id: s.job.id,
+          from: expire.from,
+          to: expire.to,
+          expect: { attempt: s.job.attempt },
+          set: changes.set,
+          unset: changes.unset,
+          x: changes.x,
+          note: noteOf(expire, params.nowIso),
+        });
+        if (r.ok && 'job' in r) out.expired.push(r.job);
+        continue;
+      }
+      const changes = effectChanges(claim, params.now, params.nowIso);
+      const visibility = params.visibilityMs ?? s.x.visibilityMs;
+      const r = await store.jobTransition({
+        id: s.job.id,
+        from: claim.from,
+        to: claim.to,
+        expect: { attempt: s.job.attempt },
+        set: { ...changes.set, worker_id: params.workerId, attempt: s.job.attempt + 1 },
+        unset: changes.unset,
+        x: { ...changes.x, claimVisibilityMs: visibility, visibleUntil: params.now + visibility, timeoutAt: params.now + s.x.timeoutMs },
+        note: noteOf(claim, params.nowIso),
+      });
+      if (r.ok && 'job' in r) out.jobs.push(r.job);
+    }
+  }
+  return out;
+}
