@@ -3,6 +3,7 @@ import { afterAll, describe } from 'vitest';
 import { runDriverContract } from '@ojskit/contract';
 import type { Driver } from '@ojskit/core/driver';
 import { kafkaAvailable, startBroker } from './support/broker.js';
+import { DRIVER_SKIPS } from './support/skips.js';
 import { disposeKafka, kafkaDriver, redisAvailable, redisStore, uniqueNamespace } from './support/stores.js';
 
 if (kafkaAvailable && redisAvailable) {
@@ -29,6 +30,7 @@ if (kafkaAvailable && redisAvailable) {
         },
       };
     },
+    skip: DRIVER_SKIPS,
   });
 } else {
   describe.skip('OJS driver contract: kafka+redis (no test broker or no Redis; fails under CI=true)', () => {});

@@ -46,7 +46,7 @@ export async function createPostgresDriver(url: string, options: CreatePostgresD
   const serverOptions = [GENERIC_PLANS, options.pool?.options ?? process.env['PGOPTIONS']].filter(Boolean).join(' ');
   const pool = new pg.Pool({ ...options.pool, connectionString, max: options.max ?? 10, options: serverOptions });
   try {
-    if (options.migrate !== false) await migrate({ pool, schema });
+    if (options.migrate !== false) await migrate({ pool, schema, dispatchLog: options.dispatchLog === true });
     const { schema: _s, migrate: _m, max: _x, pool: _p, ...driverOptions } = options;
     const driver = new PostgresDriver({ ...driverOptions, pool, schema, ownsPool: true });
     await driver.events?.listen();

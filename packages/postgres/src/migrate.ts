@@ -15,6 +15,11 @@ export interface MigrateOptions {
   pool: Pool;
   /** Schema holding the ojskit tables (created when missing). Default `ojskit`. */
   schema?: string;
+  /**
+   * The schema is a dispatch log's store (`@ojskit/kafka`): its transition trigger admits core's dispatch-log
+   * rows too. A schema belongs to one kind of driver: migrating it the other way re-installs the trigger.
+   */
+  dispatchLog?: boolean;
 }
 
 export interface MigrateResult {
@@ -33,7 +38,7 @@ export interface MigrateResult {
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const schema = assertSchemaName(options.schema ?? DEFAULT_SCHEMA);
-  const values = templateValues(schema);
+  const values = templateValues(schema, { dispatchLog: options.dispatchLog === true });
   const q = values.schema!;
   const client = await options.pool.connect();
   let newlyMigrated = false;

@@ -31,32 +31,60 @@ function byPriorityThenAge(a: StoredJob, b: StoredJob): number {
   return ta < tb ? -1 : ta > tb ? 1 : a.job.id < b.job.id ? -1 : 1;
 }
 
+/** Discards a dispatched job past its `expires_at` (guarded on its state and attempt); the job, or null when it moved on. */
+async function expireOne(store: Driver, s: StoredJob, now: number, nowIso: string): Promise<Job | null> {
+  const expire = DISPATCH_EFFECTS.expire;
+  const changes = effectChanges(expire, now, nowIso);
+  const r = await store.jobTransition({
+    id: s.job.id,
+    from: expire.from,
+    to: expire.to,
+    expect: { attempt: s.job.attempt },
+    set: changes.set,
+    unset: changes.unset,
+    x: changes.x,
+    note: noteOf(expire, nowIso),
+  });
+  return r.ok && 'job' in r ? r.job : null;
+}
+
+/** The dispatched `pending` jobs of a queue (up to CANDIDATES), read with their internals. */
+async function dispatchedOf(store: Driver, queue: string): Promise<StoredJob[]> {
+  const { jobs } = await store.jobList({ queue, state: DISPATCH_EFFECTS.claim.from[0]!, limit: CANDIDATES, offset: 0 });
+  if (jobs.length === 0) return [];
+  return (await Promise.all(jobs.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
+}
+
+/**
+ * The expirer's share of dispatched jobs, which the store's `jobExpire` does not see (it scans the states of
+ * `STATE_SETS.expirable`): discards those past `expires_at`, up to `limit`.
+ */
+export async function expireDispatched(store: Driver, params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
+  const out: Job[] = [];
+  for (const queue of await store.queueList()) {
+    for (const s of await dispatchedOf(store, queue.name)) {
+      if (out.length >= params.limit) return out;
+      if (s.x.expiresAt === undefined || s.x.expiresAt >= params.now) continue;
+      const job = await expireOne(store, s, params.now, params.nowIso);
+      if (job) out.push(job);
+    }
+  }
+  return out;
+}
+
 export async function claimDispatched(store: Driver, params: ClaimParams): Promise<DispatchedClaim> {
   const claim = DISPATCH_EFFECTS.claim;
-  const expire = DISPATCH_EFFECTS.expire;
   const out: DispatchedClaim = { jobs: [], expired: [] };
   for (const queue of params.queues) {
     if (out.jobs.length >= params.limit) break;
     if ((await store.queueGet(queue))?.paused === true) continue;
-    const { jobs } = await store.jobList({ queue, state: claim.from[0]!, limit: CANDIDATES, offset: 0 });
-    if (jobs.length === 0) continue;
-    const stored = (await Promise.all(jobs.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
+    const stored = await dispatchedOf(store, queue);
     stored.sort(byPriorityThenAge);
     for (const s of stored) {
       if (out.jobs.length >= params.limit) break;
       if (s.x.expiresAt !== undefined && s.x.expiresAt < params.now) {
-        const changes = effectChanges(expire, params.now, params.nowIso);
-        const r = await store.jobTransition({
-          id: s.job.id,
-          from: expire.from,
-          to: expire.to,
-          expect: { attempt: s.job.attempt },
-          set: changes.set,
-          unset: changes.unset,
-          x: changes.x,
-          note: noteOf(expire, params.nowIso),
-        });
-        if (r.ok && 'job' in r) out.expired.push(r.job);
+        const job = await expireOne(store, s, params.now, params.nowIso);
+        if (job) out.expired.push(job);
         continue;
       }
       const changes = effectChanges(claim, params.now, params.nowIso);

@@ -34,7 +34,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { createKafkajsClient } from '../port/kafkajs/client.js';
 import type { KafkaClient, KafkaProducer } from '../port/types.js';
-import { claimDispatched } from './dispatched-claim.js';
+import { claimDispatched, expireDispatched } from './dispatched-claim.js';
 import { Dispatcher } from './dispatcher.js';
 import { eventsTopic, type DispatchEntry } from './dispatch-record.js';
 import { InFlight } from './in-flight.js';
@@ -117,7 +117,8 @@ export class KafkaDriver implements Driver {
     this.store = store;
     this.prefix = options.prefix ?? 'ojs';
     this.name = `kafka+${store.name}`;
-    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true });
+    // Not orderedCalls: a claim made right behind an insert does not see the job until the log delivered it.
+    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false });
     this.claimWaitMs = options.claimWaitMs ?? 2_000;
     this.relay = new Relay({
       store,
@@ -240,8 +241,10 @@ export class KafkaDriver implements Driver {
     return result;
   }
 
-  jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
-    return this.store.jobExpire(params);
+  async jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
+    const expired = await this.store.jobExpire(params);
+    if (expired.length >= params.limit) return expired;
+    return [...expired, ...(await expireDispatched(this.store, { ...params, limit: params.limit - expired.length }))];
   }
 
   jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
