@@ -4,6 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kafkaAvailable, startBroker, uniqueTopic, type TestBroker } from './support/broker.js';
+import { REDIS_URL, redisAvailable, uniqueNamespace } from './support/stores.js';
 
 const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
 
@@ -33,4 +34,26 @@ describe.skipIf(!kafkaAvailable)('README example', () => {
       rmSync(file, { force: true });
     }
   }, 40_000);
+
+  it.skipIf(!redisAvailable)(
+    'the driver example runs a job to completion through the log (store = Redis)',
+    () => {
+      const code = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)][1]?.[1];
+      expect(code).toContain('createKafkaDriver');
+      const file = fileURLToPath(new URL(`./readme-driver.${process.pid}.tmp.ts`, import.meta.url));
+      writeFileSync(file, code!);
+      try {
+        const run = spawnSync(process.execPath, ['--conditions=@ojskit/source', '--import', 'tsx', file], {
+          env: { ...process.env, KAFKA_BROKERS: broker.brokers.join(','), PREFIX: uniqueNamespace(), REDIS_URL },
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+        expect(run.stderr).toBe('');
+        expect(run.stdout.trim()).toBe("completed { sent: 'ada@example.com' }");
+      } finally {
+        rmSync(file, { force: true });
+      }
+    },
+    70_000,
+  );
 });

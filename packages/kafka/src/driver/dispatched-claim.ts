@@ -19,16 +19,13 @@ export interface DispatchedClaim {
   expired: Job[];
 }
 
-function byPriorityThenAge(a: StoredJob, b: StoredJob): number {
-  const pa = a.job.priority ?? 0;
-  const pb = b.job.priority ?? 0;
+function byPriorityThenAge(a: Job, b: Job): number {
+  const pa = a.priority ?? 0;
+  const pb = b.priority ?? 0;
   if (pa !== pb) return pb - pa;
-  const ea = a.x.dispatchedAt ?? 0;
-  const eb = b.x.dispatchedAt ?? 0;
-  if (ea !== eb) return ea - eb;
-  const ta = a.job.enqueued_at ?? a.job.created_at;
-  const tb = b.job.enqueued_at ?? b.job.created_at;
-  return ta < tb ? -1 : ta > tb ? 1 : a.job.id < b.job.id ? -1 : 1;
+  const ta = a.enqueued_at ?? a.created_at;
+  const tb = b.enqueued_at ?? b.created_at;
+  return ta < tb ? -1 : ta > tb ? 1 : a.id < b.id ? -1 : 1;
 }
 
 /** Discards a dispatched job past its `expires_at` (guarded on its state and attempt); the job, or null when it moved on. */
@@ -48,11 +45,19 @@ async function expireOne(store: Driver, s: StoredJob, now: number, nowIso: strin
   return r.ok && 'job' in r ? r.job : null;
 }
 
-/** The dispatched `pending` jobs of a queue (up to CANDIDATES), read with their internals. */
-async function dispatchedOf(store: Driver, queue: string): Promise<StoredJob[]> {
+/**
+ * The dispatched `pending` jobs of a queue, by priority then the time they became ready, read with their
+ * internals: of the CANDIDATES newest, the first `take` (all when absent).
+ */
+async function dispatchedOf(store: Driver, queue: string, take?: number): Promise<StoredJob[]> {
   const { jobs } = await store.jobList({ queue, state: DISPATCH_EFFECTS.claim.from[0]!, limit: CANDIDATES, offset: 0 });
   if (jobs.length === 0) return [];
-  return (await Promise.all(jobs.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
+  jobs.sort(byPriorityThenAge);
+  const first = take === undefined ? jobs : jobs.slice(0, take);
+  const stored = (await Promise.all(first.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
+  // Within a priority, the order the log delivered them in: the order they became ready (a requeued job behind
+  // jobs that were waiting), which equal enqueued_at stamps cannot tell.
+  return stored.sort((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0) || a.x.dispatchedAt! - b.x.dispatchedAt! || byPriorityThenAge(a.job, b.job));
 }
 
 /**
@@ -78,8 +83,8 @@ export async function claimDispatched(store: Driver, params: ClaimParams): Promi
   for (const queue of params.queues) {
     if (out.jobs.length >= params.limit) break;
     if ((await store.queueGet(queue))?.paused === true) continue;
-    const stored = await dispatchedOf(store, queue);
-    stored.sort(byPriorityThenAge);
+    // Staged jobs and jobs other claimers take meanwhile fall out of the window: read a margin beyond the limit.
+    const stored = await dispatchedOf(store, queue, (params.limit - out.jobs.length) * 2 + 8);
     for (const s of stored) {
       if (out.jobs.length >= params.limit) break;
       if (s.x.expiresAt !== undefined && s.x.expiresAt < params.now) {

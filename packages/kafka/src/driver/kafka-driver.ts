@@ -36,7 +36,7 @@ import { createKafkajsClient } from '../port/kafkajs/client.js';
 import type { KafkaClient, KafkaProducer } from '../port/types.js';
 import { claimDispatched, expireDispatched } from './dispatched-claim.js';
 import { Dispatcher } from './dispatcher.js';
-import { eventsTopic, type DispatchEntry } from './dispatch-record.js';
+import { dispatchTopic, eventsTopic, type DispatchEntry } from './dispatch-record.js';
 import { InFlight } from './in-flight.js';
 import { Relay } from './relay.js';
 
@@ -54,6 +54,8 @@ export interface KafkaDriverOptions {
   store: Driver;
   /** Topic prefix: `<prefix>.dispatch`, `<prefix>.events` (default `ojs`). */
   prefix?: string;
+  /** Partitions of the dispatch and events topics when the driver creates them (default 4). */
+  partitions?: number;
   /** Run a dispatcher in this process (default true). Several processes split the dispatch topic's partitions. */
   dispatcher?: boolean;
   /** How long a claim waits for jobs this process handed to the log to be dispatched (ms, default 2000). */
@@ -86,6 +88,16 @@ export async function createKafkaDriver(options: KafkaDriverOptions): Promise<Ka
   const log = options.log ?? ((line: string) => process.stderr.write(`[ojskit kafka] ${line}\n`));
   if (!options.client && !options.brokers?.length) throw new Error('@ojskit/kafka: pass brokers or client');
   const client = options.client ?? createKafkajsClient({ brokers: options.brokers!, log });
+  const prefix = options.prefix ?? 'ojs';
+  const admin = await client.admin();
+  try {
+    await admin.ensureTopics([
+      { topic: dispatchTopic(prefix), partitions: options.partitions ?? 4 },
+      { topic: eventsTopic(prefix), partitions: options.partitions ?? 4 },
+    ]);
+  } finally {
+    await admin.close();
+  }
   const producer = await client.producer();
   const driver = new KafkaDriver(options, client, producer, log);
   if (options.dispatcher !== false) await driver.startDispatcher();

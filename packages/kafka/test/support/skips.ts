@@ -4,6 +4,8 @@ import { DISPATCHED_AWAY } from './stores.js';
 /** Driver-suite cases that read a job they put in `available` (or its count) afterwards. */
 export const DRIVER_SKIPS: Record<string, string> = Object.fromEntries(
   [
+    'insert.duplicate-id-aborts',
+    'claim.fifo-kept-through-updates',
     'insert.unique-reject-aborts-all',
     'insert.unique-replace',
     'claim.queue-order-and-limit',
@@ -16,6 +18,7 @@ export const DRIVER_SKIPS: Record<string, string> = Object.fromEntries(
     'delete.guards',
     'workflow.inserts-jobs',
     'race.unique-insert',
+    'race.rescue-vs-complete',
   ].map((id) => [id, DISPATCHED_AWAY]),
 );
 
