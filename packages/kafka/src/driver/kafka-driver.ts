@@ -117,6 +117,8 @@ export class KafkaDriver implements Driver {
   private dispatcher: Dispatcher | null = null;
   private readonly claimWaitMs: number;
   private closed = false;
+  /** Resolves once the events produced so far reached the events topic. */
+  private eventsDrained: () => Promise<unknown> = () => Promise.resolve();
 
   /** Use `createKafkaDriver`. */
   constructor(
@@ -167,29 +169,37 @@ export class KafkaDriver implements Driver {
   }
 
   // The events transport of the store, each publish also produced to `<prefix>.events` (key = the job, so one
-  // job's events keep their order) and awaited: a transition's event is in the log when publish resolves.
+  // job's events keep their order). The produces run one after another behind the store's publish, not awaited
+  // by it: with Kafka away, operations still answer, and the events reach the topic, in order, once it is back.
   private mirrored(inner: EventTransport): EventTransport {
     const topic = eventsTopic(this.prefix);
-    const produce = (events: readonly OjsEvent[]) =>
-      this.producer.produce([{ topic, records: events.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ojs-type': e.type } })) }]);
+    let chain: Promise<unknown> = Promise.resolve();
+    const produce = (events: readonly OjsEvent[]) => {
+      const records = events.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ojs-type': e.type } }));
+      chain = chain.then(() => this.producer.produce([{ topic, records }])).catch((e: unknown) => this.log(`events topic: produce failed: ${String(e)}`));
+    };
     const transport: EventTransport = {
       publish: async (events, tx) => {
         await inner.publish(events, tx);
-        if (events.length > 0 && !this.closed) await produce(events);
+        if (events.length > 0 && !this.closed) produce(events);
       },
       subscribe: (listener) => inner.subscribe(listener),
     };
     if (inner.replay) transport.replay = (after, limit) => inner.replay!(after, limit);
+    this.eventsDrained = () => chain;
     return transport;
   }
 
-  /** Hands jobs that became ready to the relay (awaited: produced when this resolves). */
+  /**
+   * Hands jobs that became ready to the relay, without waiting for the produce: with Kafka away the store
+   * write still succeeds and the records wait in the relay (the sweep covers a crash meanwhile).
+   */
   private async dispatch(jobs: ReadonlyArray<Pick<Job, 'id' | 'queue' | 'state'> | JobSummary>): Promise<void> {
     const entries: DispatchEntry[] = [];
     for (const j of jobs) if (j.state === READY) entries.push({ id: j.id, queue: j.queue });
     if (entries.length === 0) return;
     this.inFlight.add(entries);
-    await this.relay.push(entries);
+    void this.relay.push(entries);
   }
 
   async jobInsert(params: InsertParams): Promise<InsertResult> {
@@ -364,6 +374,7 @@ export class KafkaDriver implements Driver {
   async close(): Promise<void> {
     if (this.closed) return;
     await this.relay.close();
+    await this.eventsDrained();
     this.closed = true;
     this.inFlight.clear();
     await this.dispatcher?.close();
