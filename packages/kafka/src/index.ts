@@ -4,3 +4,4 @@
  */
 export * from './port/index.js';
 export { createKafkaDriver, KafkaDriver, type KafkaDriverOptions } from './driver/kafka-driver.js';
+export { createDriverFromUrl, parseKafkaUrl, type KafkaUrl } from './driver/from-url.js';
