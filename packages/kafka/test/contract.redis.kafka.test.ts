@@ -1,39 +1,15 @@
-/** The shared backend contract suite against an engine on the Kafka driver with Redis as its store. */
+/** The shared backend contract suite against an engine on the Kafka driver with Redis as its store, on the file's test broker. */
 import { afterAll, describe } from 'vitest';
-import { Engine } from '@ojskit/core';
-import { ManualClock } from '@ojskit/core/testing';
-import { runBackendContract, skipHistoryCases } from '@ojskit/contract';
 import { kafkaAvailable, startBroker } from './support/broker.js';
-import { CONTRACT_SKIPS } from './support/skips.js';
-import { disposeKafka, kafkaDriver, redisAvailable, redisStore, uniqueNamespace } from './support/stores.js';
+import { redisAvailable, redisStore } from './support/stores.js';
+import { runKafkaBackendSuite } from './support/suites.js';
+
+const NO_HISTORY = 'the Redis store does not record job history yet (capabilities.history is false), as on the Redis adapter';
 
 if (kafkaAvailable && redisAvailable) {
   const broker = await startBroker({ rebalanceDelayMs: 100 });
   afterAll(() => broker.stop());
-  runBackendContract({
-    name: 'kafka+redis',
-    create: async () => {
-      const clock = new ManualClock();
-      const ns = uniqueNamespace();
-      const driver = await kafkaDriver(broker, redisStore(ns), ns);
-      const engine = new Engine({ driver, clock });
-      return {
-        api: engine,
-        clock,
-        driver,
-        maintenance: () => engine.runMaintenance(),
-        close: async () => {
-          await engine.stop();
-          await disposeKafka(driver);
-        },
-      };
-    },
-    skip: {
-      ...CONTRACT_SKIPS,
-      ...skipHistoryCases('the Redis store does not record job history yet (capabilities.history is false), as on the Redis adapter'),
-    },
-    modelRuns: 100,
-  });
+  runKafkaBackendSuite(broker, { name: 'redis', open: async (ns) => redisStore(ns), noHistory: NO_HISTORY });
 } else {
   describe.skip('OJS backend contract: kafka+redis (no test broker or no Redis; fails under CI=true)', () => {});
 }

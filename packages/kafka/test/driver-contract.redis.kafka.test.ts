@@ -1,37 +1,15 @@
 /** The shared driver-level suite against the Kafka driver with Redis as its store, on the file's test broker. */
 import { afterAll, describe } from 'vitest';
-import { runDriverContract } from '@ojskit/contract';
-import type { Driver } from '@ojskit/core/driver';
 import { kafkaAvailable, startBroker } from './support/broker.js';
-import { DRIVER_SKIPS } from './support/skips.js';
-import { disposeKafka, kafkaDriver, redisAvailable, redisStore, uniqueNamespace } from './support/stores.js';
+import { redisAvailable, redisStore } from './support/stores.js';
+import { runKafkaDriverSuite } from './support/suites.js';
+
+const NO_HISTORY = 'the Redis store does not record job history yet (capabilities.history is false), as on the Redis adapter';
 
 if (kafkaAvailable && redisAvailable) {
   const broker = await startBroker({ rebalanceDelayMs: 100 });
   afterAll(() => broker.stop());
-  runDriverContract({
-    name: 'kafka+redis',
-    create: async () => {
-      const ns = uniqueNamespace();
-      const driver = await kafkaDriver(broker, redisStore(ns), ns);
-      const peers: Driver[] = [];
-      return {
-        driver,
-        // Peers share the store and the log but run no dispatcher: another group member would cost a rebalance
-        // per case (the test broker completes one only after session timeout - 1 s).
-        peer: async () => {
-          const peer = await kafkaDriver(broker, redisStore(ns), ns, { dispatcher: false });
-          peers.push(peer);
-          return peer;
-        },
-        close: async () => {
-          await Promise.all(peers.map((p) => p.close()));
-          await disposeKafka(driver);
-        },
-      };
-    },
-    skip: DRIVER_SKIPS,
-  });
+  runKafkaDriverSuite(broker, { name: 'redis', open: async (ns) => redisStore(ns), noHistory: NO_HISTORY });
 } else {
   describe.skip('OJS driver contract: kafka+redis (no test broker or no Redis; fails under CI=true)', () => {});
 }
