@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Resolve workspace packages to their TypeScript sources so tests never run stale builds.
-const conditions = ['@ojskit/source', 'import', 'module', 'node', 'default'];
+// Resolve workspace packages to their TypeScript sources so tests never run stale builds. As in
+// packages/postgres: Vitest hands these conditions to Node, and `import` there would make pg's CJS
+// `require('pg-pool')` load pg-pool's ESM build (the kafka+postgres suites load pg).
+const conditions = ['@ojskit/source', 'node'];
 
 export default defineConfig({
   resolve: { conditions },

@@ -5,7 +5,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { JOB_STATES, TERMINAL_STATES, type JobState } from '@ojskit/core';
-import { EFFECTS, STATE_INDEX, STATE_ROLES, STATE_SETS, TRANSITIONS, TRIGGERS, allowedFrom, type Trigger } from '@ojskit/core/lifecycle';
+import {
+  DISPATCH_EFFECTS,
+  DISPATCH_TRANSITIONS,
+  EFFECTS,
+  STATE_INDEX,
+  STATE_ROLES,
+  STATE_SETS,
+  TRANSITIONS,
+  TRIGGERS,
+  allowedFrom,
+  type TransitionEffect,
+  type Trigger,
+} from '@ojskit/core/lifecycle';
 import type { GeneratedFile } from './generated-file.js';
 
 export const BEGIN_MARKER = '<!-- lifecycle:begin -->';
@@ -30,6 +42,7 @@ const TRIGGER_TEXT: Record<Trigger, string> = {
   cancel: 'CANCEL (`DELETE /ojs/v1/jobs/:id`, workflow cancel, admin cancel)',
   dead_letter_retry: 'manual retry (dead-letter retry route or admin job retry)',
   unique_replace: 'a newer job with the same unique key and `on_conflict: replace`',
+  dispatch: 'ojskit extension: the dispatch log delivered the job (drivers with `capabilities.dispatchLog`, the Kafka adapter)',
 };
 
 function describeTrigger(trigger: Trigger): string {
@@ -58,6 +71,13 @@ function transitionTable(): string[] {
   const lines = ['| Rule | From | Trigger | To |', '|---|---|---|---|'];
   for (const t of TRANSITIONS) lines.push(`| ${t.rule} | ${from(t.from)} | ${code(t.trigger)} | ${code(t.to)} |`);
   return lines;
+}
+
+/** The dispatch-log extension rows (DISPATCH_TRANSITIONS) and their effects (DISPATCH_EFFECTS). */
+function dispatchTable(): string[] {
+  const lines = ['| Rule | From | Trigger | To |', '|---|---|---|---|'];
+  for (const t of DISPATCH_TRANSITIONS) lines.push(`| ${t.rule} | ${from(t.from)} | ${code(t.trigger)} | ${code(t.to)} |`);
+  return [...lines, '', ...effectRows(DISPATCH_EFFECTS, '`DISPATCH_EFFECTS.…`')];
 }
 
 /** The from-states each (trigger, to) pair may start in: exactly what adapters put in their compare-and-set. */
@@ -92,9 +112,13 @@ function setTable(): string[] {
 
 /** Core's EFFECTS: what each move writes besides the state. */
 function effectTable(): string[] {
-  const lines = ['| Effect (`EFFECTS.…`) | Trigger | From → to | Set to now | Removed | Set from inputs |', '|---|---|---|---|---|---|'];
+  return effectRows(EFFECTS, '`EFFECTS.…`');
+}
+
+function effectRows(effects: Record<string, TransitionEffect>, title: string): string[] {
+  const lines = [`| Effect (${title}) | Trigger | From → to | Set to now | Removed | Set from inputs |`, '|---|---|---|---|---|---|'];
   const x = (fields: readonly string[]) => fields.map((f) => `x.${f}`);
-  for (const [name, e] of Object.entries(EFFECTS)) {
+  for (const [name, e] of Object.entries(effects)) {
     const now = [...e.stamp, ...x(e.xStamp)];
     const inputs = [...(e.attempt === 'increment' ? ['attempt + 1'] : []), ...e.assign, ...x(e.xAssign)];
     lines.push(
@@ -169,6 +193,16 @@ export function renderLifecycleBlock(): string {
     '### Diagram',
     '',
     ...diagram(),
+    '',
+    '### ojskit extension: dispatch through a log',
+    '',
+    'Not OJS protocol rows: only a driver with `capabilities.dispatchLog` (the Kafka adapter, issue 28) applies them;',
+    'every other driver refuses them, and the sets, roles and guards above are derived without them. There `pending`',
+    'is also the state of a job the log delivered and no worker took yet. A dispatched job carries `x.dispatchedAt`,',
+    'which a job staged by `pending: true` never has: ACTIVATE applies only to staged jobs (409 on a dispatched one),',
+    'and a claim takes only dispatched ones. Decided 2026-11-27 (packages/kafka/README.md, option 1).',
+    '',
+    ...dispatchTable(),
     END_MARKER,
   ].join('\n');
 }

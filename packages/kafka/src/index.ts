@@ -1,5 +1,7 @@
 /**
- * @ojskit/kafka — work in progress: Kafka as the dispatch log with Redis or PostgreSQL as the state store.
- * The driver is not written yet; this entry point exports the Kafka client port it will be built on.
+ * @ojskit/kafka: Kafka as the dispatch log of ojskit, with an ojskit driver (Redis or PostgreSQL) as the state
+ * store. `createKafkaDriver` builds the driver; the Kafka client port it is built on is exported too.
  */
 export * from './port/index.js';
+export { createKafkaDriver, KafkaDriver, type KafkaDriverOptions } from './driver/kafka-driver.js';
+export { createDriverFromUrl, parseKafkaUrl, type KafkaUrl } from './driver/from-url.js';

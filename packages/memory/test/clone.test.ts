@@ -40,6 +40,7 @@ describe('copyInternals', () => {
       visibleUntil: 5,
       timeoutAt: 6,
       finishedAt: 7,
+      dispatchedAt: 17,
       expiresAt: 8,
       uniqueKey: 'k',
       uniqueStates: ['active'],

@@ -47,7 +47,12 @@ export async function createPostgresDriver(url: string, options: CreatePostgresD
   const pool = new pg.Pool({ ...options.pool, connectionString, max: options.max ?? 10, options: serverOptions });
   try {
     if (options.migrate !== false)
-      await migrate({ pool, schema, ...(options.finishedPartitions !== undefined ? { finishedPartitions: options.finishedPartitions } : {}) });
+      await migrate({
+        pool,
+        schema,
+        dispatchLog: options.dispatchLog === true,
+        ...(options.finishedPartitions !== undefined ? { finishedPartitions: options.finishedPartitions } : {}),
+      });
     const { schema: _s, migrate: _m, max: _x, pool: _p, ...driverOptions } = options;
     const driver = new PostgresDriver({ ...driverOptions, pool, schema, ownsPool: true });
     await driver.events?.listen();

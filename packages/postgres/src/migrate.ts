@@ -21,6 +21,11 @@ export interface MigrateOptions {
    * of seconds or minutes) takes effect from then on.
    */
   finishedPartitions?: Partial<PartitionPlan>;
+  /**
+   * The schema is a dispatch log's store (`@ojskit/kafka`): its transition trigger admits core's dispatch-log
+   * rows too. A schema belongs to one kind of driver: migrating it the other way re-installs the trigger.
+   */
+  dispatchLog?: boolean;
 }
 
 export interface MigrateResult {
@@ -39,7 +44,7 @@ export interface MigrateResult {
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const schema = assertSchemaName(options.schema ?? DEFAULT_SCHEMA);
-  const values = templateValues(schema);
+  const values = templateValues(schema, { dispatchLog: options.dispatchLog === true });
   const q = values.schema!;
   const client = await options.pool.connect();
   let newlyMigrated = false;

@@ -64,6 +64,12 @@ export interface PostgresDriverOptions {
   schema?: string;
   /** End the pool on `close()` (set by `createPostgresDriver`, which made it). Default false. */
   ownsPool?: boolean;
+  /**
+   * Admit core's dispatch-log rows (`DISPATCH_TRANSITIONS`) in the transition guard and report
+   * `capabilities.dispatchLog`: for the state store of a dispatch log (`@ojskit/kafka`), whose schema is migrated
+   * with `dispatchLog: true` too. Default false: the driver refuses those rows, as every plain backend must.
+   */
+  dispatchLog?: boolean;
   /** Carry events across processes with LISTEN/NOTIFY. Default true. */
   events?: boolean;
   /** Connection settings of the LISTEN client. Default: the pool's own settings. */
@@ -114,7 +120,7 @@ export interface PostgresDriverOptions {
  */
 export class PostgresDriver implements Driver {
   readonly name = 'postgres';
-  readonly capabilities: DriverCapabilities = CAPABILITIES;
+  readonly capabilities: DriverCapabilities;
   readonly events: PgEventTransport | undefined;
   readonly schema: string;
   private readonly pool: Pool;
@@ -131,7 +137,9 @@ export class PostgresDriver implements Driver {
   constructor(options: PostgresDriverOptions) {
     this.pool = options.pool;
     this.schema = assertSchemaName(options.schema ?? DEFAULT_SCHEMA);
-    this.sql = new Statements(this.schema);
+    const dispatchLog = options.dispatchLog === true;
+    this.capabilities = dispatchLog ? Object.freeze({ ...CAPABILITIES, dispatchLog }) : CAPABILITIES;
+    this.sql = new Statements(this.schema, { dispatchLog });
     this.ownsPool = options.ownsPool ?? false;
     this.analyzeAfter = options.analyzeAfterInserts ?? 10_000;
     this.partitions = { ...DEFAULT_PARTITIONS, ...options.finishedPartitions };

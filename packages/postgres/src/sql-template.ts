@@ -1,5 +1,5 @@
 /** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
-import { JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS } from '@ojskit/core/driver';
+import { JOB_STATES, STATE_ROLES, STATE_SETS, transitionTable, type TableOptions } from '@ojskit/core/driver';
 import { effectTemplateValues } from './effect-sql.js';
 import { jobTemplateValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';
@@ -22,9 +22,18 @@ function textArray(values: readonly string[]): string {
   return `ARRAY[${values.map(sqlLiteral).join(', ')}]::text[]`;
 }
 
-/** `from>to` for every row of core's transition table that starts from a state. */
-export function legalPairs(): string[] {
-  return [...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))];
+/**
+ * `from>to` for every row of core's transition table that starts from a state; with `dispatchLog`, the
+ * dispatch-log rows too (the schema of a Kafka adapter's store).
+ */
+export function legalPairs(options: TableOptions = {}): string[] {
+  return [
+    ...new Set(
+      transitionTable(options)
+        .filter((t) => t.from !== null)
+        .map((t) => `${t.from}>${t.to}`),
+    ),
+  ];
 }
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -41,11 +50,11 @@ export function stateTemplateValues(): Record<string, string> {
 }
 
 /** The values every template may use. */
-export function templateValues(schema: string): Record<string, string> {
+export function templateValues(schema: string, options: TableOptions = {}): Record<string, string> {
   return {
     schema: `"${assertSchemaName(schema)}"`,
     job_states: textArray(JOB_STATES),
-    legal_pairs: textArray(legalPairs()),
+    legal_pairs: textArray(legalPairs(options)),
     ...stateTemplateValues(),
     ...jobTemplateValues(),
     ...effectTemplateValues(),

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import { toOjsError } from './pg-errors.js';
 import { sqlFile } from './sql-files.js';
+import type { TableOptions } from '@ojskit/core/driver';
 import { renderSql, templateValues } from './sql-template.js';
 
 /** Anything that runs a query: a Pool, a PoolClient, or a caller's Client inside their transaction. */
@@ -33,8 +34,11 @@ export class Statements {
   private readonly texts = new Map<string, string>();
   private readonly names = new Map<string, string>();
 
-  constructor(readonly schema: string) {
-    this.values = templateValues(schema);
+  constructor(
+    readonly schema: string,
+    options: TableOptions = {},
+  ) {
+    this.values = templateValues(schema, options);
   }
 
   /**

@@ -43,6 +43,7 @@ const INTERNALS: Record<keyof JobInternals, InternalKind> = {
   timeoutMs: 'num',
   uniqueUntil: 'num',
   finishedAt: 'num',
+  dispatchedAt: 'num',
   workflowIndex: 'num',
   deadLetter: 'bool',
   uniqueKey: 'str',

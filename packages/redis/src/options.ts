@@ -34,6 +34,12 @@ export interface RedisDriverOptions {
    */
   eventStreamMaxLen?: number;
   logger?: DriverLogger;
+  /**
+   * Admit core's dispatch-log rows (`DISPATCH_TRANSITIONS`) in the transition guard, and report
+   * `capabilities.dispatchLog`: for a driver that is the state store of a dispatch log (`@ojskit/kafka`), which
+   * makes those moves itself. Default false: the driver refuses them, as every plain backend must.
+   */
+  dispatchLog?: boolean;
 }
 
 // Glob characters and braces would break SCAN patterns and hash tags.

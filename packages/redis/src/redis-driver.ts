@@ -88,7 +88,7 @@ type Row = Array<string | null | false>;
  */
 export class RedisDriver implements Driver {
   readonly name = 'redis';
-  readonly capabilities: DriverCapabilities = CAPABILITIES;
+  readonly capabilities: DriverCapabilities;
   readonly events: RedisEventTransport;
   /** The key prefix (every key is `<prefix>:…`). */
   readonly prefix: string;
@@ -136,7 +136,9 @@ export class RedisDriver implements Driver {
     this.ownsConnection = options.redis === undefined;
     this.redis = options.redis ?? new Redis(parsed.url, connectionDefaults(options));
     if (this.ownsConnection) this.watchConnection(this.redis);
-    this.scripts = new ScriptRunner(this.redis);
+    const dispatchLog = options.dispatchLog === true;
+    this.capabilities = dispatchLog ? Object.freeze({ ...CAPABILITIES, dispatchLog }) : CAPABILITIES;
+    this.scripts = new ScriptRunner(this.redis, { dispatchLog });
     this.events = new RedisEventTransport({
       publisher: this.redis,
       createReader: () => this.watchConnection(this.redis.duplicate()),

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { PACKED_SCRIPTS, RESP_REPLY_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName } from './script-source.js';
+import { PACKED_SCRIPTS, RESP_REPLY_SCRIPTS, SCRIPT_NAMES, scriptSource, type ScriptName, type ScriptOptions } from './script-source.js';
 import { toDriverError } from './errors.js';
 import { corkUntilNextTick, uncorkNow } from './write-coalescing.js';
 
@@ -26,13 +26,14 @@ export type LuaReply = unknown;
  * the files shipped with the package, and assembling all of them took 0.2 to 0.5 s of CPU per driver on a
  * loaded machine (the Redis contract suite builds a driver per case).
  */
-const COMPILED = new Map<ScriptName, { source: string; sha: string }>();
+const COMPILED = new Map<string, { source: string; sha: string }>();
 
-function compiled(name: ScriptName): { source: string; sha: string } {
-  let entry = COMPILED.get(name);
+function compiled(name: ScriptName, options: ScriptOptions): { source: string; sha: string } {
+  const key = options.dispatchLog === true ? `${name}+dispatch` : name;
+  let entry = COMPILED.get(key);
   if (entry === undefined) {
-    const source = scriptSource(name);
-    COMPILED.set(name, (entry = { source, sha: createHash('sha1').update(source).digest('hex') }));
+    const source = scriptSource(name, options);
+    COMPILED.set(key, (entry = { source, sha: createHash('sha1').update(source).digest('hex') }));
   }
   return entry;
 }
@@ -42,8 +43,11 @@ export class ScriptRunner {
   /** How many times a script had to be re-loaded after NOSCRIPT (observable by tests). */
   reloads = 0;
 
-  constructor(private readonly redis: Redis) {
-    for (const name of SCRIPT_NAMES) this.scripts.set(name, { ...compiled(name), loading: null, loaded: false });
+  constructor(
+    private readonly redis: Redis,
+    options: ScriptOptions = {},
+  ) {
+    for (const name of SCRIPT_NAMES) this.scripts.set(name, { ...compiled(name, options), loading: null, loaded: false });
   }
 
   /** The assembled source of a script (for docs and tests). */

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
-import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, type JobState, type TransitionEffect } from '@ojskit/core/driver';
+import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, transitionTable, type JobState, type TransitionEffect } from '@ojskit/core/driver';
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [
@@ -81,8 +81,13 @@ function luaSet(states: readonly string[]): string {
   return `{ ${states.map((s) => `[${JSON.stringify(s)}] = true`).join(', ')} }`;
 }
 
+/** What a driver's scripts admit of core's table: `dispatchLog` adds the dispatch-log rows (a Kafka adapter's store). */
+export interface ScriptOptions {
+  dispatchLog?: boolean;
+}
+
 /** The Lua prelude generated from core's lifecycle module. */
-export function generatedLua(): string {
+export function generatedLua(options: ScriptOptions = {}): string {
   return [
     '-- lib/generated.lua: generated at load time from @ojskit/core (states.ts, transitions.ts), the driver contract and codec.ts (HOT).',
     `local STATES = { ${JOB_STATES.map((s) => JSON.stringify(s)).join(', ')} }`,
@@ -91,7 +96,13 @@ export function generatedLua(): string {
     `local BACKLOG = { ${STATE_SETS.backlog.map((s) => JSON.stringify(s)).join(', ')} }`,
     `local BACKLOG_IN = ${luaSet(STATE_SETS.backlog)}`,
     `local EXPIRABLE = ${luaSet(EXPIRABLE_STATES)}`,
-    `local LEGAL = ${luaSet([...new Set(TRANSITIONS.filter((t) => t.from !== null).map((t) => `${t.from}>${t.to}`))])}`,
+    `local LEGAL = ${luaSet([
+      ...new Set(
+        transitionTable(options)
+          .filter((t) => t.from !== null)
+          .map((t) => `${t.from}>${t.to}`),
+      ),
+    ])}`,
     // job-complete-many's one question to the table, answered here: building LEGAL costs each call ~8k instructions
     `local ACK_LEGAL = ${TRANSITIONS.some((t) => t.from === STATE_ROLES.claimed && t.to === STATE_ROLES.completed)}`,
     `local REPLACEABLE = ${luaSet(STATE_SETS.uniqueReplaceable)}`,
@@ -261,7 +272,7 @@ export function renderLifecycle(source: string): string {
 }
 
 /** The full source of one script, includes resolved (each included once). */
-export function scriptSource(name: ScriptName): string {
+export function scriptSource(name: ScriptName, options: ScriptOptions = {}): string {
   if (name === 'job-claim' && HOT_FIELDS.join('|') !== CLAIM_HOT_ORDER) {
     throw new Error(`@ojskit/redis: job-claim.lua reads '@h' as ${CLAIM_HOT_ORDER}; HOT_FIELDS is now ${HOT_FIELDS.join('|')}: update CLAIM_READ`);
   }
@@ -271,7 +282,7 @@ export function scriptSource(name: ScriptName): string {
     source.replace(INCLUDE, (_line, file: string) => {
       if (seen.has(file)) return '';
       seen.add(file);
-      if (file === 'lib/generated.lua') return generatedLua();
+      if (file === 'lib/generated.lua') return generatedLua(options);
       if (file === 'lib/anchor.lua') return anchorLua();
       return expand(readLua(file));
     });

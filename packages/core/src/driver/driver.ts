@@ -52,6 +52,13 @@ export interface DriverCapabilities {
    * enqueue with `options.rate_limit` then answers `422 unsupported`.
    */
   rateLimiting?: boolean;
+  /**
+   * Jobs reach workers through a dispatch log (the Kafka adapter): the driver applies core's
+   * `DISPATCH_TRANSITIONS` (`available → pending` when the log delivers a job, `pending → active` by a claim),
+   * claims only dispatched `pending` jobs, and refuses ACTIVATE of a dispatched one. Absent means false: the
+   * driver refuses those rows.
+   */
+  dispatchLog?: boolean;
 }
 
 /** Outcome of one job of an insert. */

@@ -38,6 +38,11 @@ export interface JobInternals {
   uniqueOnConflict?: 'reject' | 'replace' | 'replace_except_schedule' | 'ignore';
   /** True while the job is in the dead-letter queue (`discarded` only). */
   deadLetter?: boolean;
+  /**
+   * `pending` on a driver with `capabilities.dispatchLog`: when the log delivered the job (`DISPATCH_EFFECTS`).
+   * Absent on a job staged by `pending: true`.
+   */
+  dispatchedAt?: number;
   /** When the job reached a terminal state (for retention). */
   finishedAt?: number;
   progress?: JobProgress;

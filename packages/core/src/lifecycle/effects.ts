@@ -4,7 +4,7 @@
  * promotion, expiry, a unique replace), so the three backends cannot drift apart.
  */
 import type { JobState } from './states.js';
-import { allowedFrom, type Trigger } from './transitions.js';
+import { allowedFrom, dispatchAllowedFrom, type Trigger } from './transitions.js';
 
 /**
  * The writes of one transition. Fields are named as stored: envelope fields in snake_case as on the wire,
@@ -36,8 +36,8 @@ export interface TransitionEffect {
 
 type EffectSpec = Partial<Omit<TransitionEffect, 'trigger' | 'to' | 'from'>>;
 
-function effect(trigger: Trigger, to: JobState, spec: EffectSpec): TransitionEffect {
-  const from = allowedFrom(to, trigger);
+function effect(trigger: Trigger, to: JobState, spec: EffectSpec, table: 'base' | 'dispatch' = 'base'): TransitionEffect {
+  const from = table === 'base' ? allowedFrom(to, trigger) : dispatchAllowedFrom(to, trigger);
   if (from.length === 0) throw new Error(`@ojskit/core lifecycle: no row of the table moves to '${to}' by ${trigger}`);
   const frozen = (list: readonly string[] | undefined) => Object.freeze([...(list ?? [])]);
   return Object.freeze({
@@ -148,6 +148,36 @@ export const EFFECTS = Object.freeze({
 
 /** The name of an effect. */
 export type EffectName = keyof typeof EFFECTS;
+
+/**
+ * The effects of the dispatch-log rows (`DISPATCH_TRANSITIONS`), applied only by drivers with
+ * `capabilities.dispatchLog`. A dispatched job keeps `x.dispatchedAt` while it is `pending`: that marker, not
+ * the state, tells it from a job staged by `pending: true`.
+ *
+ * @example
+ * DISPATCH_EFFECTS.dispatch.from // ['available']
+ * DISPATCH_EFFECTS.claim.from    // ['pending']
+ */
+export const DISPATCH_EFFECTS = Object.freeze({
+  /** The log delivered the job: `x.dispatchedAt` = now. */
+  dispatch: effect('dispatch', 'pending', { xStamp: ['dispatchedAt'] }, 'dispatch'),
+  /** A claim of a dispatched job: as `EFFECTS.claim`, and the dispatch marker removed. */
+  claim: effect(
+    'fetch',
+    'active',
+    {
+      stamp: EFFECTS.claim.stamp,
+      unset: EFFECTS.claim.unset,
+      xUnset: [...EFFECTS.claim.xUnset, 'dispatchedAt'],
+      assign: EFFECTS.claim.assign,
+      xAssign: EFFECTS.claim.xAssign,
+      attempt: 'increment',
+    },
+    'dispatch',
+  ),
+  /** A dispatched job a claim meets past its `expires_at`: as `EFFECTS.expire`, and the dispatch marker removed. */
+  expire: effect('expiry', 'discarded', { stamp: EFFECTS.expire.stamp, xStamp: EFFECTS.expire.xStamp, xUnset: ['dispatchedAt'] }, 'dispatch'),
+} satisfies Record<string, TransitionEffect>);
 
 /** An effect's instant-dependent writes, as the parts of a `TransitionOp` (driver/driver.ts). */
 export interface EffectChanges {

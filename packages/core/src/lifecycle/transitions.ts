@@ -17,7 +17,8 @@ export type Trigger =
   | 'worker_death'
   | 'cancel'
   | 'dead_letter_retry'
-  | 'unique_replace';
+  | 'unique_replace'
+  | 'dispatch';
 
 /** One row of the table. `from: null` is the creation of a job. `rule` is the row number in the protocol's lifecycle. */
 export interface Transition {
@@ -65,19 +66,49 @@ export const TRANSITIONS: readonly Transition[] = [
 ];
 
 /**
+ * An ojskit extension (not in the OJS protocol): the rows only a driver that dispatches through a log applies
+ * (`DriverCapabilities.dispatchLog`, the Kafka adapter). There `pending` is also the state of a job the log
+ * delivered and no worker took yet: the dispatcher moves it `available → pending`, a claim `pending → active`,
+ * and a claim that meets it past its `expires_at` discards it. Such a job carries `x.dispatchedAt`, which a job
+ * staged by `pending: true` never has, so ACTIVATE still applies only to staged jobs. Every other driver
+ * refuses these rows, and the sets and roles below (`STATE_SETS`, `STATE_ROLES`) are derived from
+ * `TRANSITIONS` alone.
+ */
+export const DISPATCH_TRANSITIONS: readonly Transition[] = [
+  row(21, 'available', 'dispatch', 'pending'),
+  row(22, 'pending', 'fetch', 'active'),
+  row(23, 'pending', 'expiry', 'discarded'),
+];
+
+/** What a driver offers of the table: `dispatchLog` adds `DISPATCH_TRANSITIONS`. */
+export interface TableOptions {
+  dispatchLog?: boolean;
+}
+
+/**
+ * The rows a driver with these capabilities applies.
+ * @example transitionTable({ dispatchLog: true }).length // TRANSITIONS.length + DISPATCH_TRANSITIONS.length
+ */
+export function transitionTable(options: TableOptions = {}): readonly Transition[] {
+  return options.dispatchLog === true ? WITH_DISPATCH : TRANSITIONS;
+}
+
+const WITH_DISPATCH: readonly Transition[] = Object.freeze([...TRANSITIONS, ...DISPATCH_TRANSITIONS]);
+
+/**
  * True when the table has a row `from → to` (for the given trigger, when one is named).
  * @example canTransition('active', 'completed') // true
  */
-export function canTransition(from: JobState | null, to: JobState, trigger?: Trigger): boolean {
-  return TRANSITIONS.some((t) => t.from === from && t.to === to && (trigger === undefined || t.trigger === trigger));
+export function canTransition(from: JobState | null, to: JobState, trigger?: Trigger, options?: TableOptions): boolean {
+  return transitionTable(options).some((t) => t.from === from && t.to === to && (trigger === undefined || t.trigger === trigger));
 }
 
 /**
  * Throws a `409 conflict` OjsError unless `from → to` is in the table.
  * @example assertTransition('completed', 'active') // throws OjsError(conflict)
  */
-export function assertTransition(from: JobState | null, to: JobState, trigger?: Trigger, jobId?: string): void {
-  if (canTransition(from, to, trigger)) return;
+export function assertTransition(from: JobState | null, to: JobState, trigger?: Trigger, jobId?: string, options?: TableOptions): void {
+  if (canTransition(from, to, trigger, options)) return;
   throw OjsError.conflict(`Cannot move job${jobId ? ` '${jobId}'` : ''} from '${from ?? 'new'}' to '${to}'${trigger ? ` by ${trigger}` : ''}.`, {
     ...(jobId ? { job_id: jobId } : {}),
     current_state: from,
@@ -103,6 +134,14 @@ export function allowedFrom(to: JobState, trigger: Trigger): readonly JobState[]
 }
 
 const allowedFromCache = new Map<JobState, Map<Trigger, readonly JobState[]>>();
+
+/**
+ * The from-states of the dispatch-log rows that move to `to` by `trigger` (`DISPATCH_TRANSITIONS`).
+ * @example dispatchAllowedFrom('active', 'fetch') // ['pending']
+ */
+export function dispatchAllowedFrom(to: JobState, trigger: Trigger): readonly JobState[] {
+  return DISPATCH_TRANSITIONS.filter((t) => t.to === to && t.trigger === trigger && t.from !== null).map((t) => t.from!);
+}
 
 /** Every trigger that appears in the table. */
 export const TRIGGERS: readonly Trigger[] = [...new Set(TRANSITIONS.map((t) => t.trigger))];

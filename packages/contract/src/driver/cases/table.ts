@@ -7,21 +7,35 @@
 import { expect } from 'vitest';
 import { JOB_STATES, type JobState } from '@ojskit/core';
 import type { TransitionOp } from '@ojskit/core/driver';
-import { canTransition } from '@ojskit/core/lifecycle';
+import { DISPATCH_EFFECTS, canTransition, effectChanges, type TransitionEffect } from '@ojskit/core/lifecycle';
 import { iso, T0 } from '../context.js';
 import type { DriverSuite } from '../harness.js';
 
-/** Every ordered pair of distinct states, split by whether the table has the edge. */
-export function statePairs(): { legal: Array<[JobState, JobState]>; illegal: Array<[JobState, JobState]> } {
+/**
+ * Every ordered pair of distinct states, split by whether the table has the edge; `dispatch` holds the pairs
+ * only the dispatch-log extension has (`DISPATCH_TRANSITIONS`), legal exactly on a driver with
+ * `capabilities.dispatchLog`.
+ */
+export function statePairs(): { legal: Array<[JobState, JobState]>; illegal: Array<[JobState, JobState]>; dispatch: Array<[JobState, JobState]> } {
   const legal: Array<[JobState, JobState]> = [];
   const illegal: Array<[JobState, JobState]> = [];
+  const dispatch: Array<[JobState, JobState]> = [];
   for (const from of JOB_STATES) {
     for (const to of JOB_STATES) {
       if (from === to) continue; // same state: an in-place update, not a move (transition.in-place)
-      (canTransition(from, to) ? legal : illegal).push([from, to]);
+      if (canTransition(from, to)) legal.push([from, to]);
+      else if (canTransition(from, to, undefined, { dispatchLog: true })) dispatch.push([from, to]);
+      else illegal.push([from, to]);
     }
   }
-  return { legal, illegal };
+  return { legal, illegal, dispatch };
+}
+
+/** The op of a dispatch-log row, writing what its effect writes (the claim's inputs as `move` gives them). */
+function dispatchMove(id: string, effect: TransitionEffect): TransitionOp {
+  const changes = effectChanges(effect, MOVED_AT, iso(MOVED_AT));
+  const op = move(id, effect.from[0]!, effect.to);
+  return { ...op, set: { ...changes.set, ...op.set }, unset: changes.unset, x: { ...changes.x, ...op.x } };
 }
 
 const MOVED_AT = T0 + 10;
@@ -72,7 +86,38 @@ function move(id: string, from: JobState, to: JobState): TransitionOp {
 }
 
 export function registerTableCases(suite: DriverSuite): void {
-  const { legal, illegal } = statePairs();
+  const { legal, illegal, dispatch } = statePairs();
+
+  suite.group('transition table: the dispatch-log rows (an ojskit extension)', () => {
+    for (const [from, to] of dispatch) {
+      const effect = Object.values(DISPATCH_EFFECTS).find((e) => e.to === to && e.from.includes(from))!;
+      suite.test(
+        `table.dispatch.${from}-${to}`,
+        `applies ${from} → ${to} (DISPATCH_TRANSITIONS) exactly when the driver has capabilities.dispatchLog, and refuses it untouched otherwise`,
+        async (t) => {
+          const q = t.queue();
+          const s = t.job(q, { state: from });
+          if (from === 'pending') s.x.dispatchedAt = T0;
+          await t.insert([s]);
+          const op = dispatchMove(s.job.id, effect);
+          if (t.driver.capabilities.dispatchLog === true) {
+            expect(await t.driver.jobTransition(op)).toMatchObject({ ok: true, from, job: { id: s.job.id, state: to } });
+            const stored = await t.stored(s.job.id);
+            expect(stored.job.state).toBe(to);
+            for (const field of effect.xStamp) expect(stored.x[field as keyof typeof stored.x]).toBe(MOVED_AT);
+            for (const field of effect.xUnset) expect(stored.x[field as keyof typeof stored.x]).toBeUndefined();
+            expect(await t.driver.jobCounts({ queue: q })).toMatchObject({ [from]: 0, [to]: 1 });
+          } else {
+            const before = await t.stored(s.job.id);
+            const counts = await t.driver.jobCounts({ queue: q });
+            expect(await t.driver.jobTransition(op)).toMatchObject({ ok: false, state: from });
+            expect(await t.stored(s.job.id)).toEqual(before);
+            expect(await t.driver.jobCounts({ queue: q })).toEqual(counts);
+          }
+        },
+      );
+    }
+  });
 
   suite.group('transition table: refused edges', () => {
     for (const [from, to] of illegal) {

@@ -1,0 +1,69 @@
+/**
+ * The dispatcher: a consumer-group member over the dispatch topic. For each batch it records in the store that
+ * the log delivered the jobs (`DISPATCH_EFFECTS.dispatch`: `available → pending`, guarded, so a re-delivered
+ * or duplicate record of a job that moved on is skipped), and commits the batch's offset only after those
+ * writes resolved: a dispatcher that dies before its commit has the records delivered again, and the guards
+ * make that harmless. A store that fails the writes fails the batch, which is fetched again.
+ */
+import { DISPATCH_EFFECTS, effectChanges, noteOf, type Driver } from '@ojskit/core/driver';
+import { toTimestamp } from '@ojskit/core/formats';
+import type { ConsumedBatch, KafkaClient, KafkaConsumer } from '../port/types.js';
+import { decodeEntry, dispatchTopic } from './dispatch-record.js';
+
+export interface DispatcherOptions {
+  client: KafkaClient;
+  store: Driver;
+  prefix: string;
+  /** Called with the ids of each batch once its writes resolved (dispatched or found moved on). */
+  onRecorded: (ids: string[]) => void;
+  sessionTimeoutMs?: number;
+  maxWaitMs?: number;
+  /** The clock of dispatch instants (`x.dispatchedAt`); the store driver never reads one. */
+  now?: () => number;
+}
+
+export class Dispatcher {
+  private constructor(private readonly consumer: KafkaConsumer) {}
+
+  static async start(options: DispatcherOptions): Promise<Dispatcher> {
+    const { store, onRecorded } = options;
+    const now = options.now ?? Date.now;
+    const onBatch = async (batch: ConsumedBatch): Promise<void> => {
+      const entries = batch.records.map(decodeEntry).filter((e) => e !== null);
+      const at = now();
+      const atIso = toTimestamp(at);
+      const effect = DISPATCH_EFFECTS.dispatch;
+      const changes = effectChanges(effect, at, atIso);
+      const note = noteOf(effect, atIso);
+      // One guarded write per job, issued together: the store adapters send concurrent transitions as one
+      // round trip (Redis coalesces them into one script call).
+      await Promise.all(
+        entries.map((e) => store.jobTransition({ id: e.id, from: effect.from, to: effect.to, set: changes.set, x: changes.x, returning: 'summary', note })),
+      );
+      if (batch.isStale()) return;
+      const last = batch.records[batch.records.length - 1];
+      if (last) await consumer.commit([{ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last.offset) + 1n) }]);
+      onRecorded(entries.map((e) => e.id));
+    };
+    const consumer = await options.client.consume({
+      groupId: `${options.prefix}.dispatchers`,
+      topics: [dispatchTopic(options.prefix)],
+      onBatch,
+      fromBeginning: true,
+      sessionTimeoutMs: options.sessionTimeoutMs ?? 10_000,
+      heartbeatIntervalMs: Math.min(3_000, Math.floor((options.sessionTimeoutMs ?? 10_000) / 3)),
+      maxWaitMs: options.maxWaitMs ?? 100,
+      partitionsConsumedConcurrently: 4,
+    });
+    return new Dispatcher(consumer);
+  }
+
+  /** Resolves once the member holds partitions. */
+  joined(timeoutMs?: number): Promise<unknown> {
+    return this.consumer.joined(timeoutMs);
+  }
+
+  close(): Promise<void> {
+    return this.consumer.close();
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Jobs this process handed to the dispatch log and has not yet seen dispatched. A claim waits for them (up to a
+ * bound) so that a FETCH made after an enqueue in the same process finds the job, as on the store's own
+ * adapter, instead of coming back empty while the record is on its way through Kafka.
+ */
+import type { DispatchEntry } from './dispatch-record.js';
+
+export class InFlight {
+  /** Job id → queue and when it was handed over. */
+  private readonly entries = new Map<string, { queue: string; since: number }>();
+  private waiters: Array<() => void> = [];
+
+  add(entries: readonly DispatchEntry[], now = Date.now()): void {
+    for (const e of entries) this.entries.set(e.id, { queue: e.queue, since: now });
+  }
+
+  /** The jobs' dispatch was recorded, or they left `available` another way: claims need not wait for them. */
+  settle(ids: Iterable<string>): void {
+    let changed = false;
+    for (const id of ids) changed = this.entries.delete(id) || changed;
+    if (changed) this.wake();
+  }
+
+  /** Whether a job of one of `queues` is on its way. */
+  has(queues: readonly string[]): boolean {
+    for (const e of this.entries.values()) if (queues.includes(e.queue)) return true;
+    return false;
+  }
+
+  /**
+   * Resolves once no job of `queues` is on its way, or after `ms`. Entries older than `ms` are dropped then:
+   * another process's dispatcher recorded them (this one never hears of it), or the relay's sweep re-produces
+   * them; either way waiting longer would only delay every claim.
+   */
+  async drain(queues: readonly string[], ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (this.has(queues)) {
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        const cutoff = Date.now() - ms;
+        for (const [id, e] of this.entries) if (e.since <= cutoff) this.entries.delete(id);
+        return;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** Ends every wait (closing). */
+  clear(): void {
+    this.entries.clear();
+    this.wake();
+  }
+}

@@ -1,0 +1,398 @@
+/**
+ * The Kafka driver: a store driver (Redis or PostgreSQL, created with `dispatchLog: true`) as the source of
+ * truth, Kafka as the dispatch log. Every primitive the store already does is the store's; this driver adds
+ * the relay (jobs that became `available` → the dispatch topic), the dispatcher (delivered records →
+ * `pending`, then the offset commit) and a claim that takes only dispatched `pending` jobs.
+ */
+import type { Job, OjsEvent } from '@ojskit/core';
+import {
+  DISPATCH_EFFECTS,
+  EFFECTS,
+  STATE_ROLES,
+  type ClaimParams,
+  type ClaimResult,
+  type CompleteManyParams,
+  type CronRecord,
+  type Driver,
+  type DriverCapabilities,
+  type EventTransport,
+  type FailManyParams,
+  type HeartbeatParams,
+  type HeartbeatResult,
+  type InsertParams,
+  type InsertResult,
+  type JobListParams,
+  type JobSummary,
+  type QueueConfigRecord,
+  type QueueRecord,
+  type StoredJob,
+  type TransitionOp,
+  type TransitionResult,
+  type WorkerRecord,
+  type WorkflowRecord,
+} from '@ojskit/core/driver';
+import { randomUUID } from 'node:crypto';
+import { createKafkajsClient } from '../port/kafkajs/client.js';
+import type { KafkaClient, KafkaProducer } from '../port/types.js';
+import { claimDispatched, expireDispatched } from './dispatched-claim.js';
+import { Dispatcher } from './dispatcher.js';
+import { dispatchTopic, eventsTopic, type DispatchEntry } from './dispatch-record.js';
+import { InFlight } from './in-flight.js';
+import { Relay } from './relay.js';
+
+/** Where a promotion, an ACTIVATE, a requeue or a dead-letter retry puts a job: what the relay produces. */
+const READY = STATE_ROLES.promoted;
+/** The state of a delivered job (and of a staged one). */
+const DELIVERED = DISPATCH_EFFECTS.dispatch.to;
+
+export interface KafkaDriverOptions {
+  /** Bootstrap brokers, `host:port` (or pass `client`). */
+  brokers?: string[];
+  /** A port client to use instead of a kafkajs one on `brokers`. */
+  client?: KafkaClient;
+  /** The state store: an ojskit driver created with `dispatchLog: true` (`createRedisDriver(url, { dispatchLog: true })`). */
+  store: Driver;
+  /** Topic prefix: `<prefix>.dispatch`, `<prefix>.events` (default `ojs`). */
+  prefix?: string;
+  /** Partitions of the dispatch and events topics when the driver creates them (default 4). */
+  partitions?: number;
+  /** Run a dispatcher in this process (default true). Several processes split the dispatch topic's partitions. */
+  dispatcher?: boolean;
+  /** How long a claim waits for jobs this process handed to the log to be dispatched (ms, default 2000). */
+  claimWaitMs?: number;
+  /** A job `available` longer than this is produced again by the relay's sweep (ms, default 30 000). */
+  sweepAfterMs?: number;
+  /** How often the sweep runs (ms, default 10 000; 0 disables it). */
+  sweepIntervalMs?: number;
+  /** Mirror every event to `<prefix>.events` with an awaited produce (default true). */
+  mirrorEvents?: boolean;
+  /** The dispatcher's group session timeout (ms, default 10 000). */
+  sessionTimeoutMs?: number;
+  /** The dispatcher's longest idle fetch (ms, default 100). */
+  maxWaitMs?: number;
+  /** Where the driver and the Kafka client log (default stderr). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Creates a Kafka driver and starts its relay and (unless disabled) its dispatcher.
+ * @example
+ * const store = createRedisDriver('redis://127.0.0.1:6379', { prefix: 'app', dispatchLog: true });
+ * const driver = await createKafkaDriver({ brokers: ['127.0.0.1:9092'], store, prefix: 'app' });
+ * const engine = new Engine({ driver });
+ */
+export async function createKafkaDriver(options: KafkaDriverOptions): Promise<KafkaDriver> {
+  if (options.store.capabilities.dispatchLog !== true) {
+    throw new Error(`@ojskit/kafka: the store driver '${options.store.name}' must be created with dispatchLog: true (it then admits the dispatch-log rows)`);
+  }
+  const log = options.log ?? ((line: string) => process.stderr.write(`[ojskit kafka] ${line}\n`));
+  if (!options.client && !options.brokers?.length) throw new Error('@ojskit/kafka: pass brokers or client');
+  const client = options.client ?? createKafkajsClient({ brokers: options.brokers!, log });
+  const prefix = options.prefix ?? 'ojs';
+  const admin = await client.admin();
+  try {
+    await admin.ensureTopics([
+      { topic: dispatchTopic(prefix), partitions: options.partitions ?? 4 },
+      { topic: eventsTopic(prefix), partitions: options.partitions ?? 4 },
+    ]);
+  } finally {
+    await admin.close();
+  }
+  const producer = await client.producer();
+  const driver = new KafkaDriver(options, client, producer, log);
+  if (options.dispatcher !== false) await driver.startDispatcher();
+  return driver;
+}
+
+export class KafkaDriver implements Driver {
+  readonly name: string;
+  readonly capabilities: DriverCapabilities;
+  readonly events?: EventTransport;
+  /** The store driver (source of truth). */
+  readonly store: Driver;
+  readonly prefix: string;
+
+  private readonly inFlight = new InFlight();
+  private readonly relay: Relay;
+  private dispatcher: Dispatcher | null = null;
+  private readonly claimWaitMs: number;
+  private closed = false;
+  /** Resolves once the events produced so far reached the events topic. */
+  private eventsDrained: () => Promise<unknown> = () => Promise.resolve();
+
+  /** Use `createKafkaDriver`. */
+  constructor(
+    private readonly options: KafkaDriverOptions,
+    private readonly client: KafkaClient,
+    private readonly producer: KafkaProducer,
+    private readonly log: (line: string) => void,
+  ) {
+    const store = options.store;
+    this.store = store;
+    this.prefix = options.prefix ?? 'ojs';
+    this.name = `kafka+${store.name}`;
+    // Not orderedCalls: a claim made right behind an insert does not see the job until the log delivered it.
+    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false });
+    this.claimWaitMs = options.claimWaitMs ?? 2_000;
+    this.relay = new Relay({
+      store,
+      producer,
+      prefix: this.prefix,
+      sweepAfterMs: options.sweepAfterMs ?? 30_000,
+      sweepIntervalMs: options.sweepIntervalMs ?? 10_000,
+      owner: `kafka-relay-${randomUUID()}`,
+      log,
+    });
+    if (store.events) this.events = options.mirrorEvents === false ? store.events : this.mirrored(store.events);
+  }
+
+  /** Joins the dispatch group (`createKafkaDriver` does unless `dispatcher: false`). */
+  async startDispatcher(): Promise<void> {
+    this.dispatcher = await Dispatcher.start({
+      client: this.client,
+      store: this.store,
+      prefix: this.prefix,
+      onRecorded: (ids) => this.inFlight.settle(ids),
+      ...(this.options.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: this.options.sessionTimeoutMs } : {}),
+      ...(this.options.maxWaitMs !== undefined ? { maxWaitMs: this.options.maxWaitMs } : {}),
+    });
+  }
+
+  /** Resolves once this process's dispatcher holds partitions (tests, start-up probes). */
+  async dispatcherJoined(timeoutMs = 30_000): Promise<void> {
+    await this.dispatcher?.joined(timeoutMs);
+  }
+
+  /** Produces every job that stayed `available` longer than `sweepAfterMs` again; how many (the relay's sweep). */
+  sweep(now?: number): Promise<number> {
+    return this.relay.sweep(now);
+  }
+
+  // The events transport of the store, each publish also produced to `<prefix>.events` (key = the job, so one
+  // job's events keep their order). The produces run one after another behind the store's publish, not awaited
+  // by it: with Kafka away, operations still answer, and the events reach the topic, in order, once it is back.
+  private mirrored(inner: EventTransport): EventTransport {
+    const topic = eventsTopic(this.prefix);
+    let chain: Promise<unknown> = Promise.resolve();
+    const produce = (events: readonly OjsEvent[]) => {
+      const records = events.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ojs-type': e.type } }));
+      chain = chain.then(() => this.producer.produce([{ topic, records }])).catch((e: unknown) => this.log(`events topic: produce failed: ${String(e)}`));
+    };
+    const transport: EventTransport = {
+      publish: async (events, tx) => {
+        await inner.publish(events, tx);
+        if (events.length > 0 && !this.closed) produce(events);
+      },
+      subscribe: (listener) => inner.subscribe(listener),
+    };
+    if (inner.replay) transport.replay = (after, limit) => inner.replay!(after, limit);
+    this.eventsDrained = () => chain;
+    return transport;
+  }
+
+  /**
+   * Hands jobs that became ready to the relay, without waiting for the produce: with Kafka away the store
+   * write still succeeds and the records wait in the relay (the sweep covers a crash meanwhile).
+   */
+  private async dispatch(jobs: ReadonlyArray<Pick<Job, 'id' | 'queue' | 'state'> | JobSummary>): Promise<void> {
+    const entries: DispatchEntry[] = [];
+    for (const j of jobs) if (j.state === READY) entries.push({ id: j.id, queue: j.queue });
+    if (entries.length === 0) return;
+    this.inFlight.add(entries);
+    void this.relay.push(entries);
+  }
+
+  async jobInsert(params: InsertParams): Promise<InsertResult> {
+    const result = await this.store.jobInsert(params);
+    // Inside a caller's transaction the job may never commit, or commit after the record is consumed: the sweep
+    // produces it once it has stayed `available` for sweepAfterMs.
+    if (result.ok && params.tx === undefined) await this.dispatch(result.outcomes.filter((o) => o.status === 'inserted').map((o) => o.job));
+    return result;
+  }
+
+  async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    const promoted = await this.store.jobPromote({ now: params.now, nowIso: params.nowIso, limit: 1_000 });
+    await this.dispatch(promoted.promoted);
+    if (this.claimWaitMs > 0 && this.inFlight.has(params.queues)) await this.inFlight.drain(params.queues, this.claimWaitMs);
+    const claimed = await claimDispatched(this.store, params);
+    this.inFlight.settle(claimed.jobs.map((j) => j.id));
+    return { jobs: claimed.jobs, promoted: promoted.promoted, expired: [...promoted.expired, ...claimed.expired] };
+  }
+
+  jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
+    return this.store.jobCompleteMany(params);
+  }
+
+  async jobFailMany(params: FailManyParams): Promise<TransitionResult[]> {
+    const results = await this.store.jobFailMany(params);
+    await this.dispatch(readied(results));
+    return results;
+  }
+
+  async jobTransition(op: TransitionOp): Promise<TransitionResult> {
+    if (isActivate(op)) {
+      // ACTIVATE applies to staged jobs only. The marker cannot appear on a staged job without it leaving
+      // `pending` first, so a job read here without it can be activated by the guarded write below.
+      const stored = await this.store.jobGet(op.id);
+      if (stored && stored.job.state === DELIVERED && stored.x.dispatchedAt !== undefined) return { ok: false, state: stored.job.state, job: stored.job };
+    }
+    const result = await this.store.jobTransition(op);
+    await this.dispatch(readied([result]));
+    return result;
+  }
+
+  jobGet(id: string): Promise<StoredJob | null> {
+    return this.store.jobGet(id);
+  }
+
+  jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {
+    return this.store.jobList(params);
+  }
+
+  jobDelete(params: Parameters<Driver['jobDelete']>[0]): Promise<Job | null> {
+    return this.store.jobDelete(params);
+  }
+
+  jobHeartbeat(params: HeartbeatParams): Promise<HeartbeatResult> {
+    return this.store.jobHeartbeat(params);
+  }
+
+  async jobPromote(params: { now: number; nowIso: string; limit: number }): Promise<{ promoted: JobSummary[]; expired: Job[] }> {
+    const result = await this.store.jobPromote(params);
+    await this.dispatch(result.promoted);
+    return result;
+  }
+
+  async jobExpire(params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
+    const expired = await this.store.jobExpire(params);
+    if (expired.length >= params.limit) return expired;
+    return [...expired, ...(await expireDispatched(this.store, { ...params, limit: params.limit - expired.length }))];
+  }
+
+  jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]> {
+    return this.store.jobListOverdue(params);
+  }
+
+  jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+    return this.store.jobPrune(params);
+  }
+
+  jobCounts(params: { queue?: string }): ReturnType<Driver['jobCounts']> {
+    return this.store.jobCounts(params);
+  }
+
+  queueList(): Promise<QueueRecord[]> {
+    return this.store.queueList();
+  }
+
+  queueGet(name: string): Promise<QueueRecord | null> {
+    return this.store.queueGet(name);
+  }
+
+  queueSetPaused(params: { name: string; paused: boolean; nowIso: string }): Promise<QueueRecord> {
+    return this.store.queueSetPaused(params);
+  }
+
+  queueConfigGet(name: string): Promise<QueueConfigRecord | null> {
+    return this.store.queueConfigGet(name);
+  }
+
+  queueConfigSet(record: QueueConfigRecord): Promise<QueueConfigRecord> {
+    return this.store.queueConfigSet(record);
+  }
+
+  queueConfigList(): Promise<QueueConfigRecord[]> {
+    return this.store.queueConfigList();
+  }
+
+  workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord> {
+    return this.store.workerRecord(info);
+  }
+
+  workerSetDirective(params: Parameters<Driver['workerSetDirective']>[0]): Promise<WorkerRecord> {
+    return this.store.workerSetDirective(params);
+  }
+
+  workerList(): Promise<WorkerRecord[]> {
+    return this.store.workerList();
+  }
+
+  workerDelete(id: string): Promise<void> {
+    return this.store.workerDelete(id);
+  }
+
+  cronUpsert(record: CronRecord): Promise<{ created: boolean }> {
+    return this.store.cronUpsert(record);
+  }
+
+  cronGet(name: string): Promise<CronRecord | null> {
+    return this.store.cronGet(name);
+  }
+
+  cronList(): Promise<CronRecord[]> {
+    return this.store.cronList();
+  }
+
+  cronDelete(name: string): Promise<CronRecord | null> {
+    return this.store.cronDelete(name);
+  }
+
+  cronAdvance(params: Parameters<Driver['cronAdvance']>[0]): Promise<boolean> {
+    return this.store.cronAdvance(params);
+  }
+
+  workflowGet(id: string): Promise<WorkflowRecord | null> {
+    return this.store.workflowGet(id);
+  }
+
+  async workflowSave(params: Parameters<Driver['workflowSave']>[0]): Promise<boolean> {
+    const saved = await this.store.workflowSave(params);
+    // Members whose id existed were skipped by the store; a record for one is a guarded no-op.
+    if (saved && params.insert) await this.dispatch(params.insert.map((s) => s.job));
+    return saved;
+  }
+
+  leaseAcquire(params: Parameters<Driver['leaseAcquire']>[0]): Promise<boolean> {
+    return this.store.leaseAcquire(params);
+  }
+
+  leaseRelease(params: { name: string; owner: string }): Promise<void> {
+    return this.store.leaseRelease(params);
+  }
+
+  ping(): Promise<void> {
+    return this.store.ping();
+  }
+
+  async reset(): Promise<void> {
+    // The log keeps records of jobs reset away: each is skipped by the dispatcher's guard (no such job).
+    this.inFlight.clear();
+    await this.store.reset();
+  }
+
+  /** Stops the dispatcher and the relay (after producing what it holds) and closes the store. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.relay.close();
+    await this.eventsDrained();
+    this.closed = true;
+    this.inFlight.clear();
+    await this.dispatcher?.close();
+    await this.producer.close();
+    await this.store.close();
+  }
+}
+
+function isActivate(op: TransitionOp): boolean {
+  return op.to === EFFECTS.activate.to && op.from.includes(DELIVERED) && (op.note === undefined || op.note.trigger === EFFECTS.activate.trigger);
+}
+
+/** The jobs of successful results that moved into the ready state. */
+function readied(results: readonly TransitionResult[]): Array<Pick<Job, 'id' | 'queue' | 'state'> | JobSummary> {
+  const out: Array<Pick<Job, 'id' | 'queue' | 'state'> | JobSummary> = [];
+  for (const r of results) {
+    if (!r.ok || r.from === READY) continue;
+    out.push('job' in r ? r.job : r.summary);
+  }
+  return out;
+}
