@@ -132,7 +132,9 @@ export class KafkaDriver implements Driver {
     this.prefix = options.prefix ?? 'ojs';
     this.name = `kafka+${store.name}`;
     // Not orderedCalls: a claim made right behind an insert does not see the job until the log delivered it.
-    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false });
+    // The claim takes dispatched pending jobs and does not apply the store's rate limits (yet): say so, so an
+    // enqueue with options.rate_limit is refused (422) instead of silently unlimited.
+    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false, rateLimiting: false });
     this.claimWaitMs = options.claimWaitMs ?? 2_000;
     this.relay = new Relay({
       store,
