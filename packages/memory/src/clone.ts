@@ -72,6 +72,7 @@ export function copyInternals(x: JobInternals): JobInternals {
   if (x.visibleUntil !== undefined) out.visibleUntil = x.visibleUntil;
   if (x.timeoutAt !== undefined) out.timeoutAt = x.timeoutAt;
   if (x.finishedAt !== undefined) out.finishedAt = x.finishedAt;
+  if (x.dispatchedAt !== undefined) out.dispatchedAt = x.dispatchedAt;
   if (x.expiresAt !== undefined) out.expiresAt = x.expiresAt;
   if (x.uniqueKey !== undefined) out.uniqueKey = x.uniqueKey;
   if (x.uniqueStates !== undefined) out.uniqueStates = cloneValue(x.uniqueStates);
