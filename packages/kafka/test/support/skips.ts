@@ -24,6 +24,9 @@ export const DRIVER_SKIPS: Record<string, string> = Object.fromEntries(
     'race.unique-insert',
     'race.rescue-vs-complete',
     'insert.unique-ignore',
+    'transition.worker-guard-without-worker',
+    'transition.in-place-reindexes',
+    'transition.moves-queue',
   ].map((id) => [id, DISPATCHED_AWAY]),
 );
 
