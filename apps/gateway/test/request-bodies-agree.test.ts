@@ -101,6 +101,8 @@ const KINDS: Kind[] = [
     valid: [
       { name: 'flat-form', cron: '*/5 * * * *', type: 'test.job', args: [1] },
       { ...cronBase(), timezone: 'UTC', overlap_policy: 'skip', enabled: false },
+      // The protocol's alias of cancel_previous.
+      { ...cronBase(), overlap_policy: 'cancel' },
     ],
     invalid: [
       {},

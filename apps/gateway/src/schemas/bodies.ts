@@ -5,7 +5,7 @@
  * directly; the rest are declared here.
  */
 import { z } from '@hono/zod-openapi';
-import { EnqueueOptionsSchema, EnqueueRequestSchema } from '@ojskit/core/schemas';
+import { CRON_OVERLAP_POLICIES, EnqueueOptionsSchema, EnqueueRequestSchema } from '@ojskit/core/schemas';
 
 const jsonObject = z.record(z.string(), z.unknown());
 /** Options carried by cron templates and workflows: the enqueue options, closed (envelope.md E16). */
@@ -38,7 +38,7 @@ export const CronRegisterBody = z
     cron: z.string().optional(),
     // null: the default, as if absent.
     timezone: z.string().nullish(),
-    overlap_policy: z.enum(['skip', 'allow', 'cancel_previous', 'enqueue']).nullish(),
+    overlap_policy: z.enum(CRON_OVERLAP_POLICIES).nullish(),
     enabled: z.boolean().nullish(),
     description: z.string().optional(),
     job_template: JobTemplate.optional(),

@@ -9,13 +9,12 @@ import { toTimestamp } from '../../formats/timestamps.js';
 import { isTerminal } from '../../lifecycle/states.js';
 import { invalidField, isPlainObject, requireObject } from '../../schemas/fields.js';
 import { MAX_CRON_NAME_LENGTH, QUEUE_NAME_PATTERN } from '../../schemas/patterns.js';
+import { CRON_OVERLAP_POLICIES } from '../../schemas/cron-overlap.js';
 import { parseCron } from '../../cron/expression.js';
 import { instant, type EngineContext } from '../context.js';
 import { page } from '../pagination.js';
 import { enqueue, parseWithDefaults } from './enqueue.js';
 import { cancelJobById } from './jobs.js';
-
-const OVERLAP_POLICIES = ['skip', 'allow', 'cancel_previous', 'cancel', 'enqueue'] as const;
 
 function describe(record: CronRecord): CronDescription {
   const t = record.job_template;
@@ -68,7 +67,7 @@ export async function registerCron(ctx: EngineContext, body: unknown): Promise<C
   const timezone = request.timezone ?? 'UTC';
   if (typeof timezone !== 'string') invalidField('timezone', 'an IANA timezone name', timezone);
   let overlap = request.overlap_policy ?? 'skip';
-  if (!(OVERLAP_POLICIES as readonly unknown[]).includes(overlap)) invalidField('overlap_policy', OVERLAP_POLICIES.join(', '), overlap);
+  if (!(CRON_OVERLAP_POLICIES as readonly unknown[]).includes(overlap)) invalidField('overlap_policy', CRON_OVERLAP_POLICIES.join(', '), overlap);
   if (overlap === 'cancel') overlap = 'cancel_previous';
   const enabled = request.enabled ?? true;
   if (typeof enabled !== 'boolean') invalidField('enabled', 'a boolean', enabled);
