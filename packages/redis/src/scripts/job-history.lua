@@ -1,7 +1,8 @@
 --[[ job-history.lua: Driver.jobHistory. A job's history lines (lib/history.lua), read in one step.
 KEYS: none (reads P:ids, then the job's queue's keys).
 ARGV: P, id.
-Returns: nil when no such job, else {lines (oldest first), dropped}. ]]
+Returns: nil when no such job, else {lines (oldest first), dropped}.
+Transition: none. ]]
 --!include lib/keys.lua
 
 local id = ARGS[2]
