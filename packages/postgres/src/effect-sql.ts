@@ -3,9 +3,13 @@
  * promotion, expiry): the statements never spell out which columns a move writes, so they cannot drift from
  * the memory and Redis drivers.
  */
-import { EFFECTS, type TransitionEffect } from '@ojskit/core/driver';
+import { EFFECTS, TRANSITIONS, type TransitionEffect } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';
+import { historyLineSql, historyPush } from './history-sql.js';
+
+/** The trigger of an insert: the table's rows from no state. */
+const INSERT_TRIGGER = TRANSITIONS.find((t) => t.from === null)!.trigger;
 
 /** Where a statement has the instant and the values an effect assigns (`assign`/`xAssign` keys). */
 interface EffectParams {
@@ -59,24 +63,54 @@ export function effectSetEither(cond: string, whenTrue: TransitionEffect, otherw
 }
 
 /**
+ * The history columns of row `row` after the move by `effect` at `nowIso` (history-sql.ts), given the columns
+ * the effect writes: the attempt and worker after the move, else the worker that held the job before.
+ */
+function historyOf(effect: TransitionEffect, row: string, nowIso: string, columns: Map<string, string>): { history: string; history_dropped: string } {
+  const worker = columns.get('worker_id');
+  const line = historyLineSql({
+    at: nowIso,
+    from: `${row}.state`,
+    to: sqlLiteral(effect.to),
+    trigger: sqlLiteral(effect.trigger),
+    attempt: columns.get('attempt') ?? `${row}.attempt`,
+    worker: worker === undefined || worker === 'NULL' ? `${row}.worker_id` : `COALESCE(${worker}, ${row}.worker_id)`,
+  });
+  return historyPush(row, line);
+}
+
+/** effectSet, and the history line of the move when `history` (history-sql.ts). */
+function effectSetWithHistory(effect: TransitionEffect, p: EffectParams, history: boolean): string {
+  const columns = effectColumns(effect, p);
+  if (history) for (const [col, value] of Object.entries(historyOf(effect, 'j', p.nowIso, columns))) columns.set(col, value);
+  return [...columns].map(([col, value]) => `${col} = ${value}`).join(',\n  ');
+}
+
+/**
  * The select list of a row moving to `jobs_finished` by `effect` (an expiry: the claim's, the promoter's, the
  * expirer's), from the deleted row `g`, with the instant in `p.now_ms` / `p.now_iso` (see movedValues).
  */
-function moveValues(effect: TransitionEffect): string {
+function moveValues(effect: TransitionEffect, history: boolean): string {
   const changes: Record<string, string> = { prev_state: 'g.state' };
-  for (const [col, value] of effectColumns(effect, { now: 'p.now_ms', nowIso: 'p.now_iso' })) changes[col] = value.replace(/\bj\./g, 'g.');
+  const columns = new Map<string, string>();
+  for (const [col, value] of effectColumns(effect, { now: 'p.now_ms', nowIso: 'p.now_iso' })) columns.set(col, value.replace(/\bj\./g, 'g.'));
+  for (const [col, value] of columns) changes[col] = value;
+  if (history) Object.assign(changes, historyOf(effect, 'g', 'p.now_iso', columns));
   return movedValues('g', changes);
 }
 
-/** The effect fragments the statements are rendered with, each named for the statement and the move. */
-export function effectTemplateValues(): Record<string, string> {
+/**
+ * The effect fragments the statements are rendered with, each named for the statement and the move; with
+ * `history`, each also appends the move's history line.
+ */
+export function effectTemplateValues(history = true): Record<string, string> {
   const at = (now: string, nowIso: string) => ({ now: `${now}::float8`, nowIso: `${nowIso}::text` });
   return {
     // jobPromote.sql: $1 now, $2 now_iso (a due job past its expiry moves instead: expire_move_values).
-    promote_set: effectSet(EFFECTS.promote, at('$1', '$2')),
+    promote_set: effectSetWithHistory(EFFECTS.promote, at('$1', '$2'), history),
     // jobClaim.sql: $4 now, $5 now_iso; the promotion on the way, and the claim ($3 worker, $6 visibility or null).
-    claim_promote_set: effectSet(EFFECTS.promote, at('$4', '$5')),
-    claim_set: effectSet(EFFECTS.claim, {
+    claim_promote_set: effectSetWithHistory(EFFECTS.promote, at('$4', '$5'), history),
+    claim_set: effectSetWithHistory(EFFECTS.claim, {
       ...at('$4', '$5'),
       assigned: {
         worker_id: '$3::text',
@@ -84,8 +118,13 @@ export function effectTemplateValues(): Record<string, string> {
         visibleUntil: '$4::float8 + COALESCE($6::float8, j.x_visibility_ms)',
         timeoutAt: '$4::float8 + j.x_timeout_ms',
       },
-    }),
+    }, history),
     // jobClaim.sql, jobPromote.sql, jobExpire.sql: an expired job leaves the hot table (deleted row `g`).
-    expire_move_values: moveValues(EFFECTS.expire),
+    expire_move_values: moveValues(EFFECTS.expire, history),
+    // jobInsert.sql: the first line of each new row `r` ($1 now_iso), or nothing.
+    history_insert_column: history ? ', history' : '',
+    history_insert_value: history
+      ? `, ARRAY[${historyLineSql({ at: '$1::text', from: "''", to: 'r.state', trigger: sqlLiteral(INSERT_TRIGGER), attempt: 'COALESCE(r.attempt, 0)', worker: 'r.worker_id' })}]`
+      : '',
   };
 }

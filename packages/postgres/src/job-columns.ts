@@ -91,10 +91,11 @@ export const INTERNAL_BY_KEY: ReadonlyMap<string, Column> = new Map(INTERNAL_COL
 /** Every column a job row is read from, in order. */
 const READ_COLUMNS: readonly string[] = ['id', 'state', ...ENVELOPE_COLUMNS.map((c) => c.column), 'doc', ...INTERNAL_COLUMNS.map((c) => c.column), 'x_rest'];
 /**
- * Every column of the `jobs` and `jobs_finished` tables: what is read, plus the FIFO number and the state
- * before the last transition. A row moving between the two tables is inserted with all of them.
+ * Every column of the `jobs` and `jobs_finished` tables: what is read, plus the FIFO number, the state before
+ * the last transition and the job's history (history-sql.ts). A row moving between the two tables is inserted
+ * with all of them.
  */
-export const TABLE_COLUMNS: readonly string[] = [...READ_COLUMNS, 'seq', 'prev_state'];
+export const TABLE_COLUMNS: readonly string[] = [...READ_COLUMNS, 'seq', 'prev_state', 'history', 'history_dropped'];
 const JSON_COLUMNS: ReadonlySet<string> = new Set([...ENVELOPE_COLUMNS, ...INTERNAL_COLUMNS].filter((c) => c.type === 'json').map((c) => c.column));
 
 /** The columns of the envelope alone (what a claim or a transition hands back: no internals). */

@@ -4,6 +4,7 @@ import {
   checkDepthBounds,
   EFFECTS,
   effectChanges,
+  noteOf,
   type DepthBounds,
   type InsertConflictMode,
   type InsertOutcome,
@@ -115,6 +116,7 @@ async function insertPlanned(ctx: InsertContext, request: InsertRequest, on: Que
             to: EFFECTS.uniqueReplace.to,
             expect: { attempt: step.replace.job.attempt },
             ...effectChanges(EFFECTS.uniqueReplace, request.now, request.nowIso),
+            note: noteOf(EFFECTS.uniqueReplace, request.nowIso),
           },
         ]
       : [],

@@ -29,7 +29,7 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
     }
     await Promise.all(
       [...groups].map(async ([key, { shape, records }]) => {
-        const statement = shapeStatement(shape, key, returning);
+        const statement = shapeStatement(shape, key, returning, sql.history);
         const { rows, columns } = await sql.runArrays(on, statement.name, [`[${records.join(',')}]`], { oneOff, variantValues: statement.values });
         wonResults(ops, rows, new RowReader(columns), results);
       }),

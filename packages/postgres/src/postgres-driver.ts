@@ -15,6 +15,7 @@ import {
   type HeartbeatResult,
   type InsertParams,
   type InsertResult,
+  type JobHistory,
   type JobListParams,
   type JobState,
   type JobSummary,
@@ -38,6 +39,7 @@ import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
 import { claimRateLimited } from './rate-limited-claim.js';
 import { completeJobs, failJobs, transitionJobs } from './job-transitions.js';
+import { decodeHistoryLine } from './history-sql.js';
 import { DEFAULT_PARTITIONS, dropPartitionsBefore, ensurePartitions, type PartitionPlan } from './finished-partitions.js';
 
 /** How long a claim waits for other statements' promotions of the due jobs it met (ms). */
@@ -55,6 +57,8 @@ const CAPABILITIES: DriverCapabilities = Object.freeze({
   uniqueStrength: 'strong',
   durable: true,
   rateLimiting: true,
+  // Every statement that changes a job's state appends its history line (history-sql.ts).
+  history: true,
 });
 
 export interface PostgresDriverOptions {
@@ -70,6 +74,12 @@ export interface PostgresDriverOptions {
    * with `dispatchLog: true` too. Default false: the driver refuses those rows, as every plain backend must.
    */
   dispatchLog?: boolean;
+  /**
+   * Record each job's history (`x-job-history`, `jobHistory`): every statement that changes a job's state appends
+   * its line to the job row's `history` in the same statement (default true). False writes none and reports
+   * `capabilities.history: false`; the benchmarks compare the two.
+   */
+  history?: boolean;
   /** Carry events across processes with LISTEN/NOTIFY. Default true. */
   events?: boolean;
   /** Connection settings of the LISTEN client. Default: the pool's own settings. */
@@ -138,8 +148,9 @@ export class PostgresDriver implements Driver {
     this.pool = options.pool;
     this.schema = assertSchemaName(options.schema ?? DEFAULT_SCHEMA);
     const dispatchLog = options.dispatchLog === true;
-    this.capabilities = dispatchLog ? Object.freeze({ ...CAPABILITIES, dispatchLog }) : CAPABILITIES;
-    this.sql = new Statements(this.schema, { dispatchLog });
+    const history = options.history !== false;
+    this.capabilities = dispatchLog || !history ? Object.freeze({ ...CAPABILITIES, dispatchLog, history }) : CAPABILITIES;
+    this.sql = new Statements(this.schema, { dispatchLog, history });
     this.ownsPool = options.ownsPool ?? false;
     this.analyzeAfter = options.analyzeAfterInserts ?? 10_000;
     this.partitions = { ...DEFAULT_PARTITIONS, ...options.finishedPartitions };
@@ -270,6 +281,13 @@ export class PostgresDriver implements Driver {
   /** Every item one guarded statement (per shape), built from core's EFFECTS for its outcome. */
   async jobFailMany(params: FailManyParams): Promise<TransitionResult[]> {
     return failJobs(this.sql, this.pool, params);
+  }
+
+  /** The job row's history columns (history-sql.ts), from whichever table holds it. */
+  async jobHistory(params: { id: string }): Promise<JobHistory | null> {
+    const [row] = await this.sql.run<{ history: string[] | null; history_dropped: number | null }>(this.pool, 'jobHistory', [params.id]);
+    if (row === undefined) return null;
+    return { entries: (row.history ?? []).map(decodeHistoryLine), dropped: row.history_dropped ?? 0 };
   }
 
   async jobGet(id: string): Promise<StoredJob | null> {

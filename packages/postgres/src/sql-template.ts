@@ -49,15 +49,20 @@ export function stateTemplateValues(): Record<string, string> {
   return values;
 }
 
+/** What a driver's statements are rendered for: core's table options, and whether they write history (default true). */
+export interface TemplateOptions extends TableOptions {
+  history?: boolean;
+}
+
 /** The values every template may use. */
-export function templateValues(schema: string, options: TableOptions = {}): Record<string, string> {
+export function templateValues(schema: string, options: TemplateOptions = {}): Record<string, string> {
   return {
     schema: `"${assertSchemaName(schema)}"`,
     job_states: textArray(JOB_STATES),
     legal_pairs: textArray(legalPairs(options)),
     ...stateTemplateValues(),
     ...jobTemplateValues(),
-    ...effectTemplateValues(),
+    ...effectTemplateValues(options.history !== false),
   };
 }
 

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import type { QueryConfig, QueryResultRow } from 'pg';
 import { toOjsError } from './pg-errors.js';
 import { sqlFile } from './sql-files.js';
-import type { TableOptions } from '@ojskit/core/driver';
-import { renderSql, templateValues } from './sql-template.js';
+import { renderSql, templateValues, type TemplateOptions } from './sql-template.js';
 
 /** Anything that runs a query: a Pool, a PoolClient, or a caller's Client inside their transaction. */
 export interface Queryable {
@@ -34,11 +33,15 @@ export class Statements {
   private readonly texts = new Map<string, string>();
   private readonly names = new Map<string, string>();
 
+  /** Whether the statements write history lines (history-sql.ts). */
+  readonly history: boolean;
+
   constructor(
     readonly schema: string,
-    options: TableOptions = {},
+    options: TemplateOptions = {},
   ) {
     this.values = templateValues(schema, options);
+    this.history = options.history !== false;
   }
 
   /**
@@ -66,7 +69,8 @@ export class Statements {
   /** The prepared statement name of statement `name` in this schema (see statementName). */
   private nameOf(name: string): string {
     let prepared = this.names.get(name);
-    if (prepared === undefined) this.names.set(name, (prepared = statementName(this.schema, name)));
+    // Statements without history differ in text: never under the name of the ones with it on a shared pool.
+    if (prepared === undefined) this.names.set(name, (prepared = statementName(this.schema, this.history ? name : `${name}~nh`)));
     return prepared;
   }
 

@@ -7,9 +7,10 @@
  * FAILs of one kind) have one or two shapes.
  */
 import { createHash } from 'node:crypto';
-import { TERMINAL_STATES, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
+import { TERMINAL_STATES, TRANSITIONS, type JobState, type TransitionNote, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues, type Column } from './job-columns.js';
 import { jobFromRow, type JobRow, type RowReader } from './job-row.js';
+import { historyLineSql, historyPush } from './history-sql.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job or are set by `to`. */
 const PROTECTED_KEYS: ReadonlySet<string> = new Set(['id', 'state']);
@@ -62,11 +63,24 @@ export interface EncodedOp {
 }
 
 /**
+ * The note of an op that changes state without one (the engine sets one on each; a caller of the driver alone
+ * may not): the trigger of the table's first row into `to` from a state the op allows, no instant.
+ */
+function noteFor(op: TransitionOp): TransitionNote {
+  if (op.note !== undefined) return op.note;
+  const row = TRANSITIONS.find((t) => t.to === op.to && t.from !== null && op.from.includes(t.from));
+  return { at: '', trigger: row?.trigger ?? 'push' };
+}
+
+/**
  * Encodes an op. `set` values that are `undefined` remove the key (as `unset` does); `x` values that are
  * `null` remove the field and `undefined` ones are ignored. A key both set and unset ends up removed.
  */
 export function encodeOp(op: TransitionOp, i: number): EncodedOp {
-  const record: Record<string, unknown> = { i, id: op.id, from: op.from, to: op.to };
+  const note = noteFor(op);
+  // the history note (n_*): written only when the op changes the job's state (history-sql.ts)
+  const record: Record<string, unknown> = { i, id: op.id, from: op.from, to: op.to, n_at: note.at, n_trigger: note.trigger };
+  if (note.reason !== undefined) record['n_reason'] = note.reason;
   const set: Column[] = [];
   const clear: Column[] = [];
   let ds: Record<string, unknown> | undefined;
@@ -199,6 +213,7 @@ export class OpEncoder {
       op.from !== last.from ||
       op.to !== last.to ||
       op.returning !== last.returning ||
+      op.note !== last.note ||
       guards !== this.lastGuards
     ) {
       const { record, shape, key } = encodeOp(op, i);
@@ -229,11 +244,30 @@ const GUARD_FIELDS: Record<OpShape['guards'][number], { field: string; condition
   dl: { field: 'dl boolean', condition: 'AND COALESCE(j.x_dead_letter, false) = o.dl' },
 };
 
-/** The statement (name and template values) for ops of one shape. */
+/**
+ * The history columns of row `row` (`j` updated in place, `g` moving tables) after an op of `shape` changed its
+ * state: the line's attempt and worker as the op leaves them, the worker that held the job when it clears it.
+ */
+function historyOf(shape: OpShape, row: string): { history: string; history_dropped: string } {
+  const sets = (column: string) => shape.set.some((c) => c.column === column);
+  const line = historyLineSql({
+    at: 'o.n_at',
+    from: `${row}.state`,
+    to: 'o."to"',
+    trigger: 'o.n_trigger',
+    attempt: sets('attempt') ? 'o.s_attempt' : `${row}.attempt`,
+    worker: sets('worker_id') ? `COALESCE(o.s_worker_id, ${row}.worker_id)` : `${row}.worker_id`,
+    reason: 'o.n_reason',
+  });
+  return historyPush(row, line);
+}
+
+/** The statement (name and template values) for ops of one shape; `history`: its moves append history lines. */
 export function shapeStatement(
   shape: OpShape,
   key: string,
   returning: { job: string; summary: string },
+  history = true,
 ): { name: string; values: () => Record<string, string> } {
   const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
   const values = (): Record<string, string> => {
@@ -247,6 +281,7 @@ export function shapeStatement(
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),
       ...(shape.rest ? ['xs jsonb', 'xsu text[]'] : []),
+      ...(history ? ['n_at text', 'n_trigger text', 'n_reason text'] : []),
     ];
     const assignments = [
       ...shape.set.map((c) => `${c.column} = o.s_${c.column}${c.type === 'json' ? '::json' : ''}`),
@@ -254,12 +289,17 @@ export function shapeStatement(
       ...(shape.doc ? ['doc = (j.doc - o.du) || o.ds'] : []),
       ...(shape.rest ? ["x_rest = NULLIF((COALESCE(j.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)"] : []),
     ];
+    // In place (kept, amend): a line only when the state changes; a move between the tables always changes it.
+    if (history && shape.routes.kept) {
+      for (const [column, value] of Object.entries(historyOf(shape, 'j'))) assignments.push(`${column} = CASE WHEN j.state = o."to" THEN j.${column} ELSE ${value} END`);
+    }
     // A row moving between the tables is inserted whole: each column from the deleted row `g`, or as the op sets it.
     const changes: Record<string, string> = { state: 'o."to"', prev_state: 'g.state' };
     for (const c of shape.set) changes[c.column] = `o.s_${c.column}${c.type === 'json' ? '::json' : ''}`;
     for (const c of shape.clear) changes[c.column] = 'NULL';
     if (shape.doc) changes['doc'] = '(g.doc - o.du) || o.ds';
     if (shape.rest) changes['x_rest'] = "NULLIF((COALESCE(g.x_rest, '{}'::jsonb) - o.xsu) || o.xs, '{}'::jsonb)";
+    if (history) Object.assign(changes, historyOf(shape, 'g'));
     const revived = { ...changes, seq: `CASE WHEN o."to" IN ({{claimable_states}}) THEN nextval('{{schema}}.job_seq') ELSE g.seq END` };
     return {
       route_kept: String(shape.routes.kept),

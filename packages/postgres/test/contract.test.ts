@@ -5,7 +5,7 @@
 import { afterAll, describe } from 'vitest';
 import { Engine } from '@ojskit/core';
 import { ManualClock } from '@ojskit/core/testing';
-import { runBackendContract, skipHistoryCases } from '@ojskit/contract';
+import { runBackendContract } from '@ojskit/contract';
 import { PostgresDriver } from '../src/postgres-driver.js';
 import { HAVE_PG } from './support/database.js';
 import { SchemaPool } from './support/schema-pool.js';
@@ -47,9 +47,6 @@ if (HAVE_PG) {
       };
     },
     skip: {
-      ...skipHistoryCases(
-        'the PostgreSQL driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history insert in each statement, is not done',
-      ),
       'concurrency.ordered-calls': NOT_ORDERED,
       'fetch.long-poll-claims-behind-insert': NOT_ORDERED,
       'fetch.claims-behind-insert-during-first-claim': NOT_ORDERED,

@@ -25,10 +25,17 @@ export interface System {
 
 /**
  * ojskit as a user runs it (SDK worker defaults unless `workerOptions` overrides some, for A/B runs);
- * `driver` is exposed for the breakdown's script-level probes.
+ * `driver` is exposed for the breakdown's script-level probes. `history`: the driver's option (default: on,
+ * unless the environment says BENCH_HISTORY=off).
  */
-export function ojskitSystem(url: string, prefix: string, workerOptions: WorkerOptions = {}, name = 'ojskit'): System & { driver: RedisDriver } {
-  const driver = new RedisDriver({ url, prefix, checkMemoryPolicy: false });
+export function ojskitSystem(
+  url: string,
+  prefix: string,
+  workerOptions: WorkerOptions = {},
+  name = 'ojskit',
+  history = process.env.BENCH_HISTORY !== 'off',
+): System & { driver: RedisDriver } {
+  const driver = new RedisDriver({ url, prefix, checkMemoryPolicy: false, history });
   const engine = new Engine({ driver }).start();
   const client = new Client(engine);
   const noop = async () => undefined;

@@ -6,6 +6,7 @@
 import { STATE_ROLES, type JobSummary, type JobState, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { decodeJob, encodeEnvelopeValue, HOT_FIELDS, hotAt, hotRank, hotStart, locateHot } from './codec.js';
 import { opShape, pushShapedBatch, sameEntries, sameList } from './transition-args.js';
+import { encodeHistoryLine } from './history-line.js';
 
 /** Where an ACK moves a job, and the one state job-complete-many.lua moves it from. */
 const COMPLETED = STATE_ROLES.completed;
@@ -14,6 +15,7 @@ const ACTIVE = STATE_ROLES.claimed;
 /** Whether two completions share a shape for sure (their values behind it are equal, the result aside). */
 function sameCompletionShape(a: TransitionOp, b: TransitionOp): boolean {
   if (a.returning !== b.returning || !sameList(a.from, b.from) || !sameList(a.unset, b.unset) || !sameEntries(a.x, b.x)) return false;
+  if (a.note !== b.note && a.note?.at !== b.note?.at) return false;
   return a.set === b.set || sameEntries(a.set, b.set, 'result');
 }
 
@@ -35,6 +37,8 @@ export interface CasCompletion {
 export interface CasArgs {
   raw: string[];
   ops: Array<CasCompletion | undefined>;
+  /** Send each compare-and-set's history line too (the scripts append history). */
+  history?: boolean;
 }
 
 const H_STATE = hotRank('state')!;
@@ -52,7 +56,8 @@ const HOT_COUNT = HOT_FIELDS.length;
  * byte). The script writes the second when the stored '@h' is the first, which holds only while the job is
  * active with the attempt and worker of that claim: the guard, checked where the data lives, without
  * splitting and joining '@h' in Lua (~18k Redis instructions per job). Any other stored value (a heartbeat
- * moved the deadline, the job moved on) takes the script's usual path.
+ * moved the deadline, the job moved on) takes the script's usual path. With `cas.history`, the completion's
+ * history line goes with the two texts (it depends on the same attempt and worker, and the shape's instant).
  */
 export function pushCompletionBatch(
   ops: readonly TransitionOp[],
@@ -73,7 +78,7 @@ export function pushCompletionBatch(
     // finishedAt score, nSet onwards, then whether to answer with the whole job
     shape: (op) => {
       const full = opShape(op, 'result');
-      lastShape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4), op.returning === 'summary' ? '' : '1'];
+      lastShape = [full[0]!, String(op.x!.finishedAt), ...full.slice(4), op.returning === 'summary' ? '' : '1', op.note?.at ?? ''];
       return lastShape;
     },
     sameShape: sameCompletionShape,
@@ -97,6 +102,7 @@ export function pushCompletionBatch(
               // ARGV[1] is the packed JSON
               entry!.at = cas.raw.length + 2;
               cas.raw.push(claim.hot, entry!.after.hot);
+              if (cas.history) cas.raw.push(historyOf(op, entry!.after));
             }
             at = entry!.at;
           }
@@ -129,6 +135,11 @@ function shapeHotWrites(shape: ReadonlyArray<string | number>): Array<number | s
   const writes: Array<number | string> = [];
   for (let rank = 0; rank < HOT_COUNT; rank++) if (byRank[rank] !== undefined) writes.push(rank, byRank[rank]!);
   return writes;
+}
+
+/** The history line of completing, by `op`, the claim that completes as `after` (lib/history.lua). */
+function historyOf(op: TransitionOp, after: CasAfter): string {
+  return encodeHistoryLine(op.note?.at ?? '', ACTIVE, COMPLETED, op.note?.trigger ?? 'ack', after.attempt, after.worker);
 }
 
 /** A claimed '@h' of a batch: what completing it leaves, and where it was sent (0: not yet). */

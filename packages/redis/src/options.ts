@@ -40,6 +40,12 @@ export interface RedisDriverOptions {
    * makes those moves itself. Default false: the driver refuses them, as every plain backend must.
    */
   dispatchLog?: boolean;
+  /**
+   * Record each job's history (`x-job-history`, `jobHistory`): every script that changes a job's state appends
+   * one line to the job's history list in the same call (default true). False writes none and reports
+   * `capabilities.history: false`; the benchmarks compare the two.
+   */
+  history?: boolean;
 }
 
 // Glob characters and braces would break SCAN patterns and hash tags.

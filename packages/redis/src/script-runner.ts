@@ -29,7 +29,7 @@ export type LuaReply = unknown;
 const COMPILED = new Map<string, { source: string; sha: string }>();
 
 function compiled(name: ScriptName, options: ScriptOptions): { source: string; sha: string } {
-  const key = options.dispatchLog === true ? `${name}+dispatch` : name;
+  const key = `${name}${options.dispatchLog === true ? '+dispatch' : ''}${options.history === false ? '-history' : ''}`;
   let entry = COMPILED.get(key);
   if (entry === undefined) {
     const source = scriptSource(name, options);

@@ -7,7 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
-import { EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, transitionTable, type JobState, type TransitionEffect } from '@ojskit/core/driver';
+import {
+  EFFECTS,
+  JOB_STATES,
+  MAX_HISTORY_ENTRIES,
+  STATE_ROLES,
+  STATE_SETS,
+  TRANSITIONS,
+  transitionTable,
+  type JobState,
+  type TransitionEffect,
+} from '@ojskit/core/driver';
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [
@@ -17,6 +27,7 @@ export const SCRIPT_NAMES = [
   'job-transition-many',
   'job-complete-many',
   'job-get',
+  'job-history',
   'job-list',
   'job-delete',
   'job-heartbeat',
@@ -84,6 +95,11 @@ function luaSet(states: readonly string[]): string {
 /** What a driver's scripts admit of core's table: `dispatchLog` adds the dispatch-log rows (a Kafka adapter's store). */
 export interface ScriptOptions {
   dispatchLog?: boolean;
+  /**
+   * Whether transitions append their history lines (lib/history.lua); default true. False renders every
+   * `HISTORY_ON` as `false`, so the appends compile away (the benchmarks' history-off rounds).
+   */
+  history?: boolean;
 }
 
 /** The Lua prelude generated from core's lifecycle module. */
@@ -248,13 +264,23 @@ function lookup<T>(table: Readonly<Record<string, T>>, kind: string, name: strin
   return table[name]!;
 }
 
+/** The trigger of an insert: the table's rows from no state. */
+const INSERT_TRIGGER = TRANSITIONS.find((t) => t.from === null)!.trigger;
+
+/** The trigger `TRIGGER.<name>` names: an effect's, or `insert`'s. */
+function triggerOf(name: string): string {
+  return name === 'insert' ? INSERT_TRIGGER : lookup(EFFECTS, 'TRIGGER', name).trigger;
+}
+
 /**
  * Renders the build-time names a script uses for core's lifecycle data into literals, so they cost nothing when
  * the script runs (no table, no upvalue; see above):
  * - `STATE.<role>` → the quoted state of `STATE_ROLES.<role>` (`STATE.claimed` → `'active'`);
  * - `STATE_IN.<set>(<expr>)` → `(<expr> == 'a' or <expr> == 'b')` over `STATE_SETS.<set>`;
  * - `EFFECT_SET.<name>` → `'state', <to>, <field>, nowIso, '@<internal>', now, …`: job_write's writes of `EFFECTS.<name>`;
- * - `EFFECT_DEL.<name>` → the fields `EFFECTS.<name>` removes.
+ * - `EFFECT_DEL.<name>` → the fields `EFFECTS.<name>` removes;
+ * - `TRIGGER.<name>` → the quoted trigger of `EFFECTS.<name>` (`TRIGGER.insert`: an insert's, `push`);
+ * - `HISTORY_MAX` → core's `MAX_HISTORY_ENTRIES`.
  * An unknown name fails the build.
  */
 export function renderLifecycle(source: string): string {
@@ -268,7 +294,9 @@ export function renderLifecycle(source: string): string {
     )
     .replace(/\bSTATE\.([A-Za-z]+)\b/g, (_m, role: string) => JSON.stringify(lookup(STATE_ROLES, 'STATE', role)))
     .replace(/\bEFFECT_SET\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(EFFECTS, 'EFFECT_SET', name)))
-    .replace(/\bEFFECT_DEL\.([A-Za-z]+)\b/g, (_m, name: string) => effectDeletes(lookup(EFFECTS, 'EFFECT_DEL', name)));
+    .replace(/\bEFFECT_DEL\.([A-Za-z]+)\b/g, (_m, name: string) => effectDeletes(lookup(EFFECTS, 'EFFECT_DEL', name)))
+    .replace(/\bTRIGGER\.([A-Za-z]+)\b/g, (_m, name: string) => JSON.stringify(triggerOf(name)))
+    .replace(/\bHISTORY_MAX\b/g, String(MAX_HISTORY_ENTRIES));
 }
 
 /** The full source of one script, includes resolved (each included once). */
@@ -286,5 +314,9 @@ export function scriptSource(name: ScriptName, options: ScriptOptions = {}): str
       if (file === 'lib/anchor.lua') return anchorLua();
       return expand(readLua(file));
     });
-  return withoutUnused(renderLifecycle(expand(readLua(`${name}.lua`))));
+  const history = options.history !== false;
+  const source = renderLifecycle(expand(readLua(`${name}.lua`)))
+    .replace(/\bHISTORY_ON\b/g, String(history))
+    .replace(/\bHOT_COUNT\b/g, String(HOT_FIELDS.length));
+  return withoutUnused(source);
 }

@@ -1,5 +1,5 @@
 /** Encodes `TransitionOp`s as the ARGV batch lib/transition.lua reads, and decodes their results. */
-import type { TransitionOp, TransitionResult, JobState } from '@ojskit/core/driver';
+import { TRANSITIONS, type JobState, type TransitionNote, type TransitionOp, type TransitionResult } from '@ojskit/core/driver';
 import { checkHotValue, decodeJob, decodeSummary, encodeEnvelopeValue, encodeInternalValue, envelopeField, hotRank, SEALED } from './codec.js';
 
 /** Envelope keys a transition never writes or removes: they identify the job, or `to` sets them. */
@@ -84,8 +84,19 @@ export function pushShapedBatch(ops: readonly TransitionOp[], out: Array<string 
 }
 
 /**
- * Appends a batch of ops to `out` as lib/transition.lua reads it: per op its id, guards, shape number and the
- * queue `queueOf` last saw the job in (a hint: the script looks the job up by id when it is not there).
+ * The note of an op that changes state without one (the engine sets one on each; a caller of the driver alone
+ * may not): the trigger of the table's first row into `to` from a state the op allows, no instant.
+ */
+function noteFor(op: TransitionOp): TransitionNote {
+  if (op.note !== undefined) return op.note;
+  const row = TRANSITIONS.find((t) => t.to === op.to && t.from !== null && op.from.includes(t.from));
+  return { at: '', trigger: row?.trigger ?? 'push' };
+}
+
+/**
+ * Appends a batch of ops to `out` as lib/transition.lua reads it: per op its id, guards, shape number, the
+ * queue `queueOf` last saw the job in (a hint: the script looks the job up by id when it is not there) and its
+ * history note (at, trigger, reason or false).
  */
 export function pushTransitionBatch(
   ops: readonly TransitionOp[],
@@ -97,7 +108,10 @@ export function pushTransitionBatch(
     sameShape: sameShapeValues,
     pushOp: (op, n, args) => {
       const expect = op.expect;
-      args.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, queueOf(op.id) ?? '');
+      const note = noteFor(op);
+      args.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, queueOf(op.id) ?? '', note.at, note.trigger);
+      // false, not absent: cjson hands Lua false for it, and every op has the same number of arguments
+      (args as unknown[]).push(note.reason ?? false);
     },
   });
 }

@@ -143,11 +143,16 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     expect(got.map((r) => r.ok)).toEqual([true, true, false, true]);
     // every op went as compare-and-set; j0 and j3 were written by it, j1 and j2 took the guard
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.raw).toHaveLength(8);
+    // per job claimed (each has an '@h' of its own): '@h' as claimed, as completed, and the history line
+    expect(calls[0]!.raw).toHaveLength(12);
     const replies = calls[0]!.reply as unknown[];
     expect(replies.map((r) => typeof r === 'string' && r.startsWith('='))).toEqual([true, false, false, true]);
     const ids = jobs.map((j) => j.job.id);
     expect(await snapshot(fast, ids)).toEqual(await snapshot(slow, ids));
+    // the history lines the caller encoded for the compare-and-sets are the ones the script writes itself
+    const histories = (d: RedisDriver) => Promise.all(ids.map((id) => d.jobHistory({ id })));
+    expect(await histories(fast)).toEqual(await histories(slow));
+    expect((await fast.jobHistory({ id: j0 }))!.entries.at(-1)).toEqual({ at: iso(T0 + 10), from: 'active', to: 'completed', trigger: 'ack', attempt: 1, worker_id: 'w1' });
     expect(await indexViolations(fast)).toEqual([]);
     // a second ACK of j0 finds '@h' completed: no hint is left, and the guard refuses it
     expect(await complete(fast, [ack(j0, T0 + 11, { workerId: 'w1', attempt: 1 })])).toEqual([{ ok: false, state: 'completed', job: expect.anything() }]);

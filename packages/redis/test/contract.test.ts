@@ -2,7 +2,7 @@
 import { describe } from 'vitest';
 import { Engine } from '@ojskit/core';
 import { ManualClock } from '@ojskit/core/testing';
-import { runBackendContract, skipHistoryCases } from '@ojskit/contract';
+import { runBackendContract } from '@ojskit/contract';
 import { dispose, redisAvailable, testDriver } from './support.js';
 
 /**
@@ -32,9 +32,6 @@ if (redisAvailable) {
         },
       };
     },
-    skip: skipHistoryCases(
-      'the Redis driver does not record job history yet (capabilities.history is false): issue 27 item 4, the history append in each Lua script, is not done',
-    ),
   });
 } else {
   describe.skip('OJS backend contract: redis (Redis unreachable; fails under CI=true)', () => {});

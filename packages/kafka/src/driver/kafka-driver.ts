@@ -133,8 +133,10 @@ export class KafkaDriver implements Driver {
     this.name = `kafka+${store.name}`;
     // Not orderedCalls: a claim made right behind an insert does not see the job until the log delivered it.
     // The claim takes dispatched pending jobs and does not apply the store's rate limits (yet): say so, so an
-    // enqueue with options.rate_limit is refused (422) instead of silently unlimited.
-    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false, rateLimiting: false });
+    // enqueue with options.rate_limit is refused (422) instead of silently unlimited. Nor history: the store
+    // records it, but the relay's and the claim's moves carry no history note yet, and this driver has no
+    // jobHistory.
+    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false, rateLimiting: false, history: false });
     this.claimWaitMs = options.claimWaitMs ?? 2_000;
     this.relay = new Relay({
       store,

@@ -7,7 +7,8 @@
 --           statement with unique_violation on jobs_pkey; the driver then finds which job clashed
 --           (jobInsert.findConflicts.sql) and reports `duplicate_id`.
 -- Transition: (new) → the state of each row; each job draws a FIFO seq in insert order. A row stored finished
---           (a job of the batch replaced by a later one: `cancelled`) goes to jobs_finished.
+--           (a job of the batch replaced by a later one: `cancelled`) goes to jobs_finished. Each row starts its
+--           history with its insert's line (history-sql.ts; none with history off).
 -- Column arrays, not a jsonb document of records: parsing the document and building its records was a third
 -- of the statement's CPU (see job-columns.ts unnestDefinition).
 WITH rows AS (
@@ -24,13 +25,13 @@ new_queues AS (
   ON CONFLICT (name) DO NOTHING
 ),
 finished AS (
-  INSERT INTO {{schema}}.jobs_finished ({{job_insert_columns}}, seq)
-  SELECT {{job_unnest_values}}, nextval('{{schema}}.job_seq') FROM rows r
+  INSERT INTO {{schema}}.jobs_finished ({{job_insert_columns}}, seq{{history_insert_column}})
+  SELECT {{job_unnest_values}}, nextval('{{schema}}.job_seq'){{history_insert_value}} FROM rows r
   WHERE r.state IN ({{terminal_states}}) AND NOT (SELECT found FROM clash)
 ),
 unfinished AS (
-  INSERT INTO {{schema}}.jobs ({{job_insert_columns}}, seq)
-  SELECT {{job_unnest_values}}, nextval('{{schema}}.job_seq') FROM rows r
+  INSERT INTO {{schema}}.jobs ({{job_insert_columns}}, seq{{history_insert_column}})
+  SELECT {{job_unnest_values}}, nextval('{{schema}}.job_seq'){{history_insert_value}} FROM rows r
   WHERE r.state NOT IN ({{terminal_states}}) AND NOT (SELECT found FROM clash)
 )
 SELECT found AS clash FROM clash

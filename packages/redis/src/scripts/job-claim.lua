@@ -16,9 +16,11 @@ Transitions, per queue in order, paused queues skipped:
   scheduled|retryable -> available   (@dueAt <= now, up to PROMOTE_BATCH per queue per claim)
   scheduled|retryable|available -> discarded   (@expiresAt < now: discarded_at = expired_at = nowIso)
   available -> active   (attempt + 1, started_at, worker_id, @claimVisibilityMs, @visibleUntil, @timeoutAt;
-                         next_attempt_at and @progress removed) ]]
+                         next_attempt_at and @progress removed)
+Each transition appends its history line (lib/history.lua). ]]
 
 --!include lib/queue-basics.lua
+--!include lib/history.lua
 
 local A = cjson.decode(ARGV[1])
 local PROMOTE_BATCH = 1000
@@ -109,10 +111,11 @@ local function scan(h)
   return hp, ep, own, at
 end
 
--- Claims a job whose hash `h` was scanned and which does not expire now: writes its '@h' (HSET), drops
+-- Claims job `id` (of the queue whose key base is `base`), whose hash `h` was scanned and which does not
+-- expire now: writes its '@h' (HSET) and its history line, drops
 -- next_attempt_at and @progress, and appends it to `claimed` as it is afterwards (see Returns), built
 -- without reading it again. Returns its score in the active index.
-local function claim_fields(jk, h, hp, ep, own, at)
+local function claim_fields(base, id, jk, h, hp, ep, own, at)
   local old = h[hp]
   local c = memo.hot[old]
   if not c then
@@ -126,11 +129,13 @@ local function claim_fields(jk, h, hp, ep, own, at)
       timeoutAt = to[2]
     end
     c = { STATE.claimed .. '|' .. next_attempt(att) .. '|' .. kept .. '|' .. nowIso .. '|' .. completed .. '|' .. visMs .. '|'
-      .. timeoutMs .. '|' .. cv[1] .. '|' .. cv[3] .. '|' .. timeoutAt .. '|' .. finished .. '|' .. worker, score }
+      .. timeoutMs .. '|' .. cv[1] .. '|' .. cv[3] .. '|' .. timeoutAt .. '|' .. finished .. '|' .. worker, score,
+      HISTORY_ON and hist_line(nowIso, STATE.claimable, STATE.claimed, TRIGGER.claim, next_attempt(att), worker) }
     memo.hot[old] = c
   end
   local packed, score = c[1], c[2]
   redis.call('HSET', jk, '@h', packed)
+  if HISTORY_ON then hist_push(base, id, c[3]) end
   local dropNext, dropProgress = at.next_attempt_at, at['@progress']
   if dropNext or dropProgress then
     local dels = {}
@@ -198,7 +203,7 @@ if #A == 7 then
         local hp, ep, own, at = scan(h)
         -- a job without a hash (or without '@h') leaves the index and is not handed out, as below
         if hp then
-          scores[#scores + 1] = claim_fields(jks[k], h, hp, ep, own, at)
+          scores[#scores + 1] = claim_fields(base, popped[k], jks[k], h, hp, ep, own, at)
           scores[#scores + 1] = popped[k]
         end
       end
@@ -250,7 +255,11 @@ local function claim_one(q, id, jk, h, counts, active)
     incr(counts, STATE.claimable, -1)
     redis.call('ZREM', qkey(q, 'exp'), id)
     local set, del = { EFFECT_SET.expire }, { EFFECT_DEL.expire }
-    job_write(jk, set, del, hot_split(h[hp]))
+    local hv = hot_split(h[hp])
+    if HISTORY_ON then
+      hist_push(qkey(q, ''), id, hist_line(nowIso, STATE.claimable, STATE.expired, TRIGGER.expire, hv[HOT_AT.attempt], hv[HOT_AT.worker_id]))
+    end
+    job_write(jk, set, del, hv)
     -- the view learns the writes inline (view_apply would cost every call of the script its closure)
     for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
     for k = 1, #del do v[del[k]] = false end
@@ -258,7 +267,7 @@ local function claim_one(q, id, jk, h, counts, active)
     expired[#expired + 1] = redis.call('HGETALL', jk)
     return
   end
-  local score = claim_fields(jk, h, hp, ep, own, at)
+  local score = claim_fields(qkey(q, ''), id, jk, h, hp, ep, own, at)
   if expiresAt then redis.call('ZREM', qkey(q, 'exp'), id) end
   incr(counts, STATE.claimable, -1)
   incr(counts, STATE.claimed, 1)

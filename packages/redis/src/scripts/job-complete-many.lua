@@ -4,10 +4,11 @@ KEYS: none (spans the queues of the jobs named; a job is read in the queue the c
 ARGV: [1] (packed as one JSON array) P, nShapes, the shapes, nOps, the ops; [2...] the compare-and-set texts.
   A shape (what the ACKs of one instant share, written by the caller from core's EFFECTS.ack): from
   (",s1,s2,"), finishedAt (the `fin` score, decimal text), nSet, nSet field/value pairs, nDel, nDel field
-  names, full ('1': answer each completed job in full, else '').
+  names, full ('1': answer each completed job in full, else ''), at (the history line's instant).
   An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|'',
   cas|'' (when a number c: ARGV[c] is '@h' as the caller claimed the job, ARGV[c + 1] '@h' as this
-  completion leaves it, computed by the caller from the shape; ops whose two texts are equal share one c).
+  completion leaves it, computed by the caller from the shape, and, when history is on, ARGV[c + 2] the
+  completion's history line (lib/history.lua); ops whose texts are equal share one c).
 Returns (as RESP): one entry per op, in op order: on success the text 'attempt|queue|type' (the job went
   active -> completed; type and queue names never hold '|'), or '=' when it went by compare-and-set (the caller
   knows the rest), or {1, fields} (HGETALL after the change) when the shape says full or the job is a workflow
@@ -20,6 +21,7 @@ Transition: active -> completed (the state must be in the op's from and the edge
   worker the caller checked against the op's guards), so the guard holds and ARGV[c + 1] is written as it is,
   without splitting and joining '@h' here (~18k instructions per job); any other value (a heartbeat moved the
   deadline, the job moved on) takes the usual path. Lua interns strings, so the comparison is one pointer test.
+  Each completion appends its history line.
 Why a script of its own: job-transition-many reads each op's guard and index view through a general shape
 (any edge, queue moves, unique keys, dead letters) and keeps a job's index writes pending by job; an ACK needs
 none of it, and that generality was a third of a processed job's Redis work. Index writes go out once per
@@ -27,6 +29,7 @@ queue at the end, which is safe because nothing here reads an index or a count. 
 --!include lib/generated.lua
 --!include lib/keys.lua
 --!include lib/hot.lua
+--!include lib/history.lua
 
 local H_STATE, H_ATTEMPT, H_TYPE, H_WORKER = HOT_AT.state, HOT_AT.attempt, HOT_AT.type, HOT_AT.worker_id
 
@@ -42,8 +45,8 @@ for s = 1, tonumber(ARGS[2]) do
   local ndel = tonumber(ARGS[delPos])
   local packed, own, drop = split_writes({ unpack(ARGS, i + 3, delPos - 1) }, { unpack(ARGS, delPos + 1, delPos + ndel) }, STATE.completed)
   shapes[s] = { admits = fromSet[STATE.claimed] == true and ACK_LEGAL, finishedAt = ARGS[i + 1], full = ARGS[delPos + ndel + 1] == '1',
-    packed = packed, own = own, nown = #own, drop = drop, ask = { '@h', 'workflow_id', unpack(drop) } }
-  i = delPos + 2 + ndel
+    at = ARGS[delPos + ndel + 2], packed = packed, own = own, nown = #own, drop = drop, ask = { '@h', 'workflow_id', unpack(drop) } }
+  i = delPos + 3 + ndel
 end
 
 -- per queue: ids leaving `active`, and score/id pairs entering `fin`
@@ -67,10 +70,11 @@ for k = 1, n do
     end
   end
   -- '@h' after the completion and the answer, once the guard held
-  local after, done
+  local after, done, line
   if cas ~= '' and r and r[1] == ARGV[cas] and shape.admits then
     after = ARGV[cas + 1]
     done = '='
+    if HISTORY_ON then line = ARGV[cas + 2] end
   else
     local hv = r and r[1] and hot_split(r[1])
     if not hv then
@@ -80,6 +84,7 @@ for k = 1, n do
       out[k] = { hv[H_STATE], redis.call('HGETALL', jk) }
     else
       done = hv[H_ATTEMPT] .. '|' .. q .. '|' .. hv[H_TYPE]
+      if HISTORY_ON then line = hist_line(shape.at, STATE.claimed, STATE.completed, TRIGGER.ack, hv[H_ATTEMPT], hv[H_WORKER]) end
       local packed = shape.packed
       for p = 1, #packed, 2 do hv[packed[p]] = packed[p + 1] end
       after = hot_join(hv)
@@ -106,6 +111,7 @@ for k = 1, n do
       end
     end
     if gone then redis.call('HDEL', jk, unpack(gone)) end
+    if HISTORY_ON then hist_push(qkey(q, ''), id, line) end
     local b = byQueue[q]
     if not b then
       b = { active = {}, fin = {} }

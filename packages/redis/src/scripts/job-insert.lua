@@ -15,9 +15,11 @@ Returns (as JSON): one result per group:
   {'abort', index (0-based), 'queue_full', queue, depth, bound} when a job would take its queue's backlog
       (the states of core's STATE_SETS.backlog, from P:{q}:counts) past the group's bound for it
   A group with bounds answers {'ok', outcomes, depths} (depths: queue -> backlog after the insert), never 1.
-Transitions: (new) -> available|scheduled|pending; on a unique `replace*`, the match -> cancelled.
+Transitions: (new) -> available|scheduled|pending; on a unique `replace*`, the match -> cancelled. Each appends
+  its history line (lib/history.lua).
 Atomicity: plan first, write after (lib/insert.lua), so an aborted group writes nothing. ]]
 --!include lib/queue-basics.lua
+--!include lib/history.lua
 
 -- The usual insert, done here before the libraries below are set up (defining their functions and tables
 -- costs each call more than storing one job, and an enqueue to an idle worker waits on it): every job of
@@ -69,6 +71,7 @@ do
       end
       b.seq = b.seq + 1
       redis.call('HSET', base .. 'j:' .. id, unpack(A, job[4], to))
+      if HISTORY_ON then hist_push(base, id, hist_insert_line(A[to], job[6], STATE.claimable)) end
       directory[#directory + 1] = id
       directory[#directory + 1] = q
       b.scores[#b.scores + 1] = avail_score(job[3], b.seq)

@@ -4,6 +4,7 @@ job-promote, job-expire). Requires lib/keys.lua, lib/indexes.lua. ]]
 -- scheduled|available|retryable -> discarded by expiry: discarded_at = expired_at = nowIso, @finishedAt = now.
 -- `hv`: the job's split '@h' when the caller read it (read_view), else nil.
 local function expire_job(q, id, jk, v, now, nowIso, hv)
+  local from = v.state
   idx_remove(q, id, v)
   local set, del = { EFFECT_SET.expire }, { EFFECT_DEL.expire }
   job_write(jk, set, del, hv)
@@ -11,6 +12,7 @@ local function expire_job(q, id, jk, v, now, nowIso, hv)
   for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
   for k = 1, #del do v[del[k]] = false end
   idx_add(q, id, jk, v, true)
+  if HISTORY_ON then hist_push(qkey(q, ''), id, hist_line(nowIso, from, v.state, TRIGGER.expire, v.attempt or '0', v.worker_id)) end
 end
 
 -- Moves up to `max` due scheduled/retryable jobs of queue q (@dueAt <= now) to available (enqueued_at =
@@ -36,6 +38,7 @@ local function promote_due(q, now, nowIso, max, promoted, expired)
       for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
       for k = 1, #del do v[del[k]] = false end
       idx_add(q, id, jk, v, true)
+      if HISTORY_ON then hist_push(qkey(q, ''), id, hist_line(nowIso, from, v.state, TRIGGER.promote, v.attempt or '0', v.worker_id)) end
       local s = view_summary(v)
       s[7] = from
       promoted[#promoted + 1] = s

@@ -4,6 +4,7 @@ state change is idx_remove(old view) -> write fields -> idx_add(new view). Requi
 generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
 --!include lib/hot.lua
 --!include lib/queue-basics.lua
+--!include lib/history.lua
 
 
 -- id and queue are not read: the caller knows them (a job's hash sits under the queue named in it). Every
@@ -215,7 +216,7 @@ end
 -- Registers a queue (idempotent): the queue record is created at first sight.
 local function queue_register(q, nowIso) register_queue(QUEUES, queue_base(P, q), q, nowIso) end
 
--- Removes a job and every trace of it (indexes, counts, directory, unique membership).
+-- Removes a job and every trace of it (indexes, counts, directory, unique membership, history).
 local function job_remove(q, id, jk)
   local v = read_view(q, id, jk)
   if v then
@@ -223,5 +224,6 @@ local function job_remove(q, id, jk)
     if v['@uniqueKey'] then redis.call('SREM', ukey(v['@uniqueKey']), id) end
     redis.call('DEL', jk)
   end
+  hist_delete(qkey(q, ''), id)
   redis.call('HDEL', IDS, id)
 end

@@ -284,6 +284,7 @@ local function store_job(S, job, nowIso)
     if f['@uniqueKey'] then redis.call('SADD', ukey(f['@uniqueKey']), id) end
     idx_add(q, id, jk, v, false)
   end
+  if HISTORY_ON then hist_push(qkey(q, ''), id, hist_insert_line(ARGS[job.to], nowIso, job.state)) end
 end
 
 -- The outcome of a job inserted without a unique replacement or schedule takeover (one table for them all).
@@ -307,6 +308,7 @@ local function apply_insert(S, decisions, now, nowIso)
         local q = insert_locate(S, d.replace)
         local jk = jkey(q, d.replace)
         local v, hv = read_view(q, d.replace, jk)
+        local from = v.state
         idx_remove(q, d.replace, v)
         local set, del = { EFFECT_SET.uniqueReplace }, { EFFECT_DEL.uniqueReplace }
         job_write(jk, set, del, hv)
@@ -314,6 +316,9 @@ local function apply_insert(S, decisions, now, nowIso)
         for k = 1, #set, 2 do v[set[k]] = set[k + 1] end
         for k = 1, #del do v[del[k]] = false end
         idx_add(q, d.replace, jk, v, true)
+        if HISTORY_ON then
+          hist_push(qkey(q, ''), d.replace, hist_line(nowIso, from, v.state, TRIGGER.uniqueReplace, v.attempt or '0', v.worker_id))
+        end
         replaced = redis.call('HGETALL', jk)
       end
       store_job(S, d.job, nowIso)

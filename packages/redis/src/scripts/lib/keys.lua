@@ -11,6 +11,7 @@ Convention: ARGS[1] is always the key prefix P. Per-queue keys carry the hash ta
   P:{q}:dl         zset: dead-lettered (discarded + @deadLetter) ids, by @finishedAt
   P:{q}:seq        counter of the FIFO sequence
   P:{q}:meta       hash: the queue record (name, paused, created_at, paused_at, resumed_at)
+  P:{q}:h:<id>     list: the job's history lines; P:{q}:hdrop hash: id -> lines dropped (lib/history.lua)
 Every job is in exactly one of avail, due, active, st:<state>, fin, dl.
 Global keys: P:queues (set of names), P:ids (hash id -> queue), P:u:<uniqueKey> (set of job ids).
 Arguments: hot-path scripts receive theirs packed as one JSON array (ARGV[1] starts with '['; a prefix never

@@ -6,7 +6,8 @@ ops of a batch usually share (every ACK of a batch writes the same fields), so i
   from (",s1,s2,"), to, expectDeadLetter ('1'|'0'|''), returning ('job'|'summary'), nSet, nSet field/value
   pairs, nDel, nDel field names.
 An op is: id, expectAttempt|'', expectWorkerId|'', expectVisibleUntil|'', shape number (1-based), queue|''
-(the queue the caller saw the job in: the job is read there first, and found through P:ids when it is not).
+(the queue the caller saw the job in: the job is read there first, and found through P:ids when it is not),
+then its history note: at, trigger, reason|false (lib/history.lua: a change of state appends its line).
 Each op succeeds or fails on its own; its result is:
   {1, fromState, fields}          success; fields = HGETALL (job) or the summary fields
   {0, currentState|false, fields} guard failed (fields = HGETALL when the job exists) ]]
@@ -87,7 +88,7 @@ local function read_shapes(i)
   return shapes, i
 end
 
-local function transition(id, eAtt, eWorker, eVis, shape, hint)
+local function transition(id, eAtt, eWorker, eVis, shape, hint, at, trigger, reason)
   local fields = shape.view
   if eVis ~= '' then
     -- the view of an op that guards @visibleUntil, built the first time a batch needs it (an ACK never does)
@@ -115,6 +116,8 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
 
   local state, to = v.state, shape.to
   local oldUk = v['@uniqueKey']
+  -- the worker that held the job, for the history line of a move that clears worker_id
+  local heldBy = v.worker_id
   if state == STATE.claimable and to == STATE.claimable then idx_keep_seq(q, id, v) end
   idx_remove(q, id, v)
   apply_writes(jk, shape.packed, shape.own, shape.drop, hv)
@@ -136,9 +139,13 @@ local function transition(id, eAtt, eWorker, eVis, shape, hint)
     local created = string.match(redis.call('HGET', nk, '@e') or '', '^{"created_at":"([^"]*)"')
     local enqueued = hv[HOT_AT.enqueued_at]
     queue_register(newq, enqueued ~= '' and enqueued or redis.call('HGET', nk, 'created_at') or created or '')
+    if HISTORY_ON then hist_move(qkey(q, ''), qkey(newq, ''), id) end
     jk = nk
   end
   idx_add(newq, id, jk, v, state ~= to or newq ~= q)
+  if HISTORY_ON and state ~= to then
+    hist_push(qkey(newq, ''), id, hist_line(at, state, to, trigger, v.attempt or '0', v.worker_id or heldBy, reason))
+  end
 
   if shape.returning == 'summary' then return { 1, state, view_summary(v) } end
   return { 1, state, redis.call('HGETALL', jk) }
@@ -152,8 +159,8 @@ local function transition_batch(i)
   i = i + 1
   local out = {}
   for k = 1, n do
-    out[k] = transition(ARGS[i], ARGS[i + 1], ARGS[i + 2], ARGS[i + 3], shapes[tonumber(ARGS[i + 4])], ARGS[i + 5])
-    i = i + 6
+    out[k] = transition(ARGS[i], ARGS[i + 1], ARGS[i + 2], ARGS[i + 3], shapes[tonumber(ARGS[i + 4])], ARGS[i + 5], ARGS[i + 6], ARGS[i + 7], ARGS[i + 8])
+    i = i + 9
   end
   return out
 end
