@@ -16,6 +16,7 @@ import { registerCases, type CaseRegistration } from './harness.js';
 import type { BackendContractOptions } from './subject.js';
 import { registerAckNackCases } from './cases/ack-nack.js';
 import { registerAdminCases } from './cases/admin.js';
+import { registerAgeBoostCases } from './cases/age-boost.js';
 import { registerBackpressureCases } from './cases/backpressure.js';
 import { registerBulkCases } from './cases/bulk.js';
 import { registerCancelCases } from './cases/cancel.js';
@@ -79,6 +80,7 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerBackpressureCases,
   registerBulkCases,
   registerRateLimitCases,
+  registerAgeBoostCases,
   registerModelCases,
 ];
 

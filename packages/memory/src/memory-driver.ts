@@ -1,6 +1,7 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
 import type { Job } from '@ojskit/core';
 import {
+  ageBoostIntervalOf,
   completionOp,
   EFFECTS,
   failureOp,
@@ -41,6 +42,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core/driver';
+import { agedRank } from './age-boost.js';
 import { applyEffect } from './apply-effect.js';
 import { cloneValue, copyStoredJob } from './clone.js';
 import { MemoryInsertPort } from './insert-plan.js';
@@ -178,13 +180,15 @@ export class MemoryDriver implements Driver {
       const q = this.store.queues.get(name);
       if (q === undefined || q.record.paused) continue;
       this.promoteQueue(q, now, nowIso, limit + INLINE_PROMOTION_SLACK, promoted, expired);
-      const queueLimit = queueClaimLimitOf(this.queueConfigs.get(name));
+      const config = this.queueConfigs.get(name);
+      const queueLimit = queueClaimLimitOf(config);
+      const rank = agedRank(ageBoostIntervalOf(config));
       while (jobs.length < limit) {
-        let entry = q.available.peek();
+        let entry = rank === undefined ? q.available.peek() : q.available.peekRanked(rank);
         if (entry === undefined) break;
         const limited = !MemoryRateLimits.unlimited(entry, queueLimit);
         if (limited) {
-          entry = this.rateLimits.firstAllowed(q, queueLimit, now);
+          entry = this.rateLimits.firstAllowed(q, queueLimit, now, rank);
           if (entry === undefined) break;
         }
         if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {

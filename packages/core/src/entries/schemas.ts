@@ -15,3 +15,4 @@ export * from '../api/admin-responses.js';
 export { OjsEventSchema } from '../events/event.js';
 export { OjsErrorBodySchema } from '../errors/ojs-error.js';
 export * from '../schemas/rate-limit.js';
+export * from '../schemas/age-boost.js';
