@@ -439,6 +439,7 @@ export class RedisDriver implements Driver {
       record.updated_at,
       limit.intervalMs !== undefined ? String(limit.intervalMs) : '',
       limit.concurrency !== undefined ? String(limit.concurrency) : '',
+      record.age_boost !== undefined ? String(record.age_boost.interval_ms) : '',
     ])) as string;
     return JSON.parse(text) as QueueConfigRecord;
   }
