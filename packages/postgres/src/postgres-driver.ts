@@ -198,7 +198,7 @@ export class PostgresDriver implements Driver {
       const read = new RowReader(columns);
       const kindAt = read.at('kind');
       const ordAt = read.at('ord');
-      const priorityAt = read.at('priority');
+      const rankAt = read.at('claim_rank');
       const seqAt = read.at('claim_seq');
       const fromAt = read.at('from_state');
       const claimed: unknown[][] = [];
@@ -219,10 +219,9 @@ export class PostgresDriver implements Driver {
           moved++;
         }
       }
-      // Claim order: queue position, then priority (higher first), then FIFO. seq is a bigint (string).
+      // Claim order: queue position, then rank (−priority, or the age-boost rank), then FIFO. seq is a bigint (string).
       claimed.sort(
-        (a, b) =>
-          Number(a[ordAt]) - Number(b[ordAt]) || (b[priorityAt] as number) - (a[priorityAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
+        (a, b) => Number(a[ordAt]) - Number(b[ordAt]) || (a[rankAt] as number) - (b[rankAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
       if (limited) {
