@@ -32,6 +32,7 @@ import { registerModelCases } from './cases/model.js';
 import { registerProgressCases } from './cases/progress.js';
 import { registerQueueCases } from './cases/queues.js';
 import { registerRateLimitCases } from './cases/rate-limits.js';
+import { registerRetentionCases } from './cases/retention.js';
 import { registerRetryCases } from './cases/retry.js';
 import { registerSchedulingCases } from './cases/scheduling.js';
 import { registerSystemCases } from './cases/system.js';
@@ -81,6 +82,7 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerBulkCases,
   registerRateLimitCases,
   registerAgeBoostCases,
+  registerRetentionCases,
   registerModelCases,
 ];
 

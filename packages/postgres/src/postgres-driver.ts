@@ -18,6 +18,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type PruneParams,
   type QueueConfigRecord,
   type RateLimitState,
   type QueueRecord,
@@ -361,7 +362,19 @@ export class PostgresDriver implements Driver {
    * partition took (the default partition; the dead-letter queue with `deadLetter`). Run by the engine's
    * pruner, under its lease.
    */
-  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+  async jobPrune(params: PruneParams): Promise<number> {
+    if (params.state !== undefined || params.queue !== undefined || params.exceptQueues !== undefined || params.deadLetter === 'only') {
+      const deadLetter = params.deadLetter === 'only' ? 'only' : params.deadLetter === true ? 'include' : 'exclude';
+      const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune.filtered', [
+        params.before,
+        params.limit,
+        deadLetter,
+        params.state ?? null,
+        params.queue ?? null,
+        params.exceptQueues ?? [],
+      ]);
+      return row?.pruned ?? 0;
+    }
     const dropped = await dropPartitionsBefore(this.pool, this.schema, params.before);
     await ensurePartitions(this.pool, this.schema, Date.now(), this.partitions);
     const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune', [params.before, params.limit, params.deadLetter === true]);

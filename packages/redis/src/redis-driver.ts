@@ -21,6 +21,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type PruneParams,
   type QueueConfigRecord,
   type RateLimitState,
   queueClaimLimitOf,
@@ -397,8 +398,16 @@ export class RedisDriver implements Driver {
     return rows.map(decodeStoredJob);
   }
 
-  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
-    return (await this.scripts.run('job-prune', [this.prefix, params.before, params.limit, params.deadLetter ? '1' : '0'])) as number;
+  async jobPrune(params: PruneParams): Promise<number> {
+    return (await this.scripts.run('job-prune', [
+      this.prefix,
+      params.before,
+      params.limit,
+      params.deadLetter === 'only' ? 'only' : params.deadLetter ? '1' : '0',
+      params.state ?? '',
+      params.queue ?? '',
+      ...(params.queue === undefined ? (params.exceptQueues ?? []) : []),
+    ])) as number;
   }
 
   async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {
