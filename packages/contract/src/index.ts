@@ -16,6 +16,7 @@ import { registerCases, type CaseRegistration } from './harness.js';
 import type { BackendContractOptions } from './subject.js';
 import { registerAckNackCases } from './cases/ack-nack.js';
 import { registerAdminCases } from './cases/admin.js';
+import { registerAgeBoostCases } from './cases/age-boost.js';
 import { registerBackpressureCases } from './cases/backpressure.js';
 import { registerBulkCases } from './cases/bulk.js';
 import { registerCancelCases } from './cases/cancel.js';
@@ -31,6 +32,7 @@ import { registerModelCases } from './cases/model.js';
 import { registerProgressCases } from './cases/progress.js';
 import { registerQueueCases } from './cases/queues.js';
 import { registerRateLimitCases } from './cases/rate-limits.js';
+import { registerRetentionCases } from './cases/retention.js';
 import { registerRetryCases } from './cases/retry.js';
 import { registerSchedulingCases } from './cases/scheduling.js';
 import { registerSystemCases } from './cases/system.js';
@@ -79,6 +81,8 @@ export const CASE_REGISTRATIONS: readonly CaseRegistration[] = [
   registerBackpressureCases,
   registerBulkCases,
   registerRateLimitCases,
+  registerAgeBoostCases,
+  registerRetentionCases,
   registerModelCases,
 ];
 

@@ -47,6 +47,11 @@ export class BinaryHeap<T extends HeapNode> {
     this.up(node.index);
   }
 
+  /** Every node, in no particular order (a copy: the heap may change while the caller walks it). */
+  nodesUnordered(): T[] {
+    return this.nodes.slice();
+  }
+
   /** The smallest node, left in place. */
   peek(): T | undefined {
     return this.nodes[0];

@@ -1,6 +1,8 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
 import type { Job } from '@ojskit/core';
 import {
+  ageBoostIntervalOf,
+  type PruneParams,
   completionOp,
   EFFECTS,
   failureOp,
@@ -41,6 +43,7 @@ import {
   type WorkerRecord,
   type WorkflowRecord,
 } from '@ojskit/core/driver';
+import { agedRank } from './age-boost.js';
 import { applyEffect } from './apply-effect.js';
 import { cloneValue, copyStoredJob } from './clone.js';
 import { MemoryInsertPort } from './insert-plan.js';
@@ -178,13 +181,15 @@ export class MemoryDriver implements Driver {
       const q = this.store.queues.get(name);
       if (q === undefined || q.record.paused) continue;
       this.promoteQueue(q, now, nowIso, limit + INLINE_PROMOTION_SLACK, promoted, expired);
-      const queueLimit = queueClaimLimitOf(this.queueConfigs.get(name));
+      const config = this.queueConfigs.get(name);
+      const queueLimit = queueClaimLimitOf(config);
+      const rank = agedRank(ageBoostIntervalOf(config));
       while (jobs.length < limit) {
-        let entry = q.available.peek();
+        let entry = rank === undefined ? q.available.peek() : q.available.peekRanked(rank);
         if (entry === undefined) break;
         const limited = !MemoryRateLimits.unlimited(entry, queueLimit);
         if (limited) {
-          entry = this.rateLimits.firstAllowed(q, queueLimit, now);
+          entry = this.rateLimits.firstAllowed(q, queueLimit, now, rank);
           if (entry === undefined) break;
         }
         if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) {
@@ -332,8 +337,11 @@ export class MemoryDriver implements Driver {
     return this.store.active.smallest(params.limit, params.now).map(copyStored);
   }
 
-  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+  async jobPrune(params: PruneParams): Promise<number> {
     const { finished, finishedDeadLetter } = this.store;
+    if (params.state !== undefined || params.queue !== undefined || params.exceptQueues !== undefined || params.deadLetter === 'only') {
+      return this.pruneFiltered(params);
+    }
     let pruned = 0;
     while (pruned < params.limit) {
       const plain = finished.peek();
@@ -344,6 +352,28 @@ export class MemoryDriver implements Driver {
       pruned++;
     }
     return pruned;
+  }
+
+  /**
+   * A prune narrowed by state or queue: the retention heaps are ordered by finish time only, so this walks them
+   * (O(finished jobs) a call; the engine's pruner makes such calls only for configured retentions).
+   */
+  private pruneFiltered(params: PruneParams): number {
+    const { finished, finishedDeadLetter } = this.store;
+    const heaps = params.deadLetter === 'only' ? [finishedDeadLetter] : params.deadLetter === true ? [finished, finishedDeadLetter] : [finished];
+    const except = new Set(params.exceptQueues ?? []);
+    const doomed = heaps
+      .flatMap((heap) => heap.nodesUnordered())
+      .filter(({ job, x }) => {
+        if (x.finishedAt === undefined || x.finishedAt >= params.before) return false;
+        if (params.state !== undefined && job.state !== params.state) return false;
+        if (params.queue !== undefined ? job.queue !== params.queue : except.has(job.queue)) return false;
+        return true;
+      })
+      .sort((a, b) => a.x.finishedAt! - b.x.finishedAt!)
+      .slice(0, params.limit);
+    for (const entry of doomed) this.store.delete(entry);
+    return doomed.length;
   }
 
   async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {

@@ -45,13 +45,13 @@ export class MemoryRateLimits {
   held: { retryInMs?: number } | undefined;
 
   /**
-   * The first available job of `q`, in claim order, that the rule allows now (or that has expired: the claim
+   * The first available job of `q`, in claim order (by `rank` when the queue ages), that the rule allows now (or that has expired: the claim
    * discards it), among the first `RATE_LIMIT_SCAN`. Each refusal is noted in `held`.
    */
-  firstAllowed(q: QueueState, queue: QueueClaimLimit, now: number): JobEntry | undefined {
+  firstAllowed(q: QueueState, queue: QueueClaimLimit, now: number, rank?: (entry: JobEntry) => number): JobEntry | undefined {
     const window = this.windows.get(q.record.name);
     let scanned = 0;
-    for (const entry of q.available.values()) {
+    for (const entry of rank === undefined ? q.available.values() : q.available.valuesRanked(rank)) {
       if (++scanned > RATE_LIMIT_SCAN) return undefined;
       if (entry.x.expiresAt !== undefined && entry.x.expiresAt < now) return entry;
       const limit = entry.x.rateLimit;

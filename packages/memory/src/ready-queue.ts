@@ -99,6 +99,32 @@ export class ReadyQueue<T extends ReadyItem> {
     return undefined;
   }
 
+  /**
+   * The next item by `rank` (smaller first, equal ranks by sequence), left in place: the age boost's order
+   * (core's priority/age-boost.ts). Only each level's oldest item competes: within a level, items entered in
+   * sequence order, so their ranks rise with it. O(levels).
+   */
+  peekRanked(rank: (item: T) => number): T | undefined {
+    let best: T | undefined;
+    let bestRank = 0;
+    for (let o = 0; o < this.order.length; ) {
+      const level = this.order[o]!;
+      this.skipStale(level);
+      if (level.head >= level.items.length) {
+        this.dropLevel(o);
+        continue;
+      }
+      const item = level.items[level.head]!;
+      const r = rank(item);
+      if (best === undefined || r < bestRank || (r === bestRank && item.seq < best.seq)) {
+        best = item;
+        bestRank = r;
+      }
+      o++;
+    }
+    return best;
+  }
+
   /** Removes and returns the next item. */
   shift(): T | undefined {
     const item = this.peek();
@@ -130,6 +156,30 @@ export class ReadyQueue<T extends ReadyItem> {
   *values(): IterableIterator<T> {
     for (const level of this.order) {
       for (let i = level.head; i < level.items.length; i++) if (level.isLive(i)) yield level.items[i]!;
+    }
+  }
+
+  /** Every queued item by `rank` (as `peekRanked` takes them): a merge of the levels' FIFOs. */
+  *valuesRanked(rank: (item: T) => number): IterableIterator<T> {
+    const cursors = this.order.map((level) => ({ level, i: level.head }));
+    for (;;) {
+      let best: { level: ReadyLevel<T>; i: number } | undefined;
+      let bestItem: T | undefined;
+      let bestRank = 0;
+      for (const c of cursors) {
+        while (c.i < c.level.items.length && !c.level.isLive(c.i)) c.i++;
+        if (c.i >= c.level.items.length) continue;
+        const item = c.level.items[c.i]!;
+        const r = rank(item);
+        if (bestItem === undefined || r < bestRank || (r === bestRank && item.seq < bestItem.seq)) {
+          best = c;
+          bestItem = item;
+          bestRank = r;
+        }
+      }
+      if (best === undefined || bestItem === undefined) return;
+      best.i++;
+      yield bestItem;
     }
   }
 

@@ -19,6 +19,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type PruneParams,
   type QueueConfigRecord,
   type RateLimitState,
   type QueueRecord,
@@ -209,7 +210,7 @@ export class PostgresDriver implements Driver {
       const read = new RowReader(columns);
       const kindAt = read.at('kind');
       const ordAt = read.at('ord');
-      const priorityAt = read.at('priority');
+      const rankAt = read.at('claim_rank');
       const seqAt = read.at('claim_seq');
       const fromAt = read.at('from_state');
       const claimed: unknown[][] = [];
@@ -230,10 +231,9 @@ export class PostgresDriver implements Driver {
           moved++;
         }
       }
-      // Claim order: queue position, then priority (higher first), then FIFO. seq is a bigint (string).
+      // Claim order: queue position, then rank (−priority, or the age-boost rank), then FIFO. seq is a bigint (string).
       claimed.sort(
-        (a, b) =>
-          Number(a[ordAt]) - Number(b[ordAt]) || (b[priorityAt] as number) - (a[priorityAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
+        (a, b) => Number(a[ordAt]) - Number(b[ordAt]) || (a[rankAt] as number) - (b[rankAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
       if (limited) {
@@ -380,7 +380,19 @@ export class PostgresDriver implements Driver {
    * partition took (the default partition; the dead-letter queue with `deadLetter`). Run by the engine's
    * pruner, under its lease.
    */
-  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+  async jobPrune(params: PruneParams): Promise<number> {
+    if (params.state !== undefined || params.queue !== undefined || params.exceptQueues !== undefined || params.deadLetter === 'only') {
+      const deadLetter = params.deadLetter === 'only' ? 'only' : params.deadLetter === true ? 'include' : 'exclude';
+      const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune.filtered', [
+        params.before,
+        params.limit,
+        deadLetter,
+        params.state ?? null,
+        params.queue ?? null,
+        params.exceptQueues ?? [],
+      ]);
+      return row?.pruned ?? 0;
+    }
     const dropped = await dropPartitionsBefore(this.pool, this.schema, params.before);
     await ensurePartitions(this.pool, this.schema, Date.now(), this.partitions);
     const [row] = await this.sql.run<{ pruned: number }>(this.pool, 'jobPrune', [params.before, params.limit, params.deadLetter === true]);

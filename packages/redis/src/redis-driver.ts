@@ -22,6 +22,7 @@ import {
   type JobListParams,
   type JobState,
   type JobSummary,
+  type PruneParams,
   type QueueConfigRecord,
   type RateLimitState,
   queueClaimLimitOf,
@@ -412,8 +413,16 @@ export class RedisDriver implements Driver {
     return rows.map(decodeStoredJob);
   }
 
-  async jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
-    return (await this.scripts.run('job-prune', [this.prefix, params.before, params.limit, params.deadLetter ? '1' : '0'])) as number;
+  async jobPrune(params: PruneParams): Promise<number> {
+    return (await this.scripts.run('job-prune', [
+      this.prefix,
+      params.before,
+      params.limit,
+      params.deadLetter === 'only' ? 'only' : params.deadLetter ? '1' : '0',
+      params.state ?? '',
+      params.queue ?? '',
+      ...(params.queue === undefined ? (params.exceptQueues ?? []) : []),
+    ])) as number;
   }
 
   async jobCounts(params: { queue?: string }): Promise<Record<JobState, number>> {
@@ -454,6 +463,7 @@ export class RedisDriver implements Driver {
       record.updated_at,
       limit.intervalMs !== undefined ? String(limit.intervalMs) : '',
       limit.concurrency !== undefined ? String(limit.concurrency) : '',
+      record.age_boost !== undefined ? String(record.age_boost.interval_ms) : '',
     ])) as string;
     return JSON.parse(text) as QueueConfigRecord;
   }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
 import {
+  ageBoostRankExpression,
   EFFECTS,
   JOB_STATES,
   MAX_HISTORY_ENTRIES,
@@ -125,6 +126,9 @@ export function generatedLua(options: ScriptOptions = {}): string {
     `local DEFAULT_UNIQUE_STATES = ${JSON.stringify(`,${STATE_SETS.uniqueBlocking.join(',')},`)}`,
     `local HOT = { ${HOT_FIELDS.map((f) => JSON.stringify(f)).join(', ')} }`,
     `local HOT_AT = { ${HOT_FIELDS.map((f, i) => `[${JSON.stringify(f)}] = ${i + 1}`).join(', ')} }`,
+    // lib/age-boost.lua: core's rank, and where enqueued_at sits in '@h'
+    `local AGE_RANK = function(e, p, i) return ${ageBoostRankExpression('e', 'p', 'i')} end`,
+    `local HOT_ENQUEUED_AT = ${JSON.stringify(`^${'[^|]*|'.repeat(HOT_FIELDS.indexOf('enqueued_at'))}([^|]*)|`)}`,
     '',
   ].join('\n');
 }

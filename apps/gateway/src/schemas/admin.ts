@@ -96,5 +96,16 @@ export const QueueConfigBody = z
       })
       .nullable()
       .optional(),
+    age_boost: z
+      .strictObject({
+        interval_ms: z.number().int().min(1).max(2_592_000_000).optional().openapi({ description: 'Waiting worth one priority step (ms, at most 30 days).' }),
+        interval: z.string().optional().openapi({ description: 'The same as a duration (`PT5M`, `5m`); give one of the two.' }),
+      })
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'Priority aging (spec/admin.md, "Age boost"): the claim takes jobs by enqueued_ms − priority × interval_ms, smallest first, so a job of priority p is passed by jobs enqueued at most (100 − p) × interval after it. null or absent: priority then FIFO.',
+      }),
   })
   .openapi('QueueConfigRequest');

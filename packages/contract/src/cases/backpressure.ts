@@ -20,6 +20,7 @@ export function registerBackpressureCases(suite: Suite): void {
         concurrency: null,
         rate_limit: null,
         retention: {},
+        age_boost: null,
         updated_at: null,
       });
       const set = await t.api.setQueueConfig(queue, {
@@ -33,6 +34,7 @@ export function registerBackpressureCases(suite: Suite): void {
         concurrency: 4,
         rate_limit: null,
         retention: { completed_ms: 60_000 },
+        age_boost: null,
         updated_at: t.iso(),
       };
       expect(set).toEqual(expected);

@@ -2,6 +2,7 @@
  * The driver seam's admin section: per-queue configuration (backpressure bound, concurrency, retention) and
  * the types a bounded insert reports. Kept apart from the hot-path primitives in driver.ts; `Driver` extends it.
  */
+import type { AgeBoost } from '../priority/age-boost.js';
 import type { QueueRateLimitWire } from '../rate-limit/policy.js';
 
 /** A queue's stored configuration (admin `PUT /ojs/v1/admin/queues/:name/config`). Wire names, snake_case. */
@@ -22,6 +23,11 @@ export interface QueueConfigRecord {
   rate_limit?: QueueRateLimitWire;
   /** How long finished jobs of this queue are kept, in ms, per terminal outcome (stored for the pruner). */
   retention?: { completed_ms?: number; discarded_ms?: number; cancelled_ms?: number };
+  /**
+   * Priority aging: the claim takes this queue's available jobs by `ageBoostRank` (priority/age-boost.ts) instead
+   * of priority then FIFO. Absent: no aging.
+   */
+  age_boost?: AgeBoost;
   updated_at: string;
 }
 

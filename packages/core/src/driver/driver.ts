@@ -243,6 +243,25 @@ export interface JobListParams {
   offset: number;
 }
 
+/**
+ * What `jobPrune` deletes: terminal jobs finished before `before`, narrowed by each filter given. The pruner
+ * (engine/services/pruner.ts) calls it once unfiltered at the longest retention in force (a store may then drop
+ * whole partitions), then per state and per configured queue at the shorter ones.
+ */
+export interface PruneParams {
+  /** `x.finishedAt` < before. */
+  before: number;
+  limit: number;
+  /** Dead-lettered jobs: left alone (absent, false), included (true), or the only ones (`'only'`). */
+  deadLetter?: boolean | 'only';
+  /** Only jobs in this (terminal) state. */
+  state?: JobState;
+  /** Only jobs of this queue. */
+  queue?: string;
+  /** No job of these queues (the ones whose configuration sets their own retention). */
+  exceptQueues?: readonly string[];
+}
+
 /** A queue's persisted record. */
 export interface QueueRecord {
   name: string;
@@ -393,8 +412,11 @@ export interface Driver extends DriverQueueConfig {
   /** `active` jobs whose `min(x.visibleUntil, x.timeoutAt)` ≤ now, oldest deadline first. Read only. */
   jobListOverdue(params: { now: number; limit: number }): Promise<StoredJob[]>;
 
-  /** Deletes terminal jobs with `x.finishedAt` < before (dead-lettered ones only when `deadLetter`). Returns how many. */
-  jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number>;
+  /**
+   * Deletes up to `limit` terminal jobs with `x.finishedAt` < before that match the filters (see `PruneParams`).
+   * Returns how many.
+   */
+  jobPrune(params: PruneParams): Promise<number>;
 
   /** Current population per state; of one queue, or of all queues. */
   jobCounts(params: { queue?: string }): Promise<Record<JobState, number>>;

@@ -19,3 +19,4 @@ export * from '../driver/admin.js';
 export * from '../driver/depth-bounds.js';
 export * from '../rate-limit/policy.js';
 export * from '../rate-limit/rule.js';
+export * from '../priority/age-boost.js';

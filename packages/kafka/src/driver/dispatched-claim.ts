@@ -1,6 +1,7 @@
 /**
  * A claim of dispatched jobs: per queue in order (paused queues skipped), the `pending` jobs the log delivered
- * (`x.dispatchedAt`), by priority then by the time they entered the ready state, each taken by its own guarded
+ * (`x.dispatchedAt`), by priority then by the time they entered the ready state (in a queue with an age boost, by
+ * core's rank first), each taken by its own guarded
  * compare-and-set in the store (`DISPATCH_EFFECTS.claim`, guarded on the state and the attempt), so two
  * claimers never both win a job. A dispatched job past its `expires_at` is discarded instead.
  *
@@ -8,7 +9,7 @@
  * `pending`, and a job staged by `pending: true` never gains it without leaving `pending` first; a job read as
  * dispatched is therefore still dispatched whenever the guarded write finds it `pending` with the same attempt.
  */
-import { DISPATCH_EFFECTS, effectChanges, noteOf, type ClaimParams, type Driver, type StoredJob } from '@ojskit/core/driver';
+import { ageBoostIntervalOf, ageBoostRank, DISPATCH_EFFECTS, effectChanges, noteOf, type ClaimParams, type Driver, type StoredJob } from '@ojskit/core/driver';
 import type { Job } from '@ojskit/core';
 
 /** How many `pending` jobs of a queue a claim looks at (newest by id first, as the store lists them). */
@@ -45,19 +46,28 @@ async function expireOne(store: Driver, s: StoredJob, now: number, nowIso: strin
   return r.ok && 'job' in r ? r.job : null;
 }
 
+/** Core's age-boost rank of a job in a queue aging by `intervalMs` (priority/age-boost.ts). */
+function agedRank(job: Job, intervalMs: number): number {
+  return ageBoostRank(Date.parse(job.enqueued_at ?? job.created_at), job.priority ?? 0, intervalMs);
+}
+
 /**
- * The dispatched `pending` jobs of a queue, by priority then the time they became ready, read with their
- * internals: of the CANDIDATES newest, the first `take` (all when absent).
+ * The dispatched `pending` jobs of a queue, by priority then the time they became ready (by core's age-boost
+ * rank first when the queue has `ageMs`), read with their internals: of the CANDIDATES newest, the first `take`
+ * (all when absent).
  */
-async function dispatchedOf(store: Driver, queue: string, take?: number): Promise<StoredJob[]> {
+async function dispatchedOf(store: Driver, queue: string, take?: number, ageMs?: number): Promise<StoredJob[]> {
   const { jobs } = await store.jobList({ queue, state: DISPATCH_EFFECTS.claim.from[0]!, limit: CANDIDATES, offset: 0 });
   if (jobs.length === 0) return [];
-  jobs.sort(byPriorityThenAge);
+  const byRank = (a: Job, b: Job) => (ageMs === undefined ? 0 : agedRank(a, ageMs) - agedRank(b, ageMs));
+  jobs.sort((a, b) => byRank(a, b) || byPriorityThenAge(a, b));
   const first = take === undefined ? jobs : jobs.slice(0, take);
   const stored = (await Promise.all(first.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
   // Within a priority, the order the log delivered them in: the order they became ready (a requeued job behind
   // jobs that were waiting), which equal enqueued_at stamps cannot tell.
-  return stored.sort((a, b) => (b.job.priority ?? 0) - (a.job.priority ?? 0) || a.x.dispatchedAt! - b.x.dispatchedAt! || byPriorityThenAge(a.job, b.job));
+  return stored.sort(
+    (a, b) => byRank(a.job, b.job) || (b.job.priority ?? 0) - (a.job.priority ?? 0) || a.x.dispatchedAt! - b.x.dispatchedAt! || byPriorityThenAge(a.job, b.job),
+  );
 }
 
 /**
@@ -84,7 +94,8 @@ export async function claimDispatched(store: Driver, params: ClaimParams): Promi
     if (out.jobs.length >= params.limit) break;
     if ((await store.queueGet(queue))?.paused === true) continue;
     // Staged jobs and jobs other claimers take meanwhile fall out of the window: read a margin beyond the limit.
-    const stored = await dispatchedOf(store, queue, (params.limit - out.jobs.length) * 2 + 8);
+    const ageMs = ageBoostIntervalOf(await store.queueConfigGet(queue));
+    const stored = await dispatchedOf(store, queue, (params.limit - out.jobs.length) * 2 + 8, ageMs);
     for (const s of stored) {
       if (out.jobs.length >= params.limit) break;
       if (s.x.expiresAt !== undefined && s.x.expiresAt < params.now) {

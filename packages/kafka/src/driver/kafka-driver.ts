@@ -23,6 +23,7 @@ import {
   type InsertResult,
   type JobListParams,
   type JobSummary,
+  type PruneParams,
   type QueueConfigRecord,
   type QueueRecord,
   type StoredJob,
@@ -277,7 +278,7 @@ export class KafkaDriver implements Driver {
     return this.store.jobListOverdue(params);
   }
 
-  jobPrune(params: { before: number; limit: number; deadLetter?: boolean }): Promise<number> {
+  jobPrune(params: PruneParams): Promise<number> {
     return this.store.jobPrune(params);
   }
 

@@ -2,8 +2,8 @@
 -- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now float8 (epoch ms),
 --           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
 -- Returns:  a row of kind 'limited' (other columns null) when a queue holds rate limits: nothing was claimed,
---           see `limited`; otherwise one row per moved job: kind ('claimed' | 'promoted' | 'expired'), ord (queue position) and
---           claim_seq (FIFO number) of claimed jobs, from_state of promoted and expired ones, and the job's
+--           see `limited`; otherwise one row per moved job: kind ('claimed' | 'promoted' | 'expired'), ord (queue position),
+--           claim_rank (−priority, or the age-boost rank) and claim_seq (FIFO number) of claimed jobs, from_state of promoted and expired ones, and the job's
 --           envelope columns after the move; plus one row of kind 'missed' when this statement's snapshot
 --           shows jobs of these queues it could not take (see `missed`; ord 1: due jobs, 2: available ones
 --           only; its other columns null): they may be claimable once their holders finish.
@@ -18,13 +18,18 @@
 -- jobs and is still short of $2, and after a 'missed' row claims again (after waiting for the promotions under
 -- way when due jobs were held: jobClaim.awaitPromotions): without that, a FETCH racing a promotion returned
 -- nothing although a job was claimable.
-WITH params AS (
+-- Order: priority then FIFO seq; in a queue with an age boost (config age_boost.interval_ms: age_ms) by core's
+-- rank (age_rank, rendered from core: enqueued ms − priority × age_ms) then seq. That rank has no index: `aged_levels` walks
+-- the queue's distinct priorities down jobs_available_idx (one probe each), and `picked` takes the first $2 of
+-- each level by seq (their FIFO order is their rank order: enqueued_at is stamped as seq is drawn), merged by rank.
+WITH RECURSIVE params AS (
   SELECT $4::float8 AS now_ms, $5::text AS now_iso
 ),
 open_queues AS (
-  SELECT q.name, q.ord
+  SELECT q.name, q.ord, (p.config -> 'age_boost' ->> 'interval_ms')::float8 AS age_ms
   FROM unnest($1::text[]) WITH ORDINALITY AS q(name, ord)
-  WHERE NOT EXISTS (SELECT 1 FROM {{schema}}.queues p WHERE p.name = q.name AND p.paused)
+  LEFT JOIN {{schema}}.queues p ON p.name = q.name
+  WHERE p.paused IS NOT TRUE
 ),
 due AS (
   SELECT d.ctid, d.id, COALESCE(d.x_expires_at < $4::float8, false) AS expired
@@ -67,18 +72,45 @@ limited AS (
       WHERE r.queue IN (SELECT name FROM open_queues) AND r.state IN ({{claimable_states}}) AND r.x_rest ? 'rateLimit'
     ) AS found
 ),
-picked AS (
-  SELECT c.ctid, c.id, c.ord, c.priority, c.seq, c.expired
+aged_levels AS (
+  SELECT q.name, q.ord, q.age_ms,
+    (SELECT max(a.priority) FROM {{schema}}.jobs a WHERE a.queue = q.name AND a.state IN ({{claimable_states}})) AS priority
   FROM open_queues q
-  CROSS JOIN LATERAL (
-    SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired
-    FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state IN ({{claimable_states}}) AND NOT (SELECT found FROM limited)
-    ORDER BY a.priority DESC, a.seq
-    LIMIT $2
-    FOR UPDATE SKIP LOCKED
+  WHERE q.age_ms IS NOT NULL AND NOT (SELECT found FROM limited)
+  UNION ALL
+  SELECT l.name, l.ord, l.age_ms,
+    (SELECT max(a.priority) FROM {{schema}}.jobs a WHERE a.queue = l.name AND a.state IN ({{claimable_states}}) AND a.priority < l.priority)
+  FROM aged_levels l
+  WHERE l.priority IS NOT NULL
+),
+picked AS (
+  SELECT c.ctid, c.id, c.ord, c.priority, c.seq, c.expired, c.rank
+  FROM (
+    SELECT c.*
+    FROM open_queues q
+    CROSS JOIN LATERAL (
+      SELECT a.ctid, a.id, q.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired, -a.priority::float8 AS rank
+      FROM {{schema}}.jobs a
+      WHERE a.queue = q.name AND a.state IN ({{claimable_states}}) AND NOT (SELECT found FROM limited)
+      ORDER BY a.priority DESC, a.seq
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED
+    ) c
+    WHERE q.age_ms IS NULL
+    UNION ALL
+    SELECT c.*
+    FROM aged_levels l
+    CROSS JOIN LATERAL (
+      SELECT a.ctid, a.id, l.ord, a.priority, a.seq, COALESCE(a.x_expires_at < $4::float8, false) AS expired, {{age_rank}} AS rank
+      FROM {{schema}}.jobs a
+      WHERE a.queue = l.name AND a.state IN ({{claimable_states}}) AND a.priority = l.priority
+      ORDER BY a.seq
+      LIMIT $2
+      FOR UPDATE SKIP LOCKED
+    ) c
+    WHERE l.priority IS NOT NULL
   ) c
-  ORDER BY c.ord, c.priority DESC, c.seq
+  ORDER BY c.ord, c.rank, c.seq
   LIMIT $2
 ),
 -- What this statement saw but could not take: due jobs it did not promote (another statement holds them, or
@@ -106,7 +138,7 @@ claimed AS (
   -- the planner may prefer scanning the whole table).
   WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE NOT expired)) AND j.ctid = p.ctid
     AND j.state IN ({{claimable_states}})
-  RETURNING p.ord, p.seq AS claim_seq, {{job_envelope_columns_j}}
+  RETURNING p.ord, p.seq AS claim_seq, p.rank AS claim_rank, {{job_envelope_columns_j}}
 ),
 picked_leaving AS (
   DELETE FROM {{schema}}.jobs j
@@ -119,18 +151,18 @@ picked_expired AS (
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 )
 -- ord and claim_seq as int and text: pg hands a bigint over as text after a regex test per value.
-SELECT 'claimed' AS kind, ord::int AS ord, claim_seq::text AS claim_seq, NULL AS from_state, {{job_envelope_columns}} FROM claimed
+SELECT 'claimed' AS kind, ord::int AS ord, claim_seq::text AS claim_seq, claim_rank, NULL AS from_state, {{job_envelope_columns}} FROM claimed
 UNION ALL
-SELECT 'promoted', NULL, NULL, from_state, {{job_envelope_columns}} FROM promoted
+SELECT 'promoted', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM promoted
 UNION ALL
-SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM due_expired
+SELECT 'expired', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM due_expired
 UNION ALL
-SELECT 'expired', NULL, NULL, from_state, {{job_envelope_columns}} FROM picked_expired
+SELECT 'expired', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM picked_expired
 UNION ALL
-SELECT 'missed', CASE WHEN m.due THEN 1 ELSE 2 END, NULL, NULL, {{job_envelope_columns}}
+SELECT 'missed', CASE WHEN m.due THEN 1 ELSE 2 END, NULL, NULL, NULL, {{job_envelope_columns}}
 FROM missed m LEFT JOIN promoted ON false
 WHERE (m.due OR m.available) AND NOT (SELECT found FROM limited)
 UNION ALL
-SELECT 'limited', NULL, NULL, NULL, {{job_envelope_columns}}
+SELECT 'limited', NULL, NULL, NULL, NULL, {{job_envelope_columns}}
 FROM limited l LEFT JOIN promoted ON false
 WHERE l.found

@@ -7,24 +7,27 @@
 -- Transition: none. Candidate rows are not locked: every claim that may take a job of these queues holds the
 --           queues' rate_limits rows (the plain claim takes nothing from a queue with limits), and
 --           rateLimitClaim.claim re-checks each row's state as it updates it. Expired ones are left to the expirer.
+-- Order: as jobClaim.sql; a queue with an age boost by core's rank (age_rank), sorted here without an index (a
+-- queue with both rate limits and an age boost pays a sort of its available jobs per limited claim).
 WITH open_queues AS (
-  SELECT q.name, q.ord
+  SELECT q.name, q.ord, (p.config -> 'age_boost' ->> 'interval_ms')::float8 AS age_ms
   FROM unnest($1::text[]) WITH ORDINALITY AS q(name, ord)
-  WHERE NOT EXISTS (SELECT 1 FROM {{schema}}.queues p WHERE p.name = q.name AND p.paused)
+  LEFT JOIN {{schema}}.queues p ON p.name = q.name
+  WHERE p.paused IS NOT TRUE
 ),
 picked AS (
-  SELECT c.id, c.queue, q.ord, c.priority, c.seq, c.x_rest -> 'rateLimit' AS rate_limit
-  FROM open_queues q
+  SELECT c.id, c.queue, l.ord, c.rank, c.seq, c.x_rest -> 'rateLimit' AS rate_limit
+  FROM open_queues l
   CROSS JOIN LATERAL (
-    SELECT a.id, a.queue, a.priority, a.seq, a.x_rest
+    SELECT a.id, a.queue, a.seq, a.x_rest, CASE WHEN l.age_ms IS NULL THEN -a.priority::float8 ELSE {{age_rank}} END AS rank
     FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state IN ({{claimable_states}}) AND (a.x_expires_at IS NULL OR a.x_expires_at >= $3::float8)
-    ORDER BY a.priority DESC, a.seq
+    WHERE a.queue = l.name AND a.state IN ({{claimable_states}}) AND (a.x_expires_at IS NULL OR a.x_expires_at >= $3::float8)
+    ORDER BY 5, a.seq
     LIMIT $2
   ) c
 )
 SELECT 'job' AS kind, id, queue, ord::int AS ord, rate_limit, NULL::int AS active, NULL::jsonb AS config
-FROM (SELECT * FROM picked ORDER BY ord, priority DESC, seq) s
+FROM (SELECT * FROM picked ORDER BY ord, rank, seq) s
 UNION ALL
 SELECT 'queue', NULL, q.name, q.ord::int, NULL,
   (SELECT count(*)::int FROM {{schema}}.jobs a WHERE a.queue = q.name AND a.state = {{claimed_state}}),

@@ -17,6 +17,8 @@ Transitions, per queue in order, paused queues skipped:
   scheduled|retryable|available -> discarded   (@expiresAt < now: discarded_at = expired_at = nowIso)
   available -> active   (attempt + 1, started_at, worker_id, @claimVisibilityMs, @visibleUntil, @timeoutAt;
                          next_attempt_at and @progress removed)
+Order: priority then FIFO (the avail score); a queue with an age boost (P:{q}:meta age_ms) by core's
+  ageBoostRank over each job's enqueued_at, see lib/age-boost.lua.
 Each transition appends its history line (lib/history.lua). ]]
 
 --!include lib/queue-basics.lua
@@ -178,10 +180,11 @@ if #A == 7 then
   local due = #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0
   -- the usual answer to an idle worker's long-poll: nothing to promote, expire or hand out
   if #popped == 0 and not due then return { {}, {}, {} } end
-  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc')
+  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc', 'age_ms')
   if meta and meta[1] == '1' then return { {}, {}, {} } end
-  -- a queue with a limit of its own takes the general claim below (lib/rate-limits.lua)
-  if meta and not meta[2] and not meta[3] then
+  -- a queue with a limit of its own (lib/rate-limits.lua) or an age boost (lib/age-boost.lua) takes the
+  -- general claim below
+  if meta and not meta[2] and not meta[3] and not meta[4] then
     -- each job's key and hash, read before anything is written (scanned again below: cheaper than keeping
     -- a table of what a scan found per job)
     local jks, hs, expiring = {}, {}, false
@@ -236,6 +239,7 @@ end
 --!include lib/indexes.lua
 --!include lib/expire.lua
 --!include lib/rate-limits.lua
+--!include lib/age-boost.lua
 
 -- How many available jobs of one queue a claim looks at for ones the rate limits allow: jobs behind more
 -- refused ones wait until those drain (spec/rate-limits.md).
@@ -278,7 +282,9 @@ idx_defer()
 for qi = 7, #ARGS do
   if nclaimed >= limit then break end
   local q = ARGS[qi]
-  if redis.call('HGET', qkey(q, 'meta'), 'paused') ~= '1' then
+  local meta = redis.call('HMGET', qkey(q, 'meta'), 'paused', 'age_ms')
+  if meta[1] ~= '1' then
+    local ageMs = tonumber(meta[2])
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
     -- the pops below must see the jobs promoted just now
     idx_flush()
@@ -287,7 +293,9 @@ for qi = 7, #ARGS do
     -- jobs the rate limits refused stay in the index, ahead of `skip`
     local skip, scanned = 0, 0
     while nclaimed < limit and scanned < RATE_LIMIT_SCAN do
-      local popped = redis.call('ZRANGE', avail, skip, skip + limit - nclaimed - 1)
+      local popped
+      if ageMs then popped = aged_range(q, avail, skip, skip + limit - nclaimed - 1, ageMs, now)
+      else popped = redis.call('ZRANGE', avail, skip, skip + limit - nclaimed - 1) end
       if #popped == 0 then break end
       scanned = scanned + #popped
       local taken = {}

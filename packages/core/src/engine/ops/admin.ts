@@ -25,6 +25,7 @@ import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 import { listQueues } from './queues.js';
 import { parseQueueRateLimit } from '../../schemas/rate-limit.js';
+import { parseAgeBoost } from '../../schemas/age-boost.js';
 
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 100;
@@ -188,6 +189,7 @@ function configView(name: string, record: QueueConfigRecord | null): QueueConfig
     concurrency: record?.concurrency ?? null,
     rate_limit: record?.rate_limit ? { max_per_second: record.rate_limit.max_per_second ?? null, concurrency: record.rate_limit.concurrency ?? null } : null,
     retention: record?.retention ?? {},
+    age_boost: record?.age_boost ? { interval_ms: record.age_boost.interval_ms } : null,
     updated_at: record?.updated_at ?? null,
   };
 }
@@ -257,6 +259,8 @@ export async function setQueueConfig(ctx: EngineContext, name: string, body: unk
     if (unknown.length > 0) invalidField(`retention.${unknown[0]}`, 'one of completed_ms, discarded_ms, cancelled_ms', request.retention[unknown[0]!]);
     record.retention = retention;
   }
+  const ageBoost = parseAgeBoost(request.age_boost);
+  if (ageBoost !== undefined) record.age_boost = ageBoost;
   const stored = await ctx.driver.queueConfigSet(record);
   ctx.queueConfigs.stored(stored);
   return configView(name, stored);

@@ -1,5 +1,10 @@
-/** Pruner: deletes finished jobs older than the retention, so stores stay bounded under steady load. */
+/**
+ * Pruner: deletes finished jobs past their retention, so stores stay bounded under steady load. Each terminal
+ * state is kept for its own engine-wide retention, a queue configuration's `retention` overrides it for that
+ * queue, and dead letters have theirs (retention-plan.ts).
+ */
 import type { BackgroundService } from './service.js';
+import { retentionPlan } from './retention-plan.js';
 
 const BATCH = 5_000;
 
@@ -8,16 +13,15 @@ export const pruner: BackgroundService = {
   intervalMs: (ctx) => ctx.settings.services.pruneMs,
   async run(ctx) {
     const now = ctx.clock.now();
-    const r = ctx.settings.retention;
-    // Terminal jobs are pruned by the shortest non-DLQ retention they qualify for; the DLQ has its own.
-    const before = now - Math.min(r.completedMs, r.cancelledMs, r.discardedMs);
+    const configs = await ctx.queueConfigs.current();
     let total = 0;
-    for (;;) {
-      const n = await ctx.driver.jobPrune({ before, limit: BATCH });
-      total += n;
-      if (n < BATCH) break;
+    for (const call of retentionPlan(now, ctx.settings.retention, configs.values())) {
+      for (;;) {
+        const n = await ctx.driver.jobPrune({ ...call, limit: BATCH });
+        total += n;
+        if (n < BATCH) break;
+      }
     }
-    total += await ctx.driver.jobPrune({ before: now - r.deadLetterMs, limit: BATCH, deadLetter: true });
     return total;
   },
 };

@@ -86,6 +86,12 @@ export const QueueConfigResponseSchema = z
       .nullable()
       .describe('The queue-level rate limit every claim from the queue checks (spec/rate-limits.md); null when none.'),
     retention: z.object({ completed_ms: z.number().int().optional(), discarded_ms: z.number().int().optional(), cancelled_ms: z.number().int().optional() }),
+    age_boost: z
+      .object({ interval_ms: z.number().int() })
+      .nullable()
+      .describe(
+        'Priority aging (spec/admin.md, "Age boost"): jobs are claimed by enqueued_ms − priority × interval_ms, smallest first; null when the queue claims by priority then FIFO.',
+      ),
     updated_at: z.string().nullable(),
   })
   .meta({ id: 'QueueConfig' });
