@@ -34,7 +34,15 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });
     const { rows } = await pool.query(`SELECT version FROM "${schema}".ojskit_migrations ORDER BY version`);
-    expect(rows.map((r) => r.version)).toEqual(['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', '0006_job_history', 'lifecycle']);
+    expect(rows.map((r) => r.version)).toEqual([
+      '0001_init',
+      '0002_finished_jobs',
+      '0003_queue_config',
+      '0004_event_log',
+      '0005_rate_limits',
+      '0006_job_history',
+      'lifecycle',
+    ]);
   });
 
   it('is safe to run from many processes at once (advisory lock)', async () => {
