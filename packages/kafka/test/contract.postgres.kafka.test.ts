@@ -4,7 +4,8 @@ import { kafkaAvailable, startBroker } from './support/broker.js';
 import { postgresAvailable, postgresStore, dropSchema } from './support/stores.js';
 import { runKafkaBackendSuite } from './support/suites.js';
 
-const NO_HISTORY = 'the Kafka driver does not read job history yet (capabilities.history is false): its store records the lines, but the relay and the claim send no history note';
+const NO_HISTORY =
+  'the Kafka driver does not read job history yet (capabilities.history is false): its store records the lines, but the relay and the claim send no history note';
 
 if (kafkaAvailable && postgresAvailable) {
   const broker = await startBroker({ rebalanceDelayMs: 100 });

@@ -110,15 +110,19 @@ export function effectTemplateValues(history = true): Record<string, string> {
     promote_set: effectSetWithHistory(EFFECTS.promote, at('$1', '$2'), history),
     // jobClaim.sql: $4 now, $5 now_iso; the promotion on the way, and the claim ($3 worker, $6 visibility or null).
     claim_promote_set: effectSetWithHistory(EFFECTS.promote, at('$4', '$5'), history),
-    claim_set: effectSetWithHistory(EFFECTS.claim, {
-      ...at('$4', '$5'),
-      assigned: {
-        worker_id: '$3::text',
-        claimVisibilityMs: 'COALESCE($6::float8, j.x_visibility_ms)',
-        visibleUntil: '$4::float8 + COALESCE($6::float8, j.x_visibility_ms)',
-        timeoutAt: '$4::float8 + j.x_timeout_ms',
+    claim_set: effectSetWithHistory(
+      EFFECTS.claim,
+      {
+        ...at('$4', '$5'),
+        assigned: {
+          worker_id: '$3::text',
+          claimVisibilityMs: 'COALESCE($6::float8, j.x_visibility_ms)',
+          visibleUntil: '$4::float8 + COALESCE($6::float8, j.x_visibility_ms)',
+          timeoutAt: '$4::float8 + j.x_timeout_ms',
+        },
       },
-    }, history),
+      history,
+    ),
     // jobClaim.sql, jobPromote.sql, jobExpire.sql: an expired job leaves the hot table (deleted row `g`).
     expire_move_values: moveValues(EFFECTS.expire, history),
     // jobInsert.sql: the first line of each new row `r` ($1 now_iso), or nothing.

@@ -291,7 +291,8 @@ export function shapeStatement(
     ];
     // In place (kept, amend): a line only when the state changes; a move between the tables always changes it.
     if (history && shape.routes.kept) {
-      for (const [column, value] of Object.entries(historyOf(shape, 'j'))) assignments.push(`${column} = CASE WHEN j.state = o."to" THEN j.${column} ELSE ${value} END`);
+      for (const [column, value] of Object.entries(historyOf(shape, 'j')))
+        assignments.push(`${column} = CASE WHEN j.state = o."to" THEN j.${column} ELSE ${value} END`);
     }
     // A row moving between the tables is inserted whole: each column from the deleted row `g`, or as the op sets it.
     const changes: Record<string, string> = { state: 'o."to"', prev_state: 'g.state' };

@@ -29,12 +29,20 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     const schema = fresh();
     expect(await migrate({ pool, schema })).toEqual({
       schema,
-      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits'],
+      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', '0006_job_history'],
       lifecycleUpdated: true,
     });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });
     const { rows } = await pool.query(`SELECT version FROM "${schema}".ojskit_migrations ORDER BY version`);
-    expect(rows.map((r) => r.version)).toEqual(['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', 'lifecycle']);
+    expect(rows.map((r) => r.version)).toEqual([
+      '0001_init',
+      '0002_finished_jobs',
+      '0003_queue_config',
+      '0004_event_log',
+      '0005_rate_limits',
+      '0006_job_history',
+      'lifecycle',
+    ]);
   });
 
   it('is safe to run from many processes at once (advisory lock)', async () => {
@@ -102,7 +110,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       console.log = original;
     }
     expect(log).toEqual([
-      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_event_log, 0005_rate_limits; lifecycle constraint and trigger installed`,
+      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_event_log, 0005_rate_limits, 0006_job_history; lifecycle constraint and trigger installed`,
       `ojskit-postgres: schema "${schema}" up to date`,
     ]);
   });

@@ -145,8 +145,7 @@ export class RedisDriver implements Driver {
     if (this.ownsConnection) this.watchConnection(this.redis);
     const dispatchLog = options.dispatchLog === true;
     this.history = options.history !== false;
-    this.capabilities =
-      dispatchLog || !this.history ? Object.freeze({ ...CAPABILITIES, dispatchLog, history: this.history }) : CAPABILITIES;
+    this.capabilities = dispatchLog || !this.history ? Object.freeze({ ...CAPABILITIES, dispatchLog, history: this.history }) : CAPABILITIES;
     this.scripts = new ScriptRunner(this.redis, { dispatchLog, history: this.history });
     this.events = new RedisEventTransport({
       publisher: this.redis,

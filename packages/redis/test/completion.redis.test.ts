@@ -152,7 +152,14 @@ describe.skipIf(!redisAvailable)('job-complete-many (the ACK batch script)', () 
     // the history lines the caller encoded for the compare-and-sets are the ones the script writes itself
     const histories = (d: RedisDriver) => Promise.all(ids.map((id) => d.jobHistory({ id })));
     expect(await histories(fast)).toEqual(await histories(slow));
-    expect((await fast.jobHistory({ id: j0 }))!.entries.at(-1)).toEqual({ at: iso(T0 + 10), from: 'active', to: 'completed', trigger: 'ack', attempt: 1, worker_id: 'w1' });
+    expect((await fast.jobHistory({ id: j0 }))!.entries.at(-1)).toEqual({
+      at: iso(T0 + 10),
+      from: 'active',
+      to: 'completed',
+      trigger: 'ack',
+      attempt: 1,
+      worker_id: 'w1',
+    });
     expect(await indexViolations(fast)).toEqual([]);
     // a second ACK of j0 finds '@h' completed: no hint is left, and the guard refuses it
     expect(await complete(fast, [ack(j0, T0 + 11, { workerId: 'w1', attempt: 1 })])).toEqual([{ ok: false, state: 'completed', job: expect.anything() }]);

@@ -17,7 +17,13 @@ describe('history lines (lib/history.lua)', () => {
   });
 
   it('reads an insert (no from), no worker and no reason, and an empty reason apart from none', () => {
-    expect(decodeHistoryLine(encodeHistoryLine('t', '', 'available', 'push', '0', ''))).toEqual({ at: 't', from: null, to: 'available', trigger: 'push', attempt: 0 });
+    expect(decodeHistoryLine(encodeHistoryLine('t', '', 'available', 'push', '0', ''))).toEqual({
+      at: 't',
+      from: null,
+      to: 'available',
+      trigger: 'push',
+      attempt: 0,
+    });
     expect(decodeHistoryLine(encodeHistoryLine('t', 'active', 'retryable', 'fail', '1', '', ''))).toMatchObject({ reason: '' });
   });
 });
