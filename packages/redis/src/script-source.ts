@@ -7,7 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
-import { ageBoostRankExpression, EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, TRANSITIONS, transitionTable, type JobState, type TransitionEffect } from '@ojskit/core/driver';
+import {
+  ageBoostRankExpression,
+  EFFECTS,
+  JOB_STATES,
+  STATE_ROLES,
+  STATE_SETS,
+  TRANSITIONS,
+  transitionTable,
+  type JobState,
+  type TransitionEffect,
+} from '@ojskit/core/driver';
 
 /** Every script, named like the driver method that runs it. */
 export const SCRIPT_NAMES = [
