@@ -107,7 +107,7 @@ export class ReadyQueue<T extends ReadyItem> {
   peekRanked(rank: (item: T) => number): T | undefined {
     let best: T | undefined;
     let bestRank = 0;
-    for (let o = 0; o < this.order.length; ) {
+    for (let o = 0; o < this.order.length;) {
       const level = this.order[o]!;
       this.skipStale(level);
       if (level.head >= level.items.length) {

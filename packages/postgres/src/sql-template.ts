@@ -63,11 +63,7 @@ export function templateValues(schema: string, options: TemplateOptions = {}): R
     ...stateTemplateValues(),
     // core's age-boost rank of a job row `a` in a queue aging by `l.age_ms` (enqueued_at is stamped whenever a job
     // enters available; created_at stands in for a row written without it)
-    age_rank: ageBoostRankExpression(
-      '(extract(epoch FROM COALESCE(a.enqueued_at, a.created_at)::timestamptz) * 1000)::float8',
-      'a.priority',
-      'l.age_ms',
-    ),
+    age_rank: ageBoostRankExpression('(extract(epoch FROM COALESCE(a.enqueued_at, a.created_at)::timestamptz) * 1000)::float8', 'a.priority', 'l.age_ms'),
     ...jobTemplateValues(),
     ...effectTemplateValues(options.history !== false),
   };

@@ -54,11 +54,13 @@ export interface QueueConfig {
   /** The queue-level rate limit every claim from the queue checks; `null` when none. */
   rateLimit: { maxPerSecond: number | null; concurrency: number | null } | null;
   retention: { completedMs?: number; discardedMs?: number; cancelledMs?: number };
+  /** Priority aging: claims take jobs by enqueued ms − priority × `intervalMs`, smallest first; `null`: priority then FIFO. */
+  ageBoost: { intervalMs: number } | null;
   updatedAt: Date | null;
 }
 
 /** What `Queues.configure` takes; anything left out is unset (the configuration is replaced whole). */
-export type QueueConfigInput = Partial<Pick<QueueConfig, 'maxDepth' | 'warningThreshold' | 'retryAfterSeconds' | 'concurrency' | 'retention'>> & {
+export type QueueConfigInput = Partial<Pick<QueueConfig, 'maxDepth' | 'warningThreshold' | 'retryAfterSeconds' | 'concurrency' | 'retention' | 'ageBoost'>> & {
   rateLimit?: { maxPerSecond?: number; concurrency?: number };
 };
 
@@ -171,6 +173,7 @@ export function queueConfigFromWire(wire: W.QueueConfigResponse): QueueConfig {
     concurrency: wire.concurrency,
     rateLimit: wire.rate_limit ? { maxPerSecond: wire.rate_limit.max_per_second, concurrency: wire.rate_limit.concurrency } : null,
     retention,
+    ageBoost: wire.age_boost ? { intervalMs: wire.age_boost.interval_ms } : null,
     updatedAt: timeFromWire(wire.updated_at) ?? null,
   };
 }
@@ -194,6 +197,7 @@ export function queueConfigToWire(input: QueueConfigInput): Record<string, unkno
       ...(cancelledMs !== undefined ? { cancelled_ms: cancelledMs } : {}),
     };
   }
+  if (input.ageBoost !== undefined) wire.age_boost = input.ageBoost === null ? null : { interval_ms: input.ageBoost.intervalMs };
   return wire;
 }
 

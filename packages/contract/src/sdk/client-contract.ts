@@ -416,8 +416,15 @@ export function runClientContract(options: ClientContractOptions): void {
     test('admin.queue-config-backpressure', 'a configured bound refuses enqueues past it with QUEUE_FULL', async () => {
       const queue = freshQueue();
       expect(await client.queues.config(queue)).toMatchObject({ maxDepth: null, warningThreshold: 0.8, retryAfterSeconds: 1, concurrency: null });
-      const config = await client.queues.configure(queue, { maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 } });
-      expect(config).toMatchObject({ maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 } });
+      expect((await client.queues.config(queue)).ageBoost).toBeNull();
+      const config = await client.queues.configure(queue, {
+        maxDepth: 2,
+        retryAfterSeconds: 4,
+        concurrency: 3,
+        retention: { completedMs: 1_000 },
+        ageBoost: { intervalMs: 5_000 },
+      });
+      expect(config).toMatchObject({ maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 }, ageBoost: { intervalMs: 5_000 } });
       await client.enqueue('bounded', [], { queue });
       await client.enqueue('bounded', [], { queue });
       const error = await client.enqueue('bounded', [], { queue }).then(

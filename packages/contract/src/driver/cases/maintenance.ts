@@ -155,41 +155,37 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
       },
     );
 
-    suite.test(
-      'prune.filters',
-      'a prune narrowed by state, by queue, leaving out queues, or to the dead letters deletes only what matches',
-      async (t) => {
-        const qa = t.queue();
-        const qb = t.queue();
-        const finished = (q: string, state: 'completed' | 'cancelled' | 'discarded', deadLetter = false) =>
-          t.job(q, { state }, { finishedAt: T0 + 1, ...(deadLetter ? { deadLetter } : {}) });
-        const [aDone, aCancelled, aDiscarded, aDead, bDone, bCancelled] = [
-          finished(qa, 'completed'),
-          finished(qa, 'cancelled'),
-          finished(qa, 'discarded'),
-          finished(qa, 'discarded', true),
-          finished(qb, 'completed'),
-          finished(qb, 'cancelled'),
-        ];
-        await t.insert([aDone!, aCancelled!, aDiscarded!, aDead!, bDone!, bCancelled!]);
-        const gone = async (...jobs: Array<typeof aDone>) => {
-          for (const j of jobs) expect(await t.driver.jobGet(j!.job.id), j!.job.id).toBeNull();
-        };
-        expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, state: 'completed', queue: qa })).toBe(1);
-        await gone(aDone);
-        expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, state: 'cancelled', exceptQueues: [qa] })).toBe(1);
-        await gone(bCancelled);
-        expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, deadLetter: 'only' })).toBe(1);
-        await gone(aDead);
-        expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, state: 'discarded' })).toBe(1);
-        await gone(aDiscarded);
-        expect(await t.driver.jobPrune({ before: T0 + 1, limit: 10, queue: qb })).toBe(0);
-        expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, queue: qb })).toBe(1);
-        await gone(bDone);
-        expect(await t.driver.jobCounts({ queue: qa })).toMatchObject({ completed: 0, cancelled: 1, discarded: 0 });
-        expect(await t.driver.jobCounts({ queue: qb })).toMatchObject({ completed: 0, cancelled: 0, discarded: 0 });
-      },
-    );
+    suite.test('prune.filters', 'a prune narrowed by state, by queue, leaving out queues, or to the dead letters deletes only what matches', async (t) => {
+      const qa = t.queue();
+      const qb = t.queue();
+      const finished = (q: string, state: 'completed' | 'cancelled' | 'discarded', deadLetter = false) =>
+        t.job(q, { state }, { finishedAt: T0 + 1, ...(deadLetter ? { deadLetter } : {}) });
+      const [aDone, aCancelled, aDiscarded, aDead, bDone, bCancelled] = [
+        finished(qa, 'completed'),
+        finished(qa, 'cancelled'),
+        finished(qa, 'discarded'),
+        finished(qa, 'discarded', true),
+        finished(qb, 'completed'),
+        finished(qb, 'cancelled'),
+      ];
+      await t.insert([aDone!, aCancelled!, aDiscarded!, aDead!, bDone!, bCancelled!]);
+      const gone = async (...jobs: Array<typeof aDone>) => {
+        for (const j of jobs) expect(await t.driver.jobGet(j!.job.id), j!.job.id).toBeNull();
+      };
+      expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, state: 'completed', queue: qa })).toBe(1);
+      await gone(aDone);
+      expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, state: 'cancelled', exceptQueues: [qa] })).toBe(1);
+      await gone(bCancelled);
+      expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, deadLetter: 'only' })).toBe(1);
+      await gone(aDead);
+      expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, state: 'discarded' })).toBe(1);
+      await gone(aDiscarded);
+      expect(await t.driver.jobPrune({ before: T0 + 1, limit: 10, queue: qb })).toBe(0);
+      expect(await t.driver.jobPrune({ before: T0 + 5, limit: 10, queue: qb })).toBe(1);
+      await gone(bDone);
+      expect(await t.driver.jobCounts({ queue: qa })).toMatchObject({ completed: 0, cancelled: 1, discarded: 0 });
+      expect(await t.driver.jobCounts({ queue: qb })).toMatchObject({ completed: 0, cancelled: 0, discarded: 0 });
+    });
 
     suite.test('prune.frees-unique-keys', "a pruned job's unique key no longer blocks, and the pruned job is gone from every listing", async (t) => {
       const q = t.queue();

@@ -9,12 +9,15 @@ import type { JobState } from '../../lifecycle/states.js';
 import type { Retention } from '../options.js';
 
 /** Each terminal state with its engine-wide retention and its key in a queue configuration's `retention`. */
-export const RETAINED_STATES: ReadonlyArray<{ state: JobState; engine: 'completedMs' | 'cancelledMs' | 'discardedMs'; queue: 'completed_ms' | 'cancelled_ms' | 'discarded_ms' }> =
-  [
-    { state: EFFECTS.ack.to, engine: 'completedMs', queue: 'completed_ms' },
-    { state: EFFECTS.cancel.to, engine: 'cancelledMs', queue: 'cancelled_ms' },
-    { state: EFFECTS.discard.to, engine: 'discardedMs', queue: 'discarded_ms' },
-  ];
+export const RETAINED_STATES: ReadonlyArray<{
+  state: JobState;
+  engine: 'completedMs' | 'cancelledMs' | 'discardedMs';
+  queue: 'completed_ms' | 'cancelled_ms' | 'discarded_ms';
+}> = [
+  { state: EFFECTS.ack.to, engine: 'completedMs', queue: 'completed_ms' },
+  { state: EFFECTS.cancel.to, engine: 'cancelledMs', queue: 'cancelled_ms' },
+  { state: EFFECTS.discard.to, engine: 'discardedMs', queue: 'discarded_ms' },
+];
 
 /**
  * The prune calls (without `limit`) for time `now`:
