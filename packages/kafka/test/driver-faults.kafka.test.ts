@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { faultsAvailable, noFaultsReason, startBroker, type TestBroker } from './support/broker.js';
-import { allTerminal, enqueueJobs, expectAllCompletedOnce, sleep, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
+import { waitAllTerminal, enqueueJobs, expectAllCompletedOnce, sleep, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
 import { postgresAvailable, redisAvailable } from './support/stores.js';
 
 const JOBS = 60;
@@ -28,7 +28,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver under broker faults (skipped whe
   describe.each(stores)('store = $kind', ({ kind, available }) => {
     it.skipIf(!available)(
       'every broker down mid-run, then up: every job completes exactly once, the ones enqueued while it was down included',
-      { timeout: 120_000 },
+      { timeout: 240_000 },
       async () => {
         const rig = await startRig({ kind, broker, driver: { claimWaitMs: 500 } });
         try {
@@ -42,7 +42,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver under broker faults (skipped whe
           } finally {
             await broker.command('up all');
           }
-          await waitUntil('every job terminal', () => allTerminal(rig.store, ids), 90_000);
+          await waitAllTerminal(rig.store, ids);
           await waitForZeroLag(broker, rig.namespace);
           await expectAllCompletedOnce(rig.store, ids, rig.ledger, { exactlyOnce: true });
         } finally {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultsAvailable, noFaultsReason, startBroker, type TestBroker } from './support/broker.js';
 import {
-  allTerminal,
+  waitAllTerminal,
   enqueueJobs,
   expectAllCompletedOnce,
   FAULT_QUEUE,
@@ -36,7 +36,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver under produce errors (skipped wh
   describe.each(stores)('store = $kind', ({ kind, available }) => {
     it.skipIf(!available)(
       'failed produces are retried: every job reaches the log, runs once, and the group commits every record',
-      { timeout: 60_000 },
+      { timeout: 180_000 },
       async () => {
         const rig = await startRig({ kind, broker, driver: { claimWaitMs: 500 } });
         try {
@@ -54,7 +54,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver under produce errors (skipped wh
           const batch = await rig.client.enqueueMany(Array.from({ length: 20 }, (_, i) => ({ type: FAULT_TYPE, args: [i], options: { queue: FAULT_QUEUE } })));
           ids.push(...batch.map((j) => j.id));
 
-          await waitUntil('every job terminal', () => allTerminal(rig.store, ids), 45_000);
+          await waitAllTerminal(rig.store, ids);
           await waitForZeroLag(broker, rig.namespace);
           const { reruns } = await expectAllCompletedOnce(rig.store, ids, rig.ledger, { exactlyOnce: true });
           expect(reruns).toBe(0);

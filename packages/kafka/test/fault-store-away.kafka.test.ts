@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { faultsAvailable, noFaultsReason, startBroker, type TestBroker } from './support/broker.js';
-import { allTerminal, enqueueJobs, expectAllCompletedOnce, sleep, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
+import { waitAllTerminal, enqueueJobs, expectAllCompletedOnce, sleep, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
 import { PrivateRedis, TcpProxy } from './support/outage.js';
 import { DATABASE_URL, postgresAvailable, redisAvailable } from './support/stores.js';
 
@@ -54,7 +54,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with its store unreachable for a
   describe.each(stores)('store = $kind', ({ kind, available, outage: makeOutage }) => {
     it.skipIf(!available)(
       `the store away for ${OUTAGE_MS} ms mid-run, then back: every job completes, no attempt twice, lag 0`,
-      { timeout: 90_000 },
+      { timeout: 180_000 },
       async () => {
         const outage = await makeOutage();
         const rig = await startRig({
@@ -76,7 +76,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with its store unreachable for a
           await waitUntil('the store to answer again', () => rig.store.ping().then(() => true), 30_000);
           ids.push(...(await enqueueJobs(rig.client, 10, { retry })));
 
-          await waitUntil('every job terminal', () => allTerminal(rig.store, ids), 60_000);
+          await waitAllTerminal(rig.store, ids);
           await waitForZeroLag(broker, rig.namespace);
           const { reruns } = await expectAllCompletedOnce(rig.store, ids, rig.ledger, { exactlyOnce: false });
           console.info(`[store away, ${kind}] ${ids.length} jobs completed; ${reruns} run again after an ACK lost to the outage`);

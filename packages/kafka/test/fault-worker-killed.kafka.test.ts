@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultsAvailable, noFaultsReason, startBroker, type TestBroker } from './support/broker.js';
 import { ChildScript } from './support/child.js';
-import { allTerminal, enqueueJobs, expectAllCompletedOnce, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
+import { waitAllTerminal, enqueueJobs, expectAllCompletedOnce, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
 import { postgresAvailable, redisAvailable } from './support/stores.js';
 
 const stores: Array<{ kind: StoreKind; available: boolean }> = [
@@ -31,7 +31,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with a worker killed mid-job (sk
   describe.each(stores)('store = $kind', ({ kind, available }) => {
     it.skipIf(!available)(
       'the killed worker’s jobs are reclaimed after their reservation and finished elsewhere, each once',
-      { timeout: 120_000 },
+      { timeout: 240_000 },
       async () => {
         const rig = await startRig({ kind, broker, driver: { claimWaitMs: 500 } });
         const child = ChildScript.run('worker-crash', {
@@ -41,7 +41,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with a worker killed mid-job (sk
           VISIBILITY_MS: String(VISIBILITY_MS),
         });
         try {
-          await child.waitFor('ready');
+          await child.waitFor('ready', 1, 180_000);
           const retry = { maxAttempts: 3, initialInterval: 100, jitter: false };
           const ids = await enqueueJobs(rig.client, 20, { retry });
           const started = await child.waitFor('started', 3);
@@ -50,7 +50,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with a worker killed mid-job (sk
           expect(started.length).toBeGreaterThanOrEqual(3);
           rig.startWorker({ concurrency: 10 });
 
-          await waitUntil('every job terminal', () => allTerminal(rig.store, ids), 60_000);
+          await waitAllTerminal(rig.store, ids);
           await waitForZeroLag(broker, rig.namespace);
           await expectAllCompletedOnce(rig.store, ids, rig.ledger, { exactlyOnce: true });
           // The killed worker's jobs finished in a later attempt than the one it died in.

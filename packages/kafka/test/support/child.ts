@@ -39,7 +39,7 @@ export class ChildScript {
   }
 
   /** Waits until the child printed `count` lines starting with `word`; fails early if it exits. */
-  async waitFor(word: string, count = 1, timeoutMs = 60_000): Promise<string[][]> {
+  async waitFor(word: string, count = 1, timeoutMs = 120_000): Promise<string[][]> {
     await waitUntil(
       `the child to print ${count} × "${word}"`,
       () => {

@@ -5,14 +5,16 @@
  */
 import { Kafka, logLevel } from 'kafkajs';
 import { Client, Worker, inProcess, type EnqueueOptions } from '@ojskit/client';
+import { FAULT_QUEUE, FAULT_TYPE } from './store-of.js';
 import type { Engine, EngineOptions } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
-import { createPostgresDriver } from '@ojskit/postgres';
-import { createRedisDriver } from '@ojskit/redis';
 import { expect } from 'vitest';
 import type { KafkaDriver, KafkaDriverOptions } from '../../src/index.js';
 import type { TestBroker } from './broker.js';
-import { DATABASE_URL, REDIS_URL, disposeKafka, dropSchema, kafkaDriver, schemaOf, uniqueNamespace } from './stores.js';
+import { storeOf, type StoreKind } from './store-of.js';
+import { disposeKafka, dropSchema, kafkaDriver, uniqueNamespace } from './stores.js';
+
+export { FAULT_QUEUE, FAULT_TYPE, storeOf, type StoreKind } from './store-of.js';
 
 /** One finished handler run: the side effect a handler leaves, written when its work is done. */
 export interface LedgerEntry {
@@ -54,6 +56,20 @@ export async function waitUntil(what: string, check: () => Promise<boolean> | bo
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until every job of `ids` is terminal; on timeout the error counts the jobs per state. */
+export async function waitAllTerminal(store: Driver, ids: readonly string[], timeoutMs = 120_000): Promise<void> {
+  try {
+    await waitUntil('every job terminal', () => allTerminal(store, ids), timeoutMs);
+  } catch (error) {
+    const states = new Map<string, number>();
+    for (const s of await Promise.all(ids.map((id) => store.jobGet(id)))) {
+      const key = s ? `${s.job.state}${s.x.dispatchedAt === undefined ? '' : ' (dispatched)'} attempt ${s.job.attempt}` : 'missing';
+      states.set(key, (states.get(key) ?? 0) + 1);
+    }
+    throw new Error(`${String(error)}; jobs by state: ${JSON.stringify(Object.fromEntries(states))}`);
+  }
+}
 
 /** Whether every job of `ids` is in a terminal state in the store. */
 export async function allTerminal(store: Driver, ids: readonly string[]): Promise<boolean> {
@@ -134,15 +150,6 @@ export async function expectAllCompletedOnce(
   return { reruns };
 }
 
-/** The store kinds the fault tests run on. */
-export type StoreKind = 'redis' | 'postgres';
-
-/** A store of `kind` on a fresh namespace (`url` overrides the shared service's address: a proxy, a private server). */
-export async function storeOf(kind: StoreKind, namespace: string, url?: string): Promise<Driver> {
-  if (kind === 'redis') return createRedisDriver(url ?? REDIS_URL, { prefix: namespace, checkMemoryPolicy: false, dispatchLog: true });
-  return createPostgresDriver(url ?? DATABASE_URL, { schema: schemaOf(namespace), dispatchLog: true, max: 4 });
-}
-
 /** One process's side of a fault test: a Kafka driver on a store, its engine, a client and a ledger-keeping worker. */
 export interface Rig {
   namespace: string;
@@ -156,9 +163,6 @@ export interface Rig {
   /** Closes workers, the engine and the driver; drops the store's data. */
   dispose(): Promise<void>;
 }
-
-export const FAULT_QUEUE = 'faults';
-export const FAULT_TYPE = 'fault.job';
 
 export interface RigOptions {
   kind: StoreKind;
