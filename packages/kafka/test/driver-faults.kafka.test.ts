@@ -36,8 +36,9 @@ describe.skipIf(!faultsAvailable)(`Kafka driver under broker faults (skipped whe
           const ids = await enqueueJobs(rig.client, JOBS / 2);
           await broker.command('down all');
           try {
-            // The store takes enqueues while Kafka is away; their records wait in the relay.
-            ids.push(...(await withTimeout(enqueueJobs(rig.client, JOBS / 2), 10_000)));
+            // The store takes enqueues while Kafka is away; their records wait in the relay. The bound tells a
+            // hang (an enqueue waiting for Kafka) from a slow machine: 30 enqueues take well under a second idle.
+            ids.push(...(await withTimeout(enqueueJobs(rig.client, JOBS / 2), 60_000)));
             await sleep(2_000);
           } finally {
             await broker.command('up all');

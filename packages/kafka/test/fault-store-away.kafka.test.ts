@@ -54,7 +54,7 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with its store unreachable for a
   describe.each(stores)('store = $kind', ({ kind, available, outage: makeOutage }) => {
     it.skipIf(!available)(
       `the store away for ${OUTAGE_MS} ms mid-run, then back: every job completes, no attempt twice, lag 0`,
-      { timeout: 180_000 },
+      { timeout: 300_000 },
       async () => {
         const outage = await makeOutage();
         const rig = await startRig({
