@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { faultsAvailable, noFaultsReason, startBroker, type TestBroker } from './support/broker.js';
-import { waitAllTerminal, enqueueJobs, expectAllCompletedOnce, sleep, startRig, waitForZeroLag, waitUntil, type StoreKind } from './support/faults.js';
+import { waitAllTerminal, enqueueJobs, expectAllCompletedOnce, sleep, startRig, waitForZeroLag, type StoreKind } from './support/faults.js';
 import { postgresAvailable, redisAvailable } from './support/stores.js';
 
 const JOBS = 60;

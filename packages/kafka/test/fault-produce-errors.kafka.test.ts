@@ -5,17 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { faultsAvailable, noFaultsReason, startBroker, type TestBroker } from './support/broker.js';
-import {
-  waitAllTerminal,
-  enqueueJobs,
-  expectAllCompletedOnce,
-  FAULT_QUEUE,
-  FAULT_TYPE,
-  startRig,
-  waitForZeroLag,
-  waitUntil,
-  type StoreKind,
-} from './support/faults.js';
+import { waitAllTerminal, enqueueJobs, expectAllCompletedOnce, FAULT_QUEUE, FAULT_TYPE, startRig, waitForZeroLag, type StoreKind } from './support/faults.js';
 import { postgresAvailable, redisAvailable } from './support/stores.js';
 
 const stores: Array<{ kind: StoreKind; available: boolean }> = [

@@ -67,7 +67,7 @@ export async function waitAllTerminal(store: Driver, ids: readonly string[], tim
       const key = s ? `${s.job.state}${s.x.dispatchedAt === undefined ? '' : ' (dispatched)'} attempt ${s.job.attempt}` : 'missing';
       states.set(key, (states.get(key) ?? 0) + 1);
     }
-    throw new Error(`${String(error)}; jobs by state: ${JSON.stringify(Object.fromEntries(states))}`);
+    throw new Error(`${String(error)}; jobs by state: ${JSON.stringify(Object.fromEntries(states))}`, { cause: error });
   }
 }
 
@@ -113,7 +113,7 @@ export async function waitForZeroLag(broker: TestBroker, prefix: string, timeout
     timeoutMs,
     250,
   ).catch((error: unknown) => {
-    throw new Error(`${String(error)}; last seen ${JSON.stringify(last)}`);
+    throw new Error(`${String(error)}; last seen ${JSON.stringify(last)}`, { cause: error });
   });
 }
 
