@@ -2,7 +2,7 @@
  * Throughput and latency through the Kafka client port (kafkajs) against the test broker, or KAFKA_BROKERS:
  * produce in batches and one by one, consume a backlog, and the produce → onBatch round trip on an idle topic.
  *
- *   pnpm --filter @ojskit/kafka bench            (BENCH_RECORDS=20000 BENCH_ROUND_TRIPS=1000 to change sizes)
+ *   pnpm --filter @ojskit/kafka bench:port       (BENCH_RECORDS=20000 BENCH_ROUND_TRIPS=1000 to change sizes)
  *
  * The test broker is librdkafka's mock cluster: in memory, in one process, no disk and no replication traffic.
  * Its figures describe the port and kafkajs on this machine more than what a Kafka cluster would do.

@@ -65,8 +65,14 @@ export interface KafkaDriverOptions {
   sweepAfterMs?: number;
   /** How often the sweep runs (ms, default 10 000; 0 disables it). */
   sweepIntervalMs?: number;
-  /** Mirror every event to `<prefix>.events` with an awaited produce (default true). */
+  /** Mirror every event to `<prefix>.events` (default true). */
   mirrorEvents?: boolean;
+  /**
+   * Make each operation wait until its events are acknowledged on `<prefix>.events` (default false). With it,
+   * every operation that emits an event waits for Kafka: while Kafka is away, enqueues, ACKs and fetches that
+   * emit events wait too (see the README, "Events", for the measured cost).
+   */
+  awaitEventProduces?: boolean;
   /** The dispatcher's group session timeout (ms, default 10 000). */
   sessionTimeoutMs?: number;
   /** The dispatcher's longest idle fetch (ms, default 100). */
@@ -179,14 +185,19 @@ export class KafkaDriver implements Driver {
   private mirrored(inner: EventTransport): EventTransport {
     const topic = eventsTopic(this.prefix);
     let chain: Promise<unknown> = Promise.resolve();
-    const produce = (events: readonly OjsEvent[]) => {
+    const awaited = this.options.awaitEventProduces === true;
+    const produce = (events: readonly OjsEvent[]): Promise<unknown> => {
       const records = events.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ojs-type': e.type } }));
-      chain = chain.then(() => this.producer.produce([{ topic, records }])).catch((e: unknown) => this.log(`events topic: produce failed: ${String(e)}`));
+      const produced = chain.then(() => this.producer.produce([{ topic, records }]));
+      chain = produced.catch((e: unknown) => this.log(`events topic: produce failed: ${String(e)}`));
+      return awaited ? produced : chain;
     };
     const transport: EventTransport = {
       publish: async (events, tx) => {
         await inner.publish(events, tx);
-        if (events.length > 0 && !this.closed) produce(events);
+        if (events.length === 0 || this.closed) return;
+        const produced = produce(events);
+        if (awaited) await produced;
       },
       subscribe: (listener) => inner.subscribe(listener),
     };

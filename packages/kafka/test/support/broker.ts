@@ -54,6 +54,8 @@ export interface TestBroker {
   topic(name: string, partitions: number, replicationFactor?: number): Promise<void>;
   /** Closes the test broker's stdin, which ends it; waits for the exit. */
   stop(): Promise<void>;
+  /** The test broker's process id (benchmarks read its CPU time); absent for an external broker. */
+  readonly pid?: number;
 }
 
 /** A topic name no other test uses, also on a shared external broker. */
@@ -132,6 +134,10 @@ class MockBroker implements TestBroker {
     const match = /^BOOTSTRAP (\S+)$/.exec(first);
     if (!match) throw new Error(`test broker printed "${first}" instead of BOOTSTRAP host:port,...`);
     return new MockBroker(child, lines, match[1]!.split(','));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   command(line: string): Promise<string> {
