@@ -4,6 +4,7 @@ import type { Driver } from '@ojskit/core/driver';
 import { ManualClock } from '@ojskit/core/testing';
 import { runBackendContract, runDriverContract, skipHistoryCases } from '@ojskit/contract';
 import type { TestBroker } from './broker.js';
+import { dispatchControl, HeldQueues } from './dispatch-control.js';
 import { CONTRACT_SKIPS, DRIVER_SKIPS } from './skips.js';
 import { disposeKafka, kafkaDriver, uniqueNamespace } from './stores.js';
 
@@ -22,14 +23,16 @@ export function runKafkaDriverSuite(broker: TestBroker, store: StoreKind): void 
     name: `kafka+${store.name}`,
     create: async () => {
       const ns = uniqueNamespace();
-      const driver = await kafkaDriver(broker, await store.open(ns), ns);
+      const held = new HeldQueues(ns);
+      const driver = await kafkaDriver(broker, await store.open(ns), ns, {}, held);
       const peers: Driver[] = [];
       return {
         driver,
+        dispatchLog: dispatchControl(driver, held),
         // Peers share the store and the log but run no dispatcher: another group member would cost a rebalance
         // per case (the test broker completes one only after session timeout - 1 s).
         peer: async () => {
-          const peer = await kafkaDriver(broker, await store.open(ns), ns, { dispatcher: false });
+          const peer = await kafkaDriver(broker, await store.open(ns), ns, { dispatcher: false }, held);
           peers.push(peer);
           return peer;
         },
@@ -50,12 +53,14 @@ export function runKafkaBackendSuite(broker: TestBroker, store: StoreKind): void
     create: async () => {
       const clock = new ManualClock();
       const ns = uniqueNamespace();
-      const driver = await kafkaDriver(broker, await store.open(ns), ns);
+      const held = new HeldQueues(ns);
+      const driver = await kafkaDriver(broker, await store.open(ns), ns, {}, held);
       const engine = new Engine({ driver, clock });
       return {
         api: engine,
         clock,
         driver,
+        dispatchLog: dispatchControl(driver, held),
         maintenance: () => engine.runMaintenance(),
         close: async () => {
           await engine.stop();
