@@ -11,11 +11,6 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // The shared driver and contract suites on kafka+redis and kafka+postgres are not in `pnpm test` yet: many
-    // of their cases read a job as `available` right after enqueue, which the dispatcher races (a different
-    // handful failed in each CI run). Run them with `pnpm --filter @ojskit/kafka test:suites` until the contract
-    // treats a dispatched `pending` job as `available` for drivers with `dispatchLog` (issue 28).
-    exclude: process.env['OJSKIT_KAFKA_SUITES'] === '1' ? [] : ['test/contract.*.kafka.test.ts', 'test/driver-contract.*.kafka.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Vitest's default (one worker fewer than the cores) runs files one at a time on a two-core machine. These

@@ -26,6 +26,21 @@ export class HeldQueues {
     this.topic = dispatchTopic(prefix);
   }
 
+  /** Ids produced to the dispatch topic (by any driver of the namespace, peers too) and not yet consumed. */
+  private readonly unconsumed = new Set<string>();
+
+  /** Forgets every hold and what it kept back (a pooled driver handed to the next case). */
+  clear(): void {
+    this.queues.clear();
+    this.kept = [];
+    this.unconsumed.clear();
+  }
+
+  /** Whether every dispatch record produced so far was handled by the dispatcher. */
+  get caughtUp(): boolean {
+    return this.unconsumed.size === 0;
+  }
+
   has(queue: string): boolean {
     return this.queues.has(queue);
   }
@@ -42,7 +57,7 @@ export class HeldQueues {
     for (const producer of new Set(mine.map((k) => k.producer))) {
       await producer.produce([{ topic: this.topic, records: mine.filter((k) => k.producer === producer).map((k) => k.record) }]);
     }
-    return mine.map((k) => (JSON.parse(String(k.record.value)) as { id: string }).id);
+    return mine.map((k) => idOf(k.record.value));
   }
 
   /** `client` with a producer that keeps back the dispatch records of held queues. */
@@ -51,11 +66,23 @@ export class HeldQueues {
       producer: async (options) => {
         const inner = await client.producer(options);
         return {
-          produce: (batches: ProduceBatch[]) => inner.produce(batches.map((b) => this.filter(b, inner)).filter((b) => b.records.length > 0)),
+          produce: async (batches: ProduceBatch[]) => {
+            const sent = batches.map((b) => this.filter(b, inner)).filter((b) => b.records.length > 0);
+            for (const b of sent) if (b.topic === this.topic) for (const r of b.records) this.unconsumed.add(idOf(r.value));
+            return inner.produce(sent);
+          },
           close: () => inner.close(),
         };
       },
-      consume: (options) => client.consume(options),
+      // A peer's relay produces records this process's dispatcher handles: settling waits for those as well.
+      consume: (options) =>
+        client.consume({
+          ...options,
+          onBatch: async (batch) => {
+            await options.onBatch(batch);
+            for (const r of batch.records) this.unconsumed.delete(idOf(r.value));
+          },
+        }),
       admin: () => client.admin(),
     };
   }
@@ -72,11 +99,21 @@ export class HeldQueues {
   }
 }
 
+/** The job id a dispatch record names. */
+function idOf(value: ProduceRecord['value'] | null): string {
+  return (JSON.parse(String(value)) as { id: string }).id;
+}
+
 /** The contract's control over `driver`, whose client was wrapped by `held`. */
 export function dispatchControl(driver: KafkaDriver, held: HeldQueues): DispatchLogControl {
   const settle = async (): Promise<void> => {
     if (!(await driver.dispatched({ timeoutMs: SETTLE_MS, except: (queue) => held.has(queue) }))) {
       throw new Error(`the dispatch log did not deliver this process's ready jobs within ${SETTLE_MS} ms`);
+    }
+    const deadline = Date.now() + SETTLE_MS;
+    while (!held.caughtUp) {
+      if (Date.now() > deadline) throw new Error(`the dispatcher did not handle the records peers produced within ${SETTLE_MS} ms`);
+      await new Promise((r) => setTimeout(r, 10));
     }
   };
   return {
