@@ -11,10 +11,10 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-    // The shared driver and contract suites on kafka+redis and kafka+postgres are not in `pnpm test` yet: many
-    // of their cases read a job as `available` right after enqueue, which the dispatcher races (a different
-    // handful failed in each CI run). Run them with `pnpm --filter @ojskit/kafka test:suites` until the contract
-    // treats a dispatched `pending` job as `available` for drivers with `dispatchLog` (issue 28).
+    // The shared driver and contract suites on kafka+redis and kafka+postgres stay out of `pnpm test` until they
+    // have been seen green several runs in a row: the contract's dispatch-log view removed their skips, but on
+    // the loaded build machine only driver-contract.redis was run to green once (issue 28; the lead's note).
+    // Run them with `pnpm --filter @ojskit/kafka test:suites`.
     exclude: process.env['OJSKIT_KAFKA_SUITES'] === '1' ? [] : ['test/contract.*.kafka.test.ts', 'test/driver-contract.*.kafka.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

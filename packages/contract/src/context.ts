@@ -5,6 +5,7 @@ import type { Job, JobState, OjsApi } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
 import { toTimestamp } from '@ojskit/core/formats';
 import type { ManualClock } from '@ojskit/core/testing';
+import { DispatchView } from './dispatch-log.js';
 import type { ContractSubject } from './subject.js';
 
 /** The job type cases enqueue unless they need another. */
@@ -26,6 +27,8 @@ export class CaseContext {
   readonly api: OjsApi;
   readonly clock: ManualClock;
   readonly driver: Driver | undefined;
+  /** The subject's dispatch log, if it has one (`DispatchView`): where ready jobs are, settling, holding. */
+  readonly dispatch: DispatchView;
   private readonly prefix = `ct-${token()}`;
   private counter = 0;
 
@@ -33,12 +36,23 @@ export class CaseContext {
     this.api = subject.api;
     this.clock = subject.clock;
     this.driver = subject.driver;
+    this.dispatch = new DispatchView(subject.dispatchLog, subject.driver?.capabilities.dispatchLog, 'backend');
   }
 
   /** A queue name no other case (or other call) uses. */
   queue(): string {
     this.counter += 1;
     return `${this.prefix}-q${this.counter}`;
+  }
+
+  /**
+   * A fresh queue whose jobs the subject's dispatch log leaves `available` until `dispatch.release(queue)`:
+   * for cases that move a job out of `available` themselves. A plain queue on other backends.
+   */
+  heldQueue(): string {
+    const queue = this.queue();
+    this.dispatch.hold(queue);
+    return queue;
   }
 
   /** A unique name for crons and workflows. */
@@ -96,6 +110,23 @@ export class CaseContext {
 
   async state(id: string): Promise<JobState> {
     return (await this.api.getJob(id)).job.state;
+  }
+
+  /**
+   * Asserts that a job the case made ready is ready: `available`, or with a dispatch log `pending` once the
+   * log settled (never either of them by chance; `available` again in a held queue).
+   */
+  async expectReady(id: string): Promise<Job> {
+    await this.dispatch.settle();
+    const job = await this.job(id);
+    this.dispatch.expectReady(job.state, job.queue, `state of job ${id}`);
+    return job;
+  }
+
+  /** Asserts a queue's stats (`toMatchObject`), ready jobs counted where a settled subject shows them. */
+  async expectStats(queue: string, expected: Partial<Record<JobState, number>>): Promise<void> {
+    await this.dispatch.settle();
+    expect(await this.api.queueStats(queue), `stats of ${queue}`).toMatchObject(this.dispatch.counts(expected, queue));
   }
 
   /** Asserts a job's state. */

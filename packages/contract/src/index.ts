@@ -44,6 +44,7 @@ import { registerWorkflowCases } from './cases/workflows.js';
 export type { BackendContractOptions, ContractSubject } from './subject.js';
 export { HISTORY_CASE_IDS, skipHistoryCases } from './cases/history.js';
 export type { CaseContext } from './context.js';
+export type { DispatchLogControl } from './dispatch-log.js';
 export { runDriverContract, DRIVER_CASE_REGISTRATIONS } from './driver/index.js';
 export type { DriverContractOptions, DriverSubject } from './driver/subject.js';
 export {

@@ -2,6 +2,7 @@
 import type { OjsApi } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
 import type { ManualClock } from '@ojskit/core/testing';
+import type { DispatchLogControl } from './dispatch-log.js';
 
 /**
  * One instance of a backend under test. The suite creates one per case (and one per model-based property),
@@ -17,6 +18,11 @@ export interface ContractSubject {
   driver?: Driver;
   /** Runs every background service once (promote, rescue, expire, cron, prune). */
   maintenance(): Promise<void>;
+  /**
+   * Required when the backend has a dispatch log (`capabilities.dispatchLog`): how cases settle it and hold
+   * a queue's jobs in `available` (`DispatchLogControl`). Absent elsewhere.
+   */
+  dispatchLog?: DispatchLogControl;
   close(): Promise<void>;
 }
 

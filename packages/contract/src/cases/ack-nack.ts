@@ -162,8 +162,8 @@ export function registerAckNackCases(suite: Suite): void {
       t.clock.advance(10);
       const res = await t.api.nack({ job_id: job.id, requeue: true });
       expect(res).toMatchObject({ job_id: job.id, state: 'available' });
-      const stored = await t.job(job.id);
-      expect(stored).toMatchObject({ state: 'available', priority: 3, enqueued_at: t.iso() });
+      const stored = await t.expectReady(job.id);
+      expect(stored).toMatchObject({ priority: 3, enqueued_at: t.iso() });
       for (const absent of ['started_at', 'worker_id', 'error', 'errors', 'next_attempt_at']) expect(stored).not.toHaveProperty(absent);
       expect(await t.claimIds([queue])).toEqual([job.id]);
     });

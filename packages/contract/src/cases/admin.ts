@@ -67,7 +67,7 @@ export function registerAdminCases(suite: Suite): void {
       await t.api.setWorkerDirective(quiet, 'quiet');
       expect((await t.api.fetch({ queues: [queue], worker_id: quiet })).jobs).toEqual([]);
       expect((await t.api.fetch({ queues: [queue], worker_id: quiet, wait_ms: 20 })).jobs).toEqual([]);
-      await t.expectState(job.id, 'available');
+      await t.expectReady(job.id);
       // told through its heartbeat's answer too: a terminated worker that heartbeats is refused as well
       const gone = `w-${t.uniqueName()}`;
       await t.api.setWorkerDirective(gone, 'terminate');
@@ -80,12 +80,13 @@ export function registerAdminCases(suite: Suite): void {
     suite.test('admin.stats', 'stats count queues, live workers (with a summary) and jobs per state', async (t) => {
       const queue = t.queue();
       await t.push(queue);
+      await t.dispatch.settle();
       await t.api.heartbeat({ worker_id: `w-${t.uniqueName()}` });
       const stats = await t.api.adminStats();
       expect(stats.queues).toBeGreaterThanOrEqual(1);
       expect(stats.workers).toBeGreaterThanOrEqual(1);
       expect(stats.workers).toBe(stats.worker_summary.total - stats.worker_summary.stale);
-      expect(stats.jobs.available).toBeGreaterThanOrEqual(1);
+      expect(stats.jobs[t.dispatch.ready]).toBeGreaterThanOrEqual(1);
       expect(stats.uptime_seconds).toBeGreaterThanOrEqual(0);
     });
 
@@ -105,7 +106,8 @@ export function registerAdminCases(suite: Suite): void {
       const all = await t.api.listJobs({ queue });
       expect(all.items.map((j) => j.id)).toEqual([third.id, second.id, first.id]);
       expect(all.pagination).toEqual({ total: 3, page: 1, per_page: 25 });
-      expect((await t.api.listJobs({ queue, state: 'available' })).items.map((j) => j.id)).toEqual([third.id, second.id]);
+      await t.dispatch.settle();
+      expect((await t.api.listJobs({ queue, state: t.dispatch.ready })).items.map((j) => j.id)).toEqual([third.id, second.id]);
       expect((await t.api.listJobs({ queue, type: 'contract.other' })).items.map((j) => j.id)).toEqual([second.id]);
       expect((await t.api.listJobs({ queue, since: second.created_at })).items.map((j) => j.id)).toEqual([third.id, second.id]);
       expect((await t.api.listJobs({ queue, until: second.created_at })).items.map((j) => j.id)).toEqual([second.id, first.id]);

@@ -79,12 +79,12 @@ export function registerBulkCases(suite: Suite): void {
       const retried = await t.api.bulkJobs('retry', { job_ids: [failing.id, waiting.id] });
       expect(retried.items.map((i) => i.status)).toEqual(['retried', 'failed']);
       expect(retried.items[1]).toMatchObject({ error: { code: 'conflict' } });
-      await t.expectState(failing.id, 'available');
+      await t.expectReady(failing.id);
       await t.api.cancelJob(failing.id);
       const deleted = await t.api.bulkJobs('delete', { job_ids: [failing.id, waiting.id] });
       expect(deleted.items.map((i) => i.status)).toEqual(['deleted', 'failed']);
       await expectOjsError(t.api.getJob(failing.id), { code: 'not_found' });
-      await t.expectState(waiting.id, 'available');
+      await t.expectReady(waiting.id);
     });
 
     suite.test('bulk.admin', 'admin bulk actions act on a filter, need confirm, and count what they did', async (t) => {

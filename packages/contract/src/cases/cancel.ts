@@ -10,7 +10,8 @@ export function registerCancelCases(suite: Suite): void {
   suite.group('cancel', () => {
     for (const from of allowedFrom('cancelled', 'cancel')) {
       suite.test(`cancel.from-${from}`, `CANCEL of a ${from} job → cancelled with cancelled_at and previous_state`, async (t) => {
-        const queue = t.queue();
+        // Held when cancelling from `available`, so a dispatch log leaves the job there until the CANCEL.
+        const queue = from === 'available' ? t.heldQueue() : t.queue();
         const job = await INTO[from](t, queue);
         t.clock.advance(5);
         const res = await t.api.cancelJob(job.id);
@@ -21,6 +22,7 @@ export function registerCancelCases(suite: Suite): void {
         expect(await t.job(job.id)).toEqual(stored);
         // A cancelled job is in no index: never fetched, promoted, rescued or expired.
         await t.advance(4 * 3_600_000);
+        await t.dispatch.release(queue);
         expect(await t.claimIds([queue], 10)).toEqual([]);
         expect(await t.job(job.id)).toEqual(stored);
       });

@@ -220,7 +220,7 @@ export function registerCronCases(suite: Suite): void {
       await reachNextRun(t, name);
       await t.maintenance();
       await t.maintenance();
-      expect((await t.api.queueStats(queue)).available).toBe(1);
+      await t.expectStats(queue, { available: 1 });
     });
 
     suite.test('cron.not-early', 'nothing fires before the occurrence', async (t) => {
@@ -228,7 +228,7 @@ export function registerCronCases(suite: Suite): void {
       const { name, cron } = await everyFive(t, queue);
       t.clock.set(Date.parse(cron.next_run_at!) - 1);
       await t.maintenance();
-      expect((await t.api.queueStats(queue)).available).toBe(0);
+      await t.expectStats(queue, { available: 0 });
       expect((await t.api.getCron(name)).cron.run_count).toBe(0);
     });
 
@@ -239,12 +239,12 @@ export function registerCronCases(suite: Suite): void {
       const [first] = (await t.api.fetch({ queues: [queue] })).jobs;
       expect(first).toBeDefined();
       await reachNextRun(t, name);
-      expect((await t.api.queueStats(queue)).available).toBe(0);
+      await t.expectStats(queue, { available: 0 });
       const skipped = await cronEvents(t.api, 'cron.skipped', name);
       expect(skipped.length).toBeGreaterThanOrEqual(1);
       await t.api.ack({ job_id: first!.id });
       await reachNextRun(t, name);
-      expect((await t.api.queueStats(queue)).available).toBe(1);
+      await t.expectStats(queue, { available: 1 });
     });
 
     suite.test('cron.overlap-allow', 'overlap allow: every occurrence enqueues', async (t) => {
@@ -252,7 +252,7 @@ export function registerCronCases(suite: Suite): void {
       const { name } = await everyFive(t, queue, { overlap_policy: 'allow' });
       await reachNextRun(t, name);
       await reachNextRun(t, name);
-      expect((await t.api.queueStats(queue)).available).toBe(2);
+      await t.expectStats(queue, { available: 2 });
       expect((await t.api.getCron(name)).cron.run_count).toBe(2);
     });
 
@@ -261,7 +261,7 @@ export function registerCronCases(suite: Suite): void {
       const { name } = await everyFive(t, queue, { overlap_policy: 'allow' });
       await t.advance(60 * 60_000);
       await t.maintenance();
-      expect((await t.api.queueStats(queue)).available).toBe(1);
+      await t.expectStats(queue, { available: 1 });
       const { cron } = await t.api.getCron(name);
       expect(Date.parse(cron.next_run_at!)).toBeGreaterThan(t.now());
     });

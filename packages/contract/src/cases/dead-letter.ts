@@ -94,7 +94,7 @@ export function registerDeadLetterCases(suite: Suite): void {
       for (const cleared of ['completed_at', 'discarded_at', 'started_at', 'error', 'retry_delay_ms', 'next_attempt_at', 'worker_id']) {
         expect(res.job, `'${cleared}' must be cleared`).not.toHaveProperty(cleared);
       }
-      expect(await t.job(dead.id)).toMatchObject({ state: 'available', attempt: 0 });
+      expect(await t.expectReady(dead.id)).toMatchObject({ attempt: 0 });
       await expectOjsError(t.api.getDeadLetter(dead.id), { code: 'not_found' });
       await expectOjsError(t.api.retryDeadLetter(dead.id), { code: 'not_found' });
       expect((await t.claim(queue)).attempt).toBe(1);
@@ -120,7 +120,7 @@ export function registerDeadLetterCases(suite: Suite): void {
       await expectOjsError(t.api.deleteDeadLetter(dead.id), { code: 'not_found' });
       const alive = await t.push(queue);
       await expectOjsError(t.api.deleteDeadLetter(alive.id), { code: 'not_found' });
-      await t.expectState(alive.id, 'available');
+      await t.expectReady(alive.id);
     });
 
     suite.test('dead-letter.bulk-retry', 'bulk retry revives the matching entries only', async (t) => {
@@ -130,8 +130,8 @@ export function registerDeadLetterCases(suite: Suite): void {
       const elsewhere = await deadLetter(t, other, 'dlq.bulk');
       const res = await t.api.retryDeadLetterBulk({ filter: { queue, type: 'dlq.bulk' }, confirm: true });
       expect(res).toMatchObject({ action: 'retry', matched: 2, succeeded: 2, failed: 0 });
-      await t.expectState(mine[0]!.id, 'available');
-      await t.expectState(mine[1]!.id, 'available');
+      await t.expectReady(mine[0]!.id);
+      await t.expectReady(mine[1]!.id);
       await t.expectState(mine[2]!.id, 'discarded');
       await t.expectState(elsewhere.id, 'discarded');
     });

@@ -9,7 +9,7 @@ import { expectOjsError } from '../support/errors.js';
 export function registerEnqueueCases(suite: Suite): void {
   suite.group('enqueue', () => {
     suite.test('enqueue.single', 'PUSH stores the job and INFO returns the same envelope', async (t) => {
-      const queue = t.queue();
+      const queue = t.heldQueue();
       const res = await t.api.enqueue({ type: TEST_JOB_TYPE, args: ['a'], options: { queue } });
       expect(res.deduplicated).toBeUndefined();
       expect((await t.api.getJob(res.job.id)).job).toEqual(res.job);
@@ -21,7 +21,7 @@ export function registerEnqueueCases(suite: Suite): void {
       const res = await t.api.enqueueBatch({ jobs: requests });
       expect(res.count).toBe(5);
       expect(res.jobs.map((j) => j.args[0])).toEqual([0, 1, 2, 3, 4]);
-      for (const job of res.jobs) expect((await t.job(job.id)).state).toBe('available');
+      for (const job of res.jobs) await t.expectReady(job.id);
       expect(await t.claimIds([queue], 5)).toEqual(res.jobs.map((j) => j.id));
     });
 
@@ -29,10 +29,10 @@ export function registerEnqueueCases(suite: Suite): void {
       'enqueue.batch-large',
       'a batch of 1000 jobs is accepted',
       async (t) => {
-        const queue = t.queue();
+        const queue = t.heldQueue();
         const res = await t.api.enqueueBatch({ jobs: Array.from({ length: 1000 }, (_, i) => ({ type: TEST_JOB_TYPE, args: [i], options: { queue } })) });
         expect(res.count).toBe(1000);
-        expect((await t.api.queueStats(queue)).available).toBe(1000);
+        await t.expectStats(queue, { available: 1000 });
       },
       { timeoutMs: 60_000 },
     );
@@ -52,7 +52,7 @@ export function registerEnqueueCases(suite: Suite): void {
       );
       expect(error.message).toContain('1');
       for (const id of ids) await expectOjsError(t.api.getJob(id), { code: 'not_found' });
-      expect((await t.api.queueStats(queue)).available).toBe(0);
+      await t.expectStats(queue, { available: 0 });
     });
 
     suite.test('enqueue.batch-invalid-retry', 'a bad retry policy in a batch element is rejected with its index; nothing stored', async (t) => {
@@ -78,7 +78,7 @@ export function registerEnqueueCases(suite: Suite): void {
     });
 
     suite.test('enqueue.batch-duplicate-id', 'a batch reusing a stored id → 409 duplicate; nothing from it is stored', async (t) => {
-      const queue = t.queue();
+      const queue = t.heldQueue();
       const existing = await t.push(queue);
       const fresh = newId();
       await expectOjsError(
@@ -91,7 +91,7 @@ export function registerEnqueueCases(suite: Suite): void {
         { code: 'duplicate', details: { index: 1 } },
       );
       await expectOjsError(t.api.getJob(fresh), { code: 'not_found' });
-      expect((await t.api.queueStats(queue)).available).toBe(1);
+      await t.expectStats(queue, { available: 1 });
     });
 
     suite.test('enqueue.batch-shape', 'a batch must be {"jobs":[…]} with at least one element', async (t) => {

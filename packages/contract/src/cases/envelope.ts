@@ -255,7 +255,7 @@ export function registerEnvelopeCases(suite: Suite): void {
     });
 
     suite.test('envelope.duplicate-id', 'an id already stored → 409 duplicate with existing_job_id; the stored job is unchanged', async (t) => {
-      const queue = t.queue();
+      const queue = t.heldQueue();
       const existing = await t.push(queue, { args: ['original'] });
       await expectOjsError(t.api.enqueue({ id: existing.id, type: TEST_JOB_TYPE, args: ['other'], options: { queue } }), {
         code: 'duplicate',

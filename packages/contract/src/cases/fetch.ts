@@ -153,7 +153,7 @@ export function registerFetchCases(suite: Suite): void {
       expect(performance.now() - started).toBeLessThan(1_500);
       const job = await t.push(queue);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(await t.state(job.id)).toBe('available');
+      await t.expectReady(job.id);
     });
 
     suite.test('fetch.validation', 'missing or empty queues, or count < 1 → 400 invalid_request', async (t) => {
@@ -201,7 +201,7 @@ export function registerFetchCases(suite: Suite): void {
       const inB = await t.push(b);
       await t.api.pauseQueue(a);
       expect(await t.claimIds([a, b], 2)).toEqual([inB.id]);
-      await t.expectState(inA.id, 'available');
+      await t.expectReady(inA.id);
       await t.api.resumeQueue(a);
       expect(await t.claimIds([a, b], 2)).toEqual([inA.id]);
     });

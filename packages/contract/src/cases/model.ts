@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { newId } from '@ojskit/core/formats';
-import type { Trigger } from '@ojskit/core/lifecycle';
+import type { Job, JobState } from '@ojskit/core';
+import { STATE_ROLES, type Trigger } from '@ojskit/core/lifecycle';
 import { CaseContext, token } from '../context.js';
 import type { Suite } from '../harness.js';
 import { outcomeOf } from '../support/errors.js';
@@ -90,6 +91,15 @@ const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
 const sequenceArbitrary: fc.Arbitrary<Op[]> = fc
   .tuple(fc.array(enqueueArbitrary, { minLength: 1, maxLength: 3 }), fc.noBias(fc.array(opArbitrary, { minLength: 8, maxLength: 22, size: 'max' })))
   .map(([setup, ops]) => [...setup, ...ops]);
+
+/**
+ * The state the model has for a job the backend holds: with a dispatch log a delivered job is `pending` where
+ * the model (the protocol's table) has it `available`. It is told from a job staged by `pending: true` by its
+ * `enqueued_at`, which only entering `available` stamps.
+ */
+function modelState(t: CaseContext, job: Job): JobState {
+  return t.dispatch.active && job.state === t.dispatch.ready && job.enqueued_at !== undefined ? STATE_ROLES.promoted : job.state;
+}
 
 /** Runs one sequence on a fresh queue of the shared subject; throws with the step log on the first disagreement. */
 async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
@@ -232,12 +242,14 @@ async function runSequence(t: CaseContext, ops: Op[]): Promise<void> {
         break;
       }
     }
-    // Compare every job after every step (reads issued together: they overlap on networked backends).
+    // Compare every job after every step (reads issued together: they overlap on networked backends), once a
+    // dispatch log has delivered what the step made ready.
+    await t.dispatch.settle();
     const jobIds = model.ids();
     const actuals = await Promise.all(jobIds.map(async (id) => (await t.api.getJob(id)).job));
     for (const [i, id] of jobIds.entries()) {
       const actual = actuals[i]!;
-      if (!model.resolve(id, actual.state, actual.attempt)) {
+      if (!model.resolve(id, modelState(t, actual), actual.attempt)) {
         const options = model
           .options(id)
           .map((c) => `${c.state}/attempt ${c.attempt}`)

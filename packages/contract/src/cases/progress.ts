@@ -14,7 +14,7 @@ export function registerProgressCases(suite: Suite): void {
     });
 
     suite.test('progress.never-reported', 'a job that never reported progress reads as nulls', async (t) => {
-      const job = await t.push(t.queue());
+      const job = await t.push(t.heldQueue());
       expect(await t.api.getProgress(job.id)).toMatchObject({ job_id: job.id, state: 'available', progress: null, message: null, data: null });
     });
 

@@ -37,7 +37,7 @@ export function registerQueueCases(suite: Suite): void {
       const accepted = await t.push(queue);
       expect(accepted.state).toBe('available');
       await t.advance(1_500);
-      await t.expectState(later.id, 'available');
+      await t.expectReady(later.id);
       expect(await t.claimIds([queue], 10)).toEqual([]);
       await t.api.ack({ job_id: running.id });
       await t.expectState(running.id, 'completed');
@@ -76,8 +76,9 @@ export function registerQueueCases(suite: Suite): void {
       const order = [...JOB_STATES].sort((a, b) => Number(withoutClaim(a)) - Number(withoutClaim(b)));
       for (const state of order) await INTO[state](t, queue);
       await t.push(queue);
+      await t.dispatch.settle();
       const stats = await t.api.queueStats(queue);
-      const counts = { scheduled: 1, available: 2, pending: 1, active: 1, completed: 1, retryable: 1, cancelled: 1, discarded: 1 };
+      const counts = t.dispatch.counts({ scheduled: 1, available: 2, pending: 1, active: 1, completed: 1, retryable: 1, cancelled: 1, discarded: 1 }, queue);
       expect(stats).toMatchObject({ name: queue, paused: false, ...counts, computed_at: t.iso() });
       expect(stats.queue).toMatchObject({ name: queue, paused: false, ...counts });
       expect(stats.stats).toMatchObject({ queue, depth: 1 + 2 + 1 + 1, ...counts });

@@ -64,7 +64,7 @@ export function registerRateLimitCases(suite: Suite): void {
           details: { field },
         });
       }
-      expect((await t.api.queueStats(queue)).available).toBe(0);
+      await t.expectStats(queue, { available: 0 });
       await expectOjsError(t.api.setQueueConfig(queue, { rate_limit: { max_per_second: 0 } }), {
         code: 'invalid_request',
         details: { field: 'rate_limit.max_per_second' },
@@ -82,7 +82,7 @@ export function registerRateLimitCases(suite: Suite): void {
       for (let i = 0; i < 3; i++) await t.push(queue, limited(SLOW));
       expect(await t.claimIds([queue], 3)).toHaveLength(1);
       expect(await t.claimIds([queue], 3)).toHaveLength(0);
-      expect((await t.api.queueStats(queue)).available).toBe(2);
+      await t.expectStats(queue, { available: 2 });
 
       const fast = t.queue();
       for (let i = 0; i < 3; i++) await t.push(fast, limited({ max_per_second: 20 }));
@@ -98,7 +98,7 @@ export function registerRateLimitCases(suite: Suite): void {
       const b = await t.push(queue, limited(SLOW));
       const plain = await t.push(queue);
       expect(await t.claimIds([queue], 3)).toEqual([a.id, plain.id]);
-      await t.expectState(b.id, 'available');
+      await t.expectReady(b.id);
     });
 
     suite.test('rate-limit.concurrency', 'concurrency k: at most k active jobs share the key across concurrent fetchers', async (t) => {
@@ -130,7 +130,7 @@ export function registerRateLimitCases(suite: Suite): void {
       expect(await t.claimIds([queue], 1)).toEqual([b1.id]);
       expect(await t.claimIds([queue], 5)).toEqual([plain.id]);
       expect(await t.claimIds([queue], 5)).toEqual([]);
-      await t.expectState(a2.id, 'available');
+      await t.expectReady(a2.id);
     });
 
     suite.test('rate-limit.release', "the key's slot is released on ack, nack, cancel and rescue", async (t) => {

@@ -101,7 +101,7 @@ export function registerRetryCases(suite: Suite): void {
     suite.test('retry.promoted-by-maintenance', 'maintenance moves a due retryable job to available with enqueued_at', async (t) => {
       const job = await INTO.retryable(t, t.queue());
       await t.advance(job.retry_delay_ms!);
-      const after = await t.expectState(job.id, 'available');
+      const after = await t.expectReady(job.id);
       // next_attempt_at may stay until the next claim (lifecycle.md, timestamps table).
       expect(after.enqueued_at).toBe(t.iso());
     });

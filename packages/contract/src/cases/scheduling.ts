@@ -26,7 +26,7 @@ export function registerSchedulingCases(suite: Suite): void {
       await t.advance(29_999);
       await t.expectState(job.id, 'scheduled');
       await t.advance(1);
-      const promoted = await t.expectState(job.id, 'available');
+      const promoted = await t.expectReady(job.id);
       expect(promoted.enqueued_at).toBe(t.iso());
       expect(promoted.scheduled_at).toBe(job.scheduled_at);
       expect(await t.claimIds([queue])).toEqual([job.id]);
@@ -62,7 +62,7 @@ export function registerSchedulingCases(suite: Suite): void {
       await t.advance(2 * 3_600_000 + 9_999);
       await t.expectState(job.id, 'scheduled');
       await t.advance(1);
-      await t.expectState(job.id, 'available');
+      await t.expectReady(job.id);
     });
   });
 

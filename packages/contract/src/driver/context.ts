@@ -4,6 +4,7 @@ import type { Job, JobState } from '@ojskit/core';
 import type { ClaimParams, ClaimResult, Driver, InsertOutcome, JobInternals, StoredJob } from '@ojskit/core/driver';
 import { newId, toTimestamp } from '@ojskit/core/formats';
 import { token } from '../context.js';
+import { DispatchView } from '../dispatch-log.js';
 import type { DriverSubject } from './subject.js';
 
 /** The instant cases start from. Drivers never read a clock: every time is passed in, so a fixed one serves. */
@@ -54,11 +55,14 @@ function fieldsOf(state: JobState, at: number): { job: Partial<Job>; x: Partial<
 /** One case's view of its subject. */
 export class DriverCaseContext {
   readonly driver: Driver;
+  /** The driver's dispatch log, if it has one (`DispatchView`): where ready jobs are, settling, holding. */
+  readonly dispatch: DispatchView;
   private readonly prefix = `dc-${token()}`;
   private counter = 0;
 
   constructor(private readonly subject: DriverSubject) {
     this.driver = subject.driver;
+    this.dispatch = new DispatchView(subject.dispatchLog, subject.driver.capabilities.dispatchLog, 'driver');
   }
 
   /** `count` drivers on the store for racing callers: this case's driver, then peers when the subject opens them. */
@@ -73,6 +77,16 @@ export class DriverCaseContext {
   queue(): string {
     this.counter += 1;
     return `${this.prefix}-q${this.counter}`;
+  }
+
+  /**
+   * A fresh queue whose jobs the driver's dispatch log leaves `available` until `dispatch.release(queue)`:
+   * for cases that move a job out of `available` themselves, or read it there. A plain queue elsewhere.
+   */
+  heldQueue(): string {
+    const queue = this.queue();
+    this.dispatch.hold(queue);
+    return queue;
   }
 
   /** A unique name for crons, workflows, leases and unique keys. */
@@ -131,6 +145,20 @@ export class DriverCaseContext {
     const got = await this.driver.jobGet(id);
     if (got === null) expect.fail(`job ${id} is not stored`);
     return got;
+  }
+
+  /** Asserts that a job the case made ready is ready: `available`, or `pending` once a dispatch log settled. */
+  async expectReady(id: string): Promise<void> {
+    await this.dispatch.settle();
+    const { job } = await this.stored(id);
+    this.dispatch.expectReady(job.state, job.queue, `state of job ${id}`);
+  }
+
+  /** Asserts a queue's counts (`toMatchObject`; all queues without one), ready jobs where a settled driver shows them. */
+  async expectCounts(queue: string | undefined, expected: Partial<Record<JobState, number>>): Promise<void> {
+    await this.dispatch.settle();
+    const counts = await this.driver.jobCounts(queue === undefined ? {} : { queue });
+    expect(counts, `counts of ${queue ?? 'every queue'}`).toMatchObject(this.dispatch.counts(expected, queue));
   }
 
   async state(id: string): Promise<JobState | undefined> {

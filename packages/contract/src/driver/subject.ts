@@ -1,5 +1,6 @@
 /** What a driver hands the driver-level suite: a fresh driver on a namespace of its own, and more on the same one. */
 import type { Driver } from '@ojskit/core/driver';
+import type { DispatchLogControl } from '../dispatch-log.js';
 
 /**
  * One driver under test. The suite creates one per case, and cases call store-wide primitives (`jobPromote`,
@@ -14,6 +15,11 @@ export interface DriverSubject {
    * `driver` alone (enough for a store inside the process). `close` closes every peer it opened.
    */
   peer?: () => Promise<Driver>;
+  /**
+   * Required when the driver has a dispatch log (`capabilities.dispatchLog`): how cases settle it and hold a
+   * queue's jobs in `available` (`DispatchLogControl`). Absent elsewhere.
+   */
+  dispatchLog?: DispatchLogControl;
   /** Closes the driver and its peers and removes the namespace. */
   close(): Promise<void>;
 }

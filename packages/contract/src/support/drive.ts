@@ -21,9 +21,13 @@ export const INTO: Record<JobState, Into> = {
     const job = await t.push(queue, withOptions(extra, { scheduled_at: '+PT1H' }));
     return t.expectState(job.id, 'scheduled');
   },
+  /**
+   * Ready: `available`, or with a dispatch log delivered (`pending`) once settled; hold the queue first
+   * (`t.heldQueue()`) to keep the job `available` there.
+   */
   async available(t, queue, extra = {}) {
     const job = await t.push(queue, extra);
-    return t.expectState(job.id, 'available');
+    return t.expectReady(job.id);
   },
   async pending(t, queue, extra = {}) {
     const job = await t.push(queue, withOptions(extra, { pending: true }));

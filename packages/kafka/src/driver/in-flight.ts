@@ -51,6 +51,30 @@ export class InFlight {
     }
   }
 
+  /**
+   * Resolves true once no entry of a queue `counts` accepts is left (entries are not dropped), false after
+   * `ms`.
+   */
+  async idle(counts: (queue: string) => boolean, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    const busy = (): boolean => {
+      for (const e of this.entries.values()) if (counts(e.queue)) return true;
+      return false;
+    };
+    while (busy()) {
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return true;
+  }
+
   private wake(): void {
     const waiters = this.waiters;
     this.waiters = [];

@@ -174,6 +174,17 @@ export class KafkaDriver implements Driver {
     await this.dispatcher?.joined(timeoutMs);
   }
 
+  /**
+   * Resolves true once every job this process handed to the dispatch log was recorded as delivered (or left
+   * the ready state another way), leaving out the queues `except` names; false after `timeoutMs`. For tests
+   * and drains that need the log caught up; a claim waits for its own queues by itself.
+   * @example await driver.dispatched({ timeoutMs: 5_000 }) // true: every enqueued job is pending or beyond
+   */
+  dispatched(options: { timeoutMs?: number; except?: (queue: string) => boolean } = {}): Promise<boolean> {
+    const except = options.except;
+    return this.inFlight.idle(except === undefined ? () => true : (queue) => !except(queue), options.timeoutMs ?? 30_000);
+  }
+
   /** Produces every job that stayed `available` longer than `sweepAfterMs` again; how many (the relay's sweep). */
   sweep(now?: number): Promise<number> {
     return this.relay.sweep(now);

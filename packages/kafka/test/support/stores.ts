@@ -7,8 +7,9 @@ import type { Driver } from '@ojskit/core/driver';
 import { createRedisDriver } from '@ojskit/redis';
 import { createPostgresDriver } from '@ojskit/postgres';
 import pg from 'pg';
-import { createKafkaDriver, type KafkaDriver, type KafkaDriverOptions } from '../../src/index.js';
+import { createKafkaDriver, createKafkajsClient, type KafkaDriver, type KafkaDriverOptions } from '../../src/index.js';
 import type { TestBroker } from './broker.js';
+import type { HeldQueues } from './dispatch-control.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -42,15 +43,6 @@ export const redisAvailable: boolean = await (async () => {
   if (!ok) console.warn(`[@ojskit/kafka tests] Redis unreachable at ${REDIS_URL}: kafka+redis tests skipped`);
   return ok;
 })();
-
-/**
- * Why some shared cases do not run on the Kafka driver: they read a job they put in `available` (or counts of
- * `available` jobs) some time after, and here the dispatcher moves every `available` job to `pending` (delivered
- * by the log) moments after it enters that state, by design (issue 28: `pending` is real). The state and count
- * the case sees is `pending`; the same behaviour is checked on the store's own adapter.
- */
-export const DISPATCHED_AWAY =
-  'the dispatcher moves each available job to pending (delivered by the log) moments after it enters available, by design (issue 28); the case reads the job or its count as available afterwards';
 
 export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -99,13 +91,29 @@ export const TEST_DRIVER_OPTIONS: Partial<KafkaDriverOptions> = {
   log: () => {},
 };
 
-/** A Kafka driver on `store`, its dispatch topic created on the broker first, its dispatcher joined. */
-export async function kafkaDriver(broker: TestBroker, store: Driver, namespace: string, options: Partial<KafkaDriverOptions> = {}): Promise<KafkaDriver> {
+/**
+ * A Kafka driver on `store`, its dispatch topic created on the broker first, its dispatcher joined. With `held`,
+ * its producer keeps back the dispatch records of the queues `held` holds (the suites' `DispatchLogControl`).
+ */
+export async function kafkaDriver(
+  broker: TestBroker,
+  store: Driver,
+  namespace: string,
+  options: Partial<KafkaDriverOptions> = {},
+  held?: HeldQueues,
+): Promise<KafkaDriver> {
   // A peer on the same namespace finds the topic there already.
   await broker.topic(`${namespace}.dispatch`, 4).catch((e: unknown) => {
     if (!String(e).includes('TOPIC_ALREADY_EXISTS')) throw e;
   });
-  const driver = await createKafkaDriver({ brokers: broker.brokers, store, prefix: namespace, ...TEST_DRIVER_OPTIONS, ...options });
+  const client = held?.wrap(createKafkajsClient({ brokers: broker.brokers, log: () => {} }));
+  const driver = await createKafkaDriver({
+    ...(client ? { client } : { brokers: broker.brokers }),
+    store,
+    prefix: namespace,
+    ...TEST_DRIVER_OPTIONS,
+    ...options,
+  });
   await driver.dispatcherJoined();
   return driver;
 }

@@ -17,7 +17,7 @@ export function registerClaimCases(suite: DriverSuite): void {
       'claim.fifo-kept-through-updates',
       'a large claim keeps FIFO within a priority after in-place updates, and a job whose priority changes in place moves to its new priority',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const jobs = Array.from({ length: 60 }, (_, i) => t.job(q, { priority: i % 3 === 0 ? 1 : 0 }));
         await t.insert(jobs);
         // In-place rewrites (same state): a store that orders by physical position or re-stamps the sequence fails here.
@@ -30,6 +30,7 @@ export function registerClaimCases(suite: DriverSuite): void {
         const expected = [last, ...jobs.filter((j) => j !== last && j.job.priority === 1), ...jobs.filter((j) => j !== last && j.job.priority === 0)].map(
           (j) => j.job.id,
         );
+        await t.dispatch.release(q);
         expect(await t.claimIds([q], 60)).toEqual(expected);
       },
     );
@@ -65,7 +66,7 @@ export function registerClaimCases(suite: DriverSuite): void {
       const b = [t.job(qb, { priority: 100 }), t.job(qb)];
       await t.insert([...b, ...a]);
       expect(await t.claimIds([qa, qb], 3)).toEqual([a[0]!.job.id, a[1]!.job.id, b[0]!.job.id]);
-      expect(await t.driver.jobCounts({ queue: qb })).toMatchObject({ available: 1, active: 1 });
+      await t.expectCounts(qb, { available: 1, active: 1 });
       expect(await t.claim([t.queue()], 3)).toEqual({ jobs: [], promoted: [], expired: [] });
     });
 

@@ -88,8 +88,9 @@ export function registerCompleteCases(suite: DriverSuite): void {
         expect(await t.driver.jobCounts({ queue })).toEqual(counts);
         expect(await complete(t, [{ id: '00000000-0000-7000-8000-000000000000' }])).toEqual([{ ok: false, state: null }]);
         // every other state refuses, whatever the guards say
+        const held = t.heldQueue();
         for (const state of JOB_STATES.filter((s) => s !== ACTIVE)) {
-          const s = t.job(queue, { state });
+          const s = t.job(held, { state });
           await t.insert([s]);
           const stored = await t.stored(s.job.id);
           expect(await complete(t, [{ id: s.job.id }]), state).toMatchObject([{ ok: false, state, job: { id: s.job.id, state } }]);
@@ -112,7 +113,7 @@ export function registerCompleteCases(suite: DriverSuite): void {
         const q = t.queue();
         const plain = [t.job(q), t.job(q), t.job(q)];
         const member = t.job(q, { workflow_id: t.name() });
-        const waiting = t.job(q);
+        const waiting = t.job(t.heldQueue());
         await t.insert([...plain, member]);
         await t.claim([q], 4);
         await t.insert([waiting]);

@@ -49,6 +49,8 @@ export function registerFailCases(suite: DriverSuite): void {
         `applies EFFECTS.${outcome}: ${ACTIVE} → ${effect.to}, its stamps and removals, its inputs, and the index it lands in`,
         async (t) => {
           const { id, queue } = await activeJob(t);
+          // A dispatch log leaves a job this outcome makes ready in `available` until released below.
+          t.dispatch.hold(queue);
           const sent = item(id, outcome, { workerId: 'w1' });
           const [result] = await fail(t, [sent]);
           expect(result).toMatchObject({ ok: true, from: ACTIVE, job: { id, state: effect.to } });
@@ -59,6 +61,7 @@ export function registerFailCases(suite: DriverSuite): void {
           expect(await t.driver.jobCounts({ queue })).toMatchObject({ [ACTIVE]: 0, [effect.to]: 1 });
           expect(await t.driver.jobListOverdue({ now: Number.MAX_SAFE_INTEGER, limit: 10 })).toEqual([]);
           const dead = (await t.driver.jobList({ deadLetter: true, limit: 10, offset: 0 })).jobs.map((j) => j.id);
+          await t.dispatch.release(queue);
           if (outcome === 'requeue') {
             expect(stored.job.attempt, 'the attempt is handed back').toBe(0);
             expect(stored.job.error).toBeUndefined();
@@ -113,8 +116,9 @@ export function registerFailCases(suite: DriverSuite): void {
         // the guards that hold all together let it through
         expect(await fail(t, [item(id, 'reclaim', { workerId: 'w1', visibleUntil })])).toMatchObject([{ ok: true, from: ACTIVE }]);
         // every other state refuses every outcome
+        const held = t.heldQueue();
         for (const state of JOB_STATES.filter((s) => s !== ACTIVE)) {
-          const s = t.job(queue, { state, attempt: 1 });
+          const s = t.job(held, { state, attempt: 1 });
           await t.insert([s]);
           const stored = await t.stored(s.job.id);
           for (const outcome of OUTCOMES)

@@ -49,7 +49,7 @@ export function registerInsertCases(suite: DriverSuite): void {
     );
 
     suite.test('insert.stores-and-registers', 'stores each job exactly as given (envelope and internals), in order, and registers its queue', async (t) => {
-      const [qa, qb] = [t.queue(), t.queue()];
+      const [qa, qb] = [t.heldQueue(), t.heldQueue()];
       const jobs = [t.job(qa), t.job(qb, { state: 'scheduled' }), t.job(qa, { state: 'pending' }, { expiresAt: T0 + 5_000 })];
       const result = await t.driver.jobInsert({ jobs, now: T0, nowIso: iso(T0) });
       expect(result).toEqual({ ok: true, outcomes: jobs.map((s) => ({ status: 'inserted', job: s.job })) });
@@ -92,7 +92,7 @@ export function registerInsertCases(suite: DriverSuite): void {
       'insert.duplicate-id-aborts',
       'an id already stored, or given twice in one insert, aborts the whole insert with duplicate_id and stores nothing of it',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const first = t.job(q);
         await t.insert([first]);
         const fresh = t.job(q);
@@ -115,7 +115,7 @@ export function registerInsertCases(suite: DriverSuite): void {
       'insert.unique-reject-aborts-all',
       'a reject conflict aborts the whole insert, undoing what earlier jobs of it did (a replacement included)',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const [k1, k2] = [t.name(), t.name()];
         const held = t.job(q, {}, unique(k1, 'reject'));
         const toReplace = t.job(q, {}, unique(k2, 'reject'));
@@ -134,7 +134,7 @@ export function registerInsertCases(suite: DriverSuite): void {
       'insert.unique-ignore',
       'an ignore conflict reports the match as existing and stores nothing for that job; jobs earlier in the same insert count',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const key = t.name();
         const kept = t.job(q, {}, unique(key, 'reject'));
         const dup = t.job(q, {}, unique(key, 'ignore'));
@@ -156,7 +156,7 @@ export function registerInsertCases(suite: DriverSuite): void {
       'insert.unique-replace',
       'a replace conflict cancels the match (cancelled_at, finishedAt), reports it, and stores the new job; also within one insert',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const key = t.name();
         const old = t.job(q, {}, unique(key, 'reject'));
         await t.insert([old]);

@@ -76,9 +76,10 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
           ].sort(),
         );
         expect(expired).toEqual([[doomed.job.id, 'discarded', iso(now), iso(now)]]);
-        expect((await t.stored(first.job.id)).job).toMatchObject({ state: 'available', enqueued_at: iso(now) });
+        await t.expectReady(first.job.id);
+        expect((await t.stored(first.job.id)).job).toMatchObject({ enqueued_at: iso(now) });
         expect((await t.stored(doomed.job.id)).x.finishedAt).toBe(now);
-        expect(await t.driver.jobCounts({})).toMatchObject({ scheduled: 1, retryable: 0, available: 2, discarded: 1 });
+        await t.expectCounts(undefined, { scheduled: 1, retryable: 0, available: 2, discarded: 1 });
         expect(await t.claimIds([qb, qa], 5, { now })).toEqual([second.job.id, first.job.id]);
       },
     );
@@ -87,7 +88,7 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
       'expire.waiting-jobs',
       'discards scheduled, available and retryable jobs past x.expiresAt, earliest first up to the limit, never active or pending ones',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const running = t.job(q, { state: 'active' }, { expiresAt: T0 + 1 });
         const late = t.job(q, {}, { expiresAt: T0 + 20 });
         const early = t.job(q, { state: 'scheduled' }, { expiresAt: T0 + 10 });
@@ -130,7 +131,7 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
       'prune.terminal-before',
       'deletes terminal jobs finished before `before`, oldest first up to the limit, dead-lettered ones only when asked',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const finished = (state: 'completed' | 'cancelled' | 'discarded', at: number, deadLetter = false) =>
           t.job(q, { state }, { finishedAt: at, ...(deadLetter ? { deadLetter } : {}) });
         const jobs = [
@@ -225,7 +226,7 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
     );
 
     suite.test('counts.per-queue-and-all', 'counts every state, per queue and over all queues, with zero for the empty ones', async (t) => {
-      const [qa, qb] = [t.queue(), t.queue()];
+      const [qa, qb] = [t.heldQueue(), t.queue()];
       await t.insert([t.job(qa), t.job(qa, { state: 'scheduled' }), t.job(qb, { state: 'pending' }), t.job(qb, { state: 'completed' })]);
       const zero = { scheduled: 0, available: 0, pending: 0, active: 0, completed: 0, retryable: 0, cancelled: 0, discarded: 0 };
       expect(await t.driver.jobCounts({ queue: qa })).toEqual({ ...zero, available: 1, scheduled: 1 });
@@ -235,7 +236,7 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
     });
 
     suite.test('delete.guards', 'deletes a job only while its guards hold, returning it; the job is then gone from every index', async (t) => {
-      const q = t.queue();
+      const q = t.heldQueue();
       const s = t.job(q);
       await t.insert([s]);
       expect(await t.driver.jobDelete({ id: s.job.id, expect: { states: ['completed'] } })).toBeNull();
@@ -244,6 +245,7 @@ export function registerMaintenanceCases(suite: DriverSuite): void {
       expect(await t.driver.jobDelete({ id: s.job.id })).toBeNull();
       expect(await t.driver.jobGet(s.job.id)).toBeNull();
       expect((await t.driver.jobCounts({ queue: q })).available).toBe(0);
+      await t.dispatch.release(q);
       expect(await t.claimIds([q], 1)).toEqual([]);
       expect((await t.driver.jobList({ queue: q, limit: 10, offset: 0 })).total).toBe(0);
     });

@@ -129,7 +129,7 @@ export function registerRecordCases(suite: DriverSuite): void {
       'workflow.inserts-jobs',
       'inserts jobs with the document atomically, skipping ids already stored, and nothing when the guard fails',
       async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const id = t.name();
         const [a, b, c] = [t.job(q, { state: 'pending', workflow_id: id }), t.job(q, { workflow_id: id }), t.job(q)];
         expect(await t.driver.workflowSave({ workflow: { id, version: 1 }, expectVersion: null, insert: [a], now: T0, nowIso: iso(T0) })).toBe(true);
@@ -140,6 +140,7 @@ export function registerRecordCases(suite: DriverSuite): void {
         expect(await t.driver.jobGet(b.job.id)).toEqual(b);
         expect(await t.driver.jobCounts({ queue: q })).toMatchObject({ pending: 1, available: 1 });
         expect(await t.driver.workflowGet(id)).toEqual({ id, version: 2 });
+        await t.dispatch.release(q);
         expect(await t.claimIds([q], 5)).toEqual([b.job.id]);
       },
     );

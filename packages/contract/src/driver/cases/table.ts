@@ -85,6 +85,7 @@ function move(id: string, from: JobState, to: JobState): TransitionOp {
   return op;
 }
 
+/** Each case's queue is held (`heldQueue`): on a driver with a dispatch log its job stays where the case put it. */
 export function registerTableCases(suite: DriverSuite): void {
   const { legal, illegal, dispatch } = statePairs();
 
@@ -95,7 +96,7 @@ export function registerTableCases(suite: DriverSuite): void {
         `table.dispatch.${from}-${to}`,
         `applies ${from} → ${to} (DISPATCH_TRANSITIONS) exactly when the driver has capabilities.dispatchLog, and refuses it untouched otherwise`,
         async (t) => {
-          const q = t.queue();
+          const q = t.heldQueue();
           const s = t.job(q, { state: from });
           if (from === 'pending') s.x.dispatchedAt = T0;
           await t.insert([s]);
@@ -125,7 +126,7 @@ export function registerTableCases(suite: DriverSuite): void {
         `table.refuses.${from}-${to}`,
         `refuses ${from} → ${to} (not in TRANSITIONS) even when from names ${from}, whatever it asks back, leaving the job untouched`,
         async (t) => {
-          const q = t.queue();
+          const q = t.heldQueue();
           const s = t.job(q, { state: from });
           await t.insert([s]);
           const before = await t.stored(s.job.id);
@@ -142,7 +143,7 @@ export function registerTableCases(suite: DriverSuite): void {
   suite.group('transition table: allowed edges', () => {
     for (const [from, to] of legal) {
       suite.test(`table.allows.${from}-${to}`, `applies ${from} → ${to} (in TRANSITIONS) and moves the job's count`, async (t) => {
-        const q = t.queue();
+        const q = t.heldQueue();
         const s = t.job(q, { state: from });
         await t.insert([s]);
         const result = await t.driver.jobTransition(move(s.job.id, from, to));

@@ -80,7 +80,7 @@ export function registerTransitionCases(suite: DriverSuite): void {
     });
 
     suite.test('transition.worker-guard-without-worker', 'skips the workerId guard when the job has no worker_id', async (t) => {
-      const q = t.queue();
+      const q = t.heldQueue();
       const s = t.job(q);
       await t.insert([s]);
       expect(
@@ -114,12 +114,15 @@ export function registerTransitionCases(suite: DriverSuite): void {
         const expiring = t.job(q);
         const running = t.job(q);
         await t.insert([waiting, expiring]);
+        // With a dispatch log, `expiring` is delivered (pending) once settled: updated in place there.
+        await t.dispatch.settle();
+        const ready = t.dispatch.ready;
         // due in an hour → due now: the next claim promotes it
         expect(
           await t.driver.jobTransition({ id: waiting.job.id, from: ['scheduled'], to: 'scheduled', set: { scheduled_at: iso(T0 + 5) }, x: { dueAt: T0 + 5 } }),
         ).toMatchObject({ ok: true });
         // no expiry → expired at T0 + 1
-        expect(await t.driver.jobTransition({ id: expiring.job.id, from: ['available'], to: 'available', x: { expiresAt: T0 + 1 } })).toMatchObject({
+        expect(await t.driver.jobTransition({ id: expiring.job.id, from: [ready], to: ready, x: { expiresAt: T0 + 1 } })).toMatchObject({
           ok: true,
         });
         const claimed = await t.claim([q], 5, { now: T0 + 5 });
@@ -136,7 +139,7 @@ export function registerTransitionCases(suite: DriverSuite): void {
     );
 
     suite.test('transition.moves-queue', 'a transition that sets queue moves the job, with its indexes and counts, to that queue', async (t) => {
-      const [from, to] = [t.queue(), t.queue()];
+      const [from, to] = [t.heldQueue(), t.queue()];
       const s = t.job(from);
       await t.insert([s]);
       expect(await t.driver.jobTransition({ id: s.job.id, from: ['available'], to: 'available', set: { queue: to } })).toMatchObject({
@@ -145,6 +148,7 @@ export function registerTransitionCases(suite: DriverSuite): void {
       });
       expect(await t.driver.jobCounts({ queue: from })).toMatchObject({ available: 0 });
       expect(await t.driver.jobCounts({ queue: to })).toMatchObject({ available: 1 });
+      await t.dispatch.release(from);
       expect(await t.claimIds([from], 1)).toEqual([]);
       expect(await t.claimIds([to], 1)).toEqual([s.job.id]);
       await t.driver.jobTransition({

@@ -1,0 +1,94 @@
+/**
+ * The suites' view of a backend with a dispatch log (`capabilities.dispatchLog`, the Kafka adapter): there a
+ * job that becomes `available` is moved to `pending` by the log's dispatcher moments later, by design. Cases
+ * that read a job they made ready settle the log first and then expect the one state it must be in
+ * (`ready`); cases that move a job out of `available` themselves hold its queue so the log leaves it there.
+ * On every other backend the view is the identity: `ready` is `available`, settling and holding do nothing.
+ */
+import { expect } from 'vitest';
+import type { JobState } from '@ojskit/core';
+import { DISPATCH_EFFECTS, STATE_ROLES } from '@ojskit/core/lifecycle';
+
+/** How a case steers a subject whose backend has a dispatch log. */
+export interface DispatchLogControl {
+  /**
+   * Resolves once every job made ready so far, outside held queues, was delivered by the log (moved to
+   * `pending`, or found moved on); rejects when that takes unreasonably long.
+   */
+  settle(): Promise<void>;
+  /** The log delivers no job of `queue` until `release(queue)`: its ready jobs stay `available`. */
+  hold(queue: string): void;
+  /** Delivers what `hold` kept back of `queue` (and lets later jobs through), then settles. */
+  release(queue: string): Promise<void>;
+}
+
+/** The state a ready job is in once settled, and a delivered one: `pending` with a dispatch log. */
+const DELIVERED: JobState = DISPATCH_EFFECTS.dispatch.to;
+const READY: JobState = STATE_ROLES.promoted;
+
+/** Per-state job counts, as `jobCounts` and queue stats return them. */
+type Counts = Partial<Record<JobState, number>>;
+
+/** One case's view of its subject's dispatch log (or of its absence). */
+export class DispatchView {
+  /** Where a job made ready is found after `settle()`: `available`, or `pending` with a dispatch log. */
+  readonly ready: JobState;
+
+  constructor(
+    private readonly control: DispatchLogControl | undefined,
+    capability: boolean | undefined,
+    subjectName: string,
+  ) {
+    // A backend that says it has a dispatch log but whose subject cannot settle it would make every read of a
+    // ready job a race: refuse it rather than let cases guess.
+    if (capability === true && control === undefined) {
+      throw new Error(`[ojs contract:${subjectName}] the driver declares capabilities.dispatchLog: its subject must offer dispatchLog (settle, hold, release)`);
+    }
+    this.ready = control === undefined ? READY : DELIVERED;
+  }
+
+  private readonly held = new Set<string>();
+
+  /** Where a ready job of `queue` is once settled: `available` in a held queue, else `ready`. */
+  readyIn(queue: string): JobState {
+    return this.held.has(queue) ? READY : this.ready;
+  }
+
+  /** True when the subject has a dispatch log. */
+  get active(): boolean {
+    return this.control !== undefined;
+  }
+
+  settle(): Promise<void> {
+    return this.control?.settle() ?? Promise.resolve();
+  }
+
+  hold(queue: string): void {
+    if (this.control === undefined) return;
+    this.held.add(queue);
+    this.control.hold(queue);
+  }
+
+  release(queue: string): Promise<void> {
+    if (this.control === undefined) return Promise.resolve();
+    this.held.delete(queue);
+    return this.control.release(queue);
+  }
+
+  /**
+   * Expected per-state counts of a queue as a settled subject shows them: with a dispatch log the `available`
+   * ones are counted as `pending` (a staged `pending` job stays `pending` as well: name it in `expected`)
+   * unless the queue is held; elsewhere unchanged.
+   * @example view.counts({ available: 1, pending: 1 }) // { available: 0, pending: 2 } with a dispatch log
+   */
+  counts<C extends Counts>(expected: C, queue?: string): C {
+    const ready = expected[READY];
+    if (this.control === undefined || (queue !== undefined && this.held.has(queue)) || ready === undefined) return expected;
+    return { ...expected, [READY]: 0, [DELIVERED]: (expected[DELIVERED] ?? 0) + ready };
+  }
+
+  /** Fails unless `state` is where a settled ready job of `queue` is. */
+  expectReady(state: JobState | undefined, queue: string, what: string): void {
+    expect(state, what).toBe(this.readyIn(queue));
+  }
+}
