@@ -254,7 +254,7 @@ describe.skipIf(!redisAvailable)('RedisDriver (Redis only)', () => {
     const perQueue = rest.filter((k) => k.startsWith('{tagged}:'));
     const global = rest.filter((k) => !k.startsWith('{tagged}:')).sort();
     expect(global).toEqual(['ids', 'lease:svc', 'queues', 'u:k']);
-    for (const k of perQueue) expect(k).toMatch(/^\{tagged\}:(j:.+|counts|st:[a-z]+|avail|due|active|exp|fin|dl|seq|meta)$/);
+    for (const k of perQueue) expect(k).toMatch(/^\{tagged\}:(j:.+|h:.+|hdrop|counts|st:[a-z]+|avail|due|active|exp|fin|dl|seq|meta)$/);
   });
 
   it('prunes finished jobs without leaving any trace', async () => {
