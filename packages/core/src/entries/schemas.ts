@@ -16,4 +16,4 @@ export { OjsEventSchema } from '../events/event.js';
 export { OjsErrorBodySchema } from '../errors/ojs-error.js';
 export * from '../schemas/rate-limit.js';
 export * from '../schemas/cron-overlap.js';
-export * from '../schemas/age-boost.js';
+export * from '../priority/age-boost-input.js';

@@ -25,7 +25,7 @@ import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 import { listQueues } from './queues.js';
 import { parseQueueRateLimit } from '../../schemas/rate-limit.js';
-import { parseAgeBoost } from '../../schemas/age-boost.js';
+import { parseAgeBoost } from '../../priority/age-boost-input.js';
 
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 100;

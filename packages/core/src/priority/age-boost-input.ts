@@ -1,7 +1,7 @@
 /** Validation of a queue configuration's `age_boost` (spec/admin.md, "Age boost"). */
 import { durationToMs } from '../formats/durations.js';
-import { AGE_BOOST_MAX_INTERVAL_MS, AGE_BOOST_MIN_INTERVAL_MS, type AgeBoost } from '../priority/age-boost.js';
-import { invalidField, isPlainObject } from './fields.js';
+import { AGE_BOOST_MAX_INTERVAL_MS, AGE_BOOST_MIN_INTERVAL_MS, type AgeBoost } from './age-boost.js';
+import { invalidField, isPlainObject } from '../schemas/fields.js';
 
 const EXPECTED_INTERVAL = `a whole number of ms from ${AGE_BOOST_MIN_INTERVAL_MS} to ${AGE_BOOST_MAX_INTERVAL_MS} (30 days)`;
 
