@@ -11,7 +11,8 @@ describe('background service leases', () => {
     const leaseAcquire = driver.leaseAcquire.bind(driver);
     driver.leaseAcquire = async (params) => {
       const held = await leaseAcquire(params);
-      acquired.push(`${params.owner}:${params.name}:${held}:${Date.now()}`);
+      // The lease's own clock (`now`, from which it lasts `ttlMs`), not the time the call returned.
+      acquired.push(`${params.owner}:${params.name}:${held}:${params.now}`);
       return held;
     };
     const jobPromote = driver.jobPromote.bind(driver);
@@ -40,7 +41,8 @@ describe('background service leases', () => {
     // The lease renewed at most once per half lease (500 ms) of the time that passed, not at every pass…
     expect(wins.length).toBeLessThanOrEqual(Math.ceil(elapsed / 500) + 1);
     expect(wins.length).toBeLessThan(promotions.length);
-    // …and never held by both: when the other engine takes it, the last holder's 1 s lease had run out.
+    // …and never held by both: when the other engine takes it, the last holder's 1 s lease had run out (by the
+    // lease's clock).
     for (let i = 1; i < wins.length; i++) {
       if (wins[i]!.owner !== wins[i - 1]!.owner) expect(wins[i]!.at - wins[i - 1]!.at).toBeGreaterThanOrEqual(1_000);
     }
