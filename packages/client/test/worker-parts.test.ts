@@ -118,7 +118,8 @@ describe('shutdown of an idle worker', () => {
     expect(worker.stats.fetchCalls).toBe(1);
     const started = performance.now();
     await worker.close();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Anything short of the 2 s poll it would otherwise wait out (a loaded machine took 1.09 s).
+    expect(performance.now() - started).toBeLessThan(1_900);
     // Nothing enqueued after the close is claimed by the abandoned fetch.
     const { job } = await engine.enqueue({ type: 't', args: [], options: { queue: 'idle' } });
     expect((await engine.getJob(job.id)).job.state).toBe('available');
