@@ -7,7 +7,7 @@
  * PostgreSQL executing a test's queries, is not in it), also written to the file named by OJSKIT_TEST_TIMES
  * (`.ci/run` prints it at its end).
  *
- *   node scripts/test/run.mjs [--only step,step]
+ *   node scripts/test/run.mjs [--only step,step]    (`--only test` names every `test:<package>` step)
  *
  * Plain Node, no dependencies: the tools it starts come from the root's node_modules/.bin, which `pnpm run`
  * puts on the PATH.
@@ -16,7 +16,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { STEPS } from './stages.mjs';
+import { POOLS, STEPS } from './stages.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const args = process.argv.slice(2);
@@ -44,6 +44,8 @@ function prefixLines(stream, out, prefix) {
 }
 
 const running = new Set();
+/** How many steps of each pool run now (stages.mjs's POOLS caps them). */
+const inPool = new Map();
 let cpuAtLastExit = childrenCpu();
 
 /** Runs one step; resolves with its times and exit code. */
@@ -105,7 +107,7 @@ function table(results, wall) {
 
 const started = performance.now();
 const results = [];
-const steps = STEPS.filter((step) => !only || only.has(step.name));
+const steps = STEPS.filter((step) => !only || only.has(step.name) || only.has(step.name.split(':')[0]));
 const selected = new Set(steps.map((step) => step.name));
 const width = Math.max(...steps.map((step) => step.name.length));
 /** Steps not started yet; a prerequisite left out by --only counts as passed. */
@@ -121,9 +123,13 @@ await new Promise((resolve) => {
         continue;
       }
       if (!after.every((name) => passed.has(name))) continue;
+      // A full pool leaves the step waiting; steps start in the order stages.mjs lists them.
+      if (step.pool && (inPool.get(step.pool) ?? 0) >= POOLS[step.pool]) continue;
       waiting.delete(step);
+      if (step.pool) inPool.set(step.pool, (inPool.get(step.pool) ?? 0) + 1);
       console.log(`test: ${step.name} started`);
       void runStep(step, width).then((result) => {
+        if (step.pool) inPool.set(step.pool, inPool.get(step.pool) - 1);
         results.push(result);
         ended.add(step.name);
         if (result.code === 0) passed.add(step.name);

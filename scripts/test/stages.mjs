@@ -1,21 +1,39 @@
 /**
  * What `pnpm test` runs: steps, each started as soon as the steps it names in `after` have passed, so steps
  * that neither read what the other writes run together. Package tests run from TypeScript sources (the
- * `@ojskit/source` condition) and need only the builds turbo's test task depends on; the consumer checks read
+ * `@ojskit/source` condition) and start after the build for what they serve or spawn built (the playground's
+ * bundle, the gateway's CLI); the consumer checks read
  * the packed builds; typecheck, lint, cycles and format read only sources, so they fill the cores while the
  * tests mostly wait on round trips. Each step works in its own directories, key prefixes and schemas.
  */
 
-/** Package tests that run at once; each package's vitest runs up to two files at a time itself. */
-const TEST_CONCURRENCY = 3;
+/**
+ * Package tests that run at once (the `tests` pool); each package's vitest runs up to two files at a time itself.
+ * Listed longest first (their wall times on a quiet 2-core machine: gateway ~150 s, postgres ~95, playground,
+ * redis and kafka ~70, contract ~35, the rest ~10): steps start in this order as the pool frees, so the longest
+ * start at once and the short ones fill the ends. turbo picked its own order and started the gateway's last.
+ */
+export const POOLS = { tests: 3 };
+
+const PACKAGE_TESTS = [
+  ['gateway', '@ojskit/gateway'],
+  ['postgres', '@ojskit/postgres'],
+  ['playground', '@ojskit/playground'],
+  ['redis', '@ojskit/redis'],
+  ['kafka', '@ojskit/kafka'],
+  ['contract', '@ojskit/contract'],
+  ['client', '@ojskit/client'],
+  ['core', '@ojskit/core'],
+  ['memory', '@ojskit/memory'],
+];
 
 export const STEPS = [
   // A stale spec fails in seconds, before minutes of building: everything else waits for it.
   { name: 'spec:check', command: 'pnpm run spec:check', after: [] },
   { name: 'build', command: 'turbo run build', after: ['spec:check'] },
-  // Replays the builds from turbo's cache (`dependsOn: ["^build"]`), rebuilding nothing.
-  // --continue: one package's failure does not stop the others, so a run reports every failing package.
-  { name: 'test', command: `turbo run test --concurrency=${TEST_CONCURRENCY} --continue`, after: ['build'] },
+  // One step per package, after the build: one package's failure does not stop the others, so a run reports
+  // every failing package.
+  ...PACKAGE_TESTS.map(([name, pkg]) => ({ name: `test:${name}`, command: `pnpm --filter ${pkg} run test`, after: ['build'], pool: 'tests' })),
   { name: 'consumer:check', command: 'pnpm run consumer:check', after: ['build'] },
   { name: 'first-hour', command: 'pnpm run first-hour', after: ['build'] },
   // One program for every Node package, one for the playground: see tsconfig.typecheck.json.
