@@ -8,7 +8,10 @@ import type { Transport } from '../transport/transport.js';
 export interface WaitForOptions {
   /** States that end the wait (default: the terminal ones, `completed`, `cancelled`, `discarded`). */
   states?: readonly JobState[];
-  /** Give up after this long (default 30 s) with a `WaitTimeoutError`. */
+  /**
+   * Give up after this long (default 30 s) with a `WaitTimeoutError`. When no read of the job has answered by
+   * then, the one in flight is awaited first, so the error names the job's state whenever it could be read.
+   */
   timeoutMs?: number;
   /** Polling period used in case events are missed or unavailable (default 500 ms). */
   pollIntervalMs?: number;
@@ -25,6 +28,8 @@ export function waitForJob(api: Transport, id: string, options: WaitForOptions =
     let lastState: JobState | undefined;
     let checking = false;
     let recheck = false;
+    /** The deadline passed while the first read was still out: it ends the wait when it answers. */
+    let timedOut = false;
     const cleanups: Array<() => void> = [];
     const finish = (error: unknown, job?: WireJob): void => {
       if (done) return;
@@ -51,6 +56,7 @@ export function waitForJob(api: Transport, id: string, options: WaitForOptions =
         finish(error);
       } finally {
         checking = false;
+        if (timedOut) finish(new WaitTimeoutError(id, timeoutMs, lastState));
       }
     };
 
@@ -60,7 +66,11 @@ export function waitForJob(api: Transport, id: string, options: WaitForOptions =
       options.signal.addEventListener('abort', onAbort, { once: true });
       cleanups.push(() => options.signal!.removeEventListener('abort', onAbort));
     }
-    const timer = startTimer(() => finish(new WaitTimeoutError(id, timeoutMs, lastState)), timeoutMs);
+    const timer = startTimer(() => {
+      // On a slow link or a loaded machine the first read may still be out at a short deadline.
+      if (checking && lastState === undefined) timedOut = true;
+      else finish(new WaitTimeoutError(id, timeoutMs, lastState));
+    }, timeoutMs);
     cleanups.push(() => timer.cancel());
     // Subscribe before the first read, so a transition between the two is seen by one or the other.
     try {
