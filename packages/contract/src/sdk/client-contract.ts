@@ -300,7 +300,7 @@ export function runClientContract(options: ClientContractOptions): void {
       );
       const started = await client.workflows.start(chain([step('fetch', ['u']), step('parse'), step('store')], { name: 'ingest', options: { queue } }));
       expect(started).toMatchObject({ kind: 'chain', name: 'ingest', state: 'running', total: 3 });
-      await until(5_000, 'the chain to complete', () => seen.length === 2);
+      await until(10_000, 'the chain to complete', () => seen.length === 2);
       let wf = await client.workflows.get(started.id);
       for (let i = 0; i < 100 && wf.state === 'running'; i++) wf = (await sleep(20), await client.workflows.get(started.id));
       expect(wf.state).toBe('completed');
@@ -325,7 +325,7 @@ export function runClientContract(options: ClientContractOptions): void {
         // Callbacks are built from their own item only (protocol: queue from its options, else `default`).
         batch([step('thumb', [1]), step('thumb', [2])], { onComplete: step('report', [], { queue }) }, { options: { queue } }),
       );
-      await until(5_000, 'the batch callback', () => reports.length === 1);
+      await until(10_000, 'the batch callback', () => reports.length === 1);
       let groupView = await client.workflows.get(g.id);
       for (let i = 0; i < 100 && groupView.state === 'running'; i++) groupView = (await sleep(20), await client.workflows.get(g.id));
       expect(groupView.state).toBe('completed');
@@ -503,7 +503,7 @@ export function runClientContract(options: ClientContractOptions): void {
       expect(info).toMatchObject({ id: worker.workerId, state: 'running', directive: 'running', stale: false, queues: [queue] });
       expect((await client.stats()).workers).toBeGreaterThanOrEqual(1);
       await client.workers.quiet(worker.workerId);
-      await until(5_000, 'the quiet directive', () => directives.includes('quiet'));
+      await until(10_000, 'the quiet directive', () => directives.includes('quiet'));
       // a long-poll already out when the directive came (pollWaitMs 100) may still return; none follows it
       await sleep(300);
       await client.enqueue('ignored', [], { queue });

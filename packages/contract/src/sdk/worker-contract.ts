@@ -130,7 +130,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(done.state).toBe('completed');
       expect(done.result).toBe(5);
       expect(done.attempt).toBe(1);
-      await until(2_000, 'the completed event', () => !(completed.length === 0));
+      await until(10_000, 'the completed event', () => !(completed.length === 0));
       expect(completed[0]![0].id).toBe(job.id);
       expect(completed[0]![1]).toBe(5);
     });
@@ -147,7 +147,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue] },
       );
       const job = await client.enqueue('ctx.probe', [{ nested: [1, 'two'] }, null], { queue, meta: { trace: 'abc' } });
-      const ctx = await within(5_000, 'the handler', seen.promise);
+      const ctx = await within(10_000, 'the handler', seen.promise);
       expect(ctx).toEqual({ id: job.id, args: [{ nested: [1, 'two'] }, null], attempt: 1, workerId: worker.workerId, meta: { trace: 'abc' }, aborted: false });
     });
 
@@ -192,7 +192,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(done.state).toBe('discarded');
       expect(done.attempt).toBe(1);
       expect(done.error).toMatchObject({ code: 'handler_error', type: 'CardDeclined', message: 'declined', retryable: false });
-      await until(2_000, 'the failed event', () => !(outcomes.length === 0));
+      await until(10_000, 'the failed event', () => !(outcomes.length === 0));
       expect(outcomes[0]).toMatchObject({ state: 'discarded', willRetry: false });
     });
 
@@ -231,7 +231,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue] },
       );
       const job = await client.enqueue('slow', [], { queue, timeoutMs: 150, retry: { maxAttempts: 1 } });
-      const why = await within(5_000, 'the abort', reason.promise);
+      const why = await within(10_000, 'the abort', reason.promise);
       expect(why).toBeInstanceOf(JobTimeoutError);
       const done = await client.waitFor(job.id, { timeoutMs: 5_000 });
       expect(done.state).toBe('discarded');
@@ -254,12 +254,12 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       );
       worker.on('cancelled', (job) => cancelled.push(job.id));
       const job = await client.enqueue('long', [], { queue });
-      await within(5_000, 'the handler to start', started.promise);
+      await within(10_000, 'the handler to start', started.promise);
       await client.cancel(job.id);
-      const why = await within(2_000, 'the cancellation to reach the handler', reason.promise);
+      const why = await within(10_000, 'the cancellation to reach the handler', reason.promise);
       expect(why).toBeInstanceOf(JobCancelledError);
       expect((await client.get(job.id)).state).toBe('cancelled');
-      await until(2_000, 'the cancelled event', () => !(cancelled.length === 0));
+      await until(10_000, 'the cancelled event', () => !(cancelled.length === 0));
       expect(cancelled).toEqual([job.id]);
       expect(errors).toEqual([]);
     });
@@ -277,9 +277,9 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue], listen: false, heartbeatIntervalMs: 50 },
       );
       const job = await client.enqueue('long', [], { queue });
-      await within(5_000, 'the handler to start', started.promise);
+      await within(10_000, 'the handler to start', started.promise);
       await client.cancel(job.id);
-      expect(await within(2_000, 'the cancellation to reach the handler', reason.promise)).toBeInstanceOf(JobCancelledError);
+      expect(await within(10_000, 'the cancellation to reach the handler', reason.promise)).toBeInstanceOf(JobCancelledError);
       expect(errors).toEqual([]);
     });
 
@@ -298,7 +298,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue] },
       );
       const job = await client.enqueue('short', [], { queue });
-      await within(5_000, 'the handler to start', started.promise);
+      await within(10_000, 'the handler to start', started.promise);
       await worker.close({ timeoutMs: 5_000 });
       expect(sawAbort).toBe(false);
       const after = await client.get(job.id);
@@ -321,7 +321,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       );
       worker.on('released', (job) => released.push(job.id));
       const job = await client.enqueue('stubborn', [], { queue });
-      await within(5_000, 'the handler to start', started.promise);
+      await within(10_000, 'the handler to start', started.promise);
       await worker.close({ timeoutMs: 50 });
       expect(await reason.promise).toBeInstanceOf(WorkerClosingError);
       expect(released).toEqual([job.id]);
@@ -358,7 +358,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         heartbeatIntervalMs: 60_000,
       });
       const job = await client.enqueue('hold', [], { queue });
-      await within(5_000, 'the handler to start', started.promise);
+      await within(10_000, 'the handler to start', started.promise);
       const closing = worker.close({ timeoutMs: 5_000 });
       let seen: string | undefined;
       for (let tries = 0; tries < 200 && seen !== 'quiet'; tries++) {
@@ -367,7 +367,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       }
       expect(seen).toBe('quiet');
       release.resolve();
-      await within(5_000, 'the close', closing);
+      await within(10_000, 'the close', closing);
       expect((await client.get(job.id)).state).toBe('completed');
       expect(await serverWorker(worker.workerId)).toMatchObject({ state: 'terminate' });
     });
@@ -381,7 +381,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       const first = await client.enqueue('noop', [], { queue });
       expect((await client.waitFor(first.id, { timeoutMs: 5_000 })).state).toBe('completed');
       await subject.api.setWorkerDirective(worker.workerId, 'quiet');
-      await until(5_000, 'the quiet directive', () => directives.includes('quiet'));
+      await until(10_000, 'the quiet directive', () => directives.includes('quiet'));
       // a long-poll already out when the directive came (pollWaitMs 100) may still return; none follows it
       await sleep(300);
       const second = await client.enqueue('noop', [], { queue });
@@ -401,11 +401,11 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       });
       worker.on('closed', () => closed.resolve());
       const job = await client.enqueue('hold', [], { queue });
-      await within(5_000, 'the handler to start', started.promise);
+      await within(10_000, 'the handler to start', started.promise);
       await subject.api.setWorkerDirective(worker.workerId, 'terminate');
       await sleep(300);
       release.resolve();
-      await within(5_000, 'the worker to close', closed.promise);
+      await within(10_000, 'the worker to close', closed.promise);
       expect((await client.get(job.id)).state).toBe('completed');
       const later = await client.enqueue('hold', [], { queue });
       await sleep(300);
@@ -441,14 +441,14 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue], visibilityTimeoutMs: 1_200, heartbeatIntervalMs: 60_000, concurrency: 1 },
       );
       const job = await client.enqueue('marathon', [], { queue });
-      await until(5_000, 'the second attempt', () => attempts.length >= 2);
+      await until(10_000, 'the second attempt', () => attempts.length >= 2);
       const done = await client.waitFor(job.id, { timeoutMs: 5_000 });
       expect(done.state).toBe('completed');
       expect(attempts.slice(0, 2)).toEqual([1, 2]);
       expect(done.errors[0]).toMatchObject({ type: 'visibility_timeout', attempt: 1 });
       // One of the two attempts was refused or withdrawn, and reported. (Which one wins depends on whether the
       // server guards ACKs by attempt: with the guard, the late ACK of attempt 1 is the one refused.)
-      await until(2_000, 'the refused attempt to be reported', () => errors.length > 0);
+      await until(10_000, 'the refused attempt to be reported', () => errors.length > 0);
       const refused = errors[0];
       expect(refused instanceof JobLostError || (isOjsError(refused) && refused.code === 'conflict')).toBe(true);
     });
@@ -477,7 +477,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       worker.on('completed', () => {
         if (++count === total) completed.resolve();
       });
-      await within(8_000, 'every job to complete', completed.promise);
+      await within(15_000, 'every job to complete', completed.promise);
       expect(peak).toBeLessThanOrEqual(concurrency);
       // A fetch asks for a batch (the concurrency by default), or for DEEP_FETCH_BATCHES of them once its handlers
       // finish faster than a fetch's round trip (5 ms handlers against a loaded machine's HTTP round trips).
@@ -506,7 +506,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       worker.on('completed', () => {
         if (++count === total) completed.resolve();
       });
-      await within(8_000, 'every job to complete', completed.promise);
+      await within(15_000, 'every job to complete', completed.promise);
       expect(calls.fetch.every((f) => f.count === 1)).toBe(true);
       expect(calls.ack).toBe(total);
       expect(calls.ackMany).toEqual([]);
@@ -533,7 +533,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         const { worker, errors } = startWorker((w) => w.register('unit', handler), { queues: [queue], concurrency: 2, prefetch: 2 });
         const released: string[] = [];
         worker.on('released', (job) => released.push(job.id));
-        await until(5_000, 'two jobs running and two held', () => worker.stats.jobsFetched === 4 && worker.activeCount === 2);
+        await until(10_000, 'two jobs running and two held', () => worker.stats.jobsFetched === 4 && worker.activeCount === 2);
         await sleep(100);
         expect(worker.stats.jobsFetched).toBe(4);
         expect(peak).toBe(2);
@@ -588,7 +588,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         worker.on('completed', () => {
           if (++count === total) completed.resolve();
         });
-        await within(8_000, 'every job to complete', completed.promise);
+        await within(15_000, 'every job to complete', completed.promise);
         expect(worker.options.fetchBatchSize).toBe(fetchBatchSize);
         expect(peak).toBe(concurrency);
         expect(calls.fetch.some((f) => f.count === fetchBatchSize && f.returned === fetchBatchSize)).toBe(true);
@@ -620,7 +620,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         worker.on('completed', () => {
           if (++count === total) completed.resolve();
         });
-        await within(8_000, 'every job to complete', completed.promise);
+        await within(15_000, 'every job to complete', completed.promise);
         expect(worker.options.prefetch).toBe(4);
         // With one batch held, at most two fetches of a batch each are ever out at once; with several, more jobs
         // are asked for at once, in bigger fetches (no fetch batch size was configured either).
@@ -645,7 +645,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue], concurrency: 1, prefetch: 1, visibilityTimeoutMs: 1_200, heartbeatIntervalMs: 100 },
       );
       const jobs = await client.enqueueMany([0, 1].map((i) => ({ type: 'marathon', args: [i], options: { queue } })));
-      await until(5_000, 'the second job to be held', () => worker.stats.jobsFetched === 2 && worker.activeCount === 1);
+      await until(10_000, 'the second job to be held', () => worker.stats.jobsFetched === 2 && worker.activeCount === 1);
       for (const job of jobs) {
         const done = await client.waitFor(job.id, { timeoutMs: 10_000 });
         expect(done.state).toBe('completed');
@@ -669,7 +669,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue], concurrency: 1, prefetch: 1 },
       );
       const [first, second] = await client.enqueueMany([0, 1].map((i) => ({ type: 'unit', args: [i], options: { queue } })));
-      await until(5_000, 'the second job to be held', () => worker.stats.jobsFetched === 2 && worker.activeCount === 1);
+      await until(10_000, 'the second job to be held', () => worker.stats.jobsFetched === 2 && worker.activeCount === 1);
       await client.cancel(second!.id);
       await sleep(200);
       gate.resolve();
@@ -713,7 +713,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       expect(done.state).toBe('completed');
       expect(performance.now() - before).toBeLessThan(1_500);
       // The store records the ACK before the worker reads its answer, so the client can see `completed` first.
-      await until(2_000, 'the worker to count its ACK', () => worker.stats.jobsAcked >= 1);
+      await until(10_000, 'the worker to count its ACK', () => worker.stats.jobsAcked >= 1);
       expect(worker.stats.jobsAcked).toBe(1);
     });
 
@@ -730,7 +730,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
           expect((await client.waitFor(job.id, { timeoutMs: 5_000, pollIntervalMs: 10 })).state).toBe('completed');
         }
         // The store records the ACK before the worker reads its answer, so the client can see `completed` first.
-        await until(2_000, 'the worker to count its third ACK', () => worker.stats.jobsAcked >= 3);
+        await until(10_000, 'the worker to count its third ACK', () => worker.stats.jobsAcked >= 3);
         expect(worker.stats.jobsAcked).toBe(3);
         // After each FETCH that brought a job, the next call is that job's ACK, not another FETCH.
         const afterJobs = calls.order.flatMap((entry, i) =>
@@ -755,7 +755,7 @@ export function runWorkerContract(options: WorkerContractOptions): void {
         { queues: [queue] },
       );
       const job = await client.enqueue('upload', [], { queue });
-      await within(5_000, 'the progress report', reported.promise);
+      await within(10_000, 'the progress report', reported.promise);
       const progress = await client.progress(job.id);
       expect(progress).toMatchObject({ jobId: job.id, state: 'active', progress: 0.5, message: 'half way', data: { bytes: 512 } });
       finish.resolve();
