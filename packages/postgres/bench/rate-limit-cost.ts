@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Engine } from '@ojskit/core';
 import pg from 'pg';
-import { GENERIC_PLANS, migrate, PostgresDriver } from '../src/index.js';
+import { SESSION_SETTINGS, migrate, PostgresDriver } from '../src/index.js';
 
 const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const N = Number(process.env['BENCH_JOBS'] ?? 1_000);
@@ -33,7 +33,7 @@ interface Totals {
 
 // one connection: every statement of the driver runs on the backend measured
 // as createPostgresDriver connects (generic plans), on one connection
-const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1, options: GENERIC_PLANS });
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1, options: SESSION_SETTINGS });
 await migrate({ pool, schema });
 const driver = new PostgresDriver({ pool, schema, ownsPool: true, events: false });
 const engine = new Engine({ driver, maxBatchSize: 1_000 });

@@ -10,17 +10,23 @@ export interface CreatePostgresDriverOptions extends Omit<PostgresDriverOptions,
   migrate?: boolean;
   /** Most connections the pool opens. Default 10. */
   max?: number;
-  /** Extra pg pool settings. `options` (server settings) are appended to `GENERIC_PLANS`. */
+  /** Extra pg pool settings. `options` (server settings) are appended to `SESSION_SETTINGS`. */
   pool?: Omit<pg.PoolConfig, 'connectionString' | 'max'>;
 }
 
 /**
- * Server setting of the pool's connections: plan the driver's prepared statements once. Left to choose, the
- * server re-plans the claim at every call (its estimate for a `LIMIT $2` over unnested queues makes the
- * generic plan look 20× dearer than it is), and planning costs more than claiming a batch of 50 jobs. The
- * plans are the same either way. Settings given in `pool.options` or PGOPTIONS come after it and win.
+ * Server settings of the pool's connections.
+ * - `plan_cache_mode=force_generic_plan`: plan the driver's prepared statements once. Left to choose, the
+ *   server re-plans the claim at every call (its estimate for a `LIMIT $2` over unnested queues makes the
+ *   generic plan look 20× dearer than it is), and planning costs more than claiming a batch of 50 jobs. The
+ *   plans are the same either way.
+ * - `jit=off`: the claim's generic plan estimates more rows than it reads (the age-boost branch's recursive
+ *   walk of priority levels), which put its cost over `jit_above_cost` once the table was analysed with a few
+ *   thousand jobs: every claim was then compiled by LLVM (~380 ms) to run for ~3 ms. No statement of the driver
+ *   reads enough rows for compilation to pay (BENCHMARKS.md, 2026-11-27).
+ * Settings given in `pool.options` or PGOPTIONS come after these and win.
  */
-export const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+export const SESSION_SETTINGS = '-c plan_cache_mode=force_generic_plan -c jit=off';
 
 /**
  * Splits ojskit's own `schema` parameter off a connection URL (pg would send it to the server as a setting).
@@ -43,7 +49,7 @@ export function parsePostgresUrl(url: string): { connectionString: string; schem
 export async function createPostgresDriver(url: string, options: CreatePostgresDriverOptions = {}): Promise<PostgresDriver> {
   const { connectionString, schema: urlSchema } = parsePostgresUrl(url);
   const schema = options.schema ?? urlSchema ?? DEFAULT_SCHEMA;
-  const serverOptions = [GENERIC_PLANS, options.pool?.options ?? process.env['PGOPTIONS']].filter(Boolean).join(' ');
+  const serverOptions = [SESSION_SETTINGS, options.pool?.options ?? process.env['PGOPTIONS']].filter(Boolean).join(' ');
   const pool = new pg.Pool({ ...options.pool, connectionString, max: options.max ?? 10, options: serverOptions });
   try {
     if (options.migrate !== false)

@@ -1,6 +1,6 @@
 /** @ojskit/postgres: the PostgreSQL (pg) driver for ojskit, its migrations and its event transport. */
 export { PostgresDriver, type PostgresDriverOptions } from './postgres-driver.js';
-export { createPostgresDriver, parsePostgresUrl, GENERIC_PLANS, type CreatePostgresDriverOptions } from './factory.js';
+export { createPostgresDriver, parsePostgresUrl, SESSION_SETTINGS, type CreatePostgresDriverOptions } from './factory.js';
 export { migrate, DEFAULT_SCHEMA, type MigrateOptions, type MigrateResult } from './migrate.js';
 export { PgEventTransport, packPayloads, packEvent, unpackEvent, MAX_PAYLOAD_BYTES } from './event-transport.js';
 

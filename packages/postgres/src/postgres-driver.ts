@@ -579,7 +579,7 @@ export class PostgresDriver implements Driver {
   /**
    * Runs a listing statement planned for the values given. Its filters are optional (`$1 IS NULL OR queue =
    * $1`): planned for the values, a state filter reads that state's partial index; a generic plan (what
-   * `GENERIC_PLANS` asks of the pool's connections) would scan the table. So it runs in a transaction of its
+   * `SESSION_SETTINGS` asks of the pool's connections) would scan the table. So it runs in a transaction of its
    * own that sets the server back to choosing (an unnamed statement is then planned for its values).
    */
   private listing<R extends QueryResultRow>(name: string, values: unknown[]): Promise<R[]> {

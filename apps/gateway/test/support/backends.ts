@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, describe } from 'vitest';
 import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
-import { GENERIC_PLANS, migrate, PostgresDriver } from '@ojskit/postgres';
+import { SESSION_SETTINGS, migrate, PostgresDriver } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';
 
 export const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -109,7 +109,7 @@ let postgresPool: pg.Pool | undefined;
 
 /** Commits need not wait for the WAL flush: test data need not survive a crash (as in the postgres package's tests). */
 function sharedPool(): pg.Pool {
-  postgresPool ??= new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: `${GENERIC_PLANS} -c synchronous_commit=off` });
+  postgresPool ??= new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: `${SESSION_SETTINGS} -c synchronous_commit=off` });
   return postgresPool;
 }
 

@@ -5,7 +5,7 @@
  * the cost of a case). `dropAll()` drops every schema at the end.
  */
 import pg from 'pg';
-import { GENERIC_PLANS } from '../../src/factory.js';
+import { SESSION_SETTINGS } from '../../src/factory.js';
 import { migrate } from '../../src/migrate.js';
 import { DATABASE_URL, uniqueSchema } from './database.js';
 
@@ -17,7 +17,7 @@ export class SchemaPool {
    * Shared by the subjects' drivers (they do not own it). Planned as `createPostgresDriver`'s pools are (the
    * suites on database.ts's pools run with the server's default plan choice).
    */
-  readonly pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: `${GENERIC_PLANS} -c synchronous_commit=off` });
+  readonly pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: `${SESSION_SETTINGS} -c synchronous_commit=off` });
   private readonly free: string[] = [];
   private readonly all: string[] = [];
 
