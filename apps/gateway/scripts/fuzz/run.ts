@@ -13,7 +13,7 @@ import { Engine } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
 import { ManualClock } from '@ojskit/core/testing';
 import { MemoryDriver } from '@ojskit/memory';
-import { migrate, PostgresDriver } from '@ojskit/postgres';
+import { migrate, PostgresDriver, SESSION_SETTINGS } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';
 import { createGateway } from '../../src/index.js';
 import { checkRequest, newCounts, requestArbitrary, seedSentinels, type FuzzCounts } from './model.js';
@@ -46,7 +46,7 @@ async function openStore(name: string): Promise<{ driver: Driver; dispose(): Pro
     };
   }
   const schema = `ojs_fuzz_${unique()}`;
-  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4 });
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 4, options: SESSION_SETTINGS });
   await migrate({ pool, schema });
   const driver = new PostgresDriver({ pool, schema });
   await driver.events?.listen();

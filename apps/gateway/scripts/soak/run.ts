@@ -13,7 +13,7 @@ import pg from 'pg';
 import { Client, Worker, http } from '@ojskit/client';
 import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
-import { migrate, PostgresDriver } from '@ojskit/postgres';
+import { migrate, PostgresDriver, SESSION_SETTINGS } from '@ojskit/postgres';
 import { createRedisDriver } from '@ojskit/redis';
 import { createGateway, startGateway } from '../../src/index.js';
 
@@ -47,7 +47,7 @@ async function openStore(name: string): Promise<{ driver: Driver; dispose(): Pro
     };
   }
   const schema = `ojs_soak_${unique()}`;
-  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6 });
+  const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 6, options: SESSION_SETTINGS });
   // Finished jobs live in partitions by finish time, dropped whole once wholly past the retention: with the
   // default day-wide partitions a 5 s retention frees nothing within a soak, so the width matches it here.
   const finishedPartitions = { widthMs: RETENTION_MS };
