@@ -26,6 +26,7 @@ import {
   type QueueConfigRecord,
   type RateLimitState,
   queueClaimLimitOf,
+  queueRecordsHistory,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -463,6 +464,7 @@ export class RedisDriver implements Driver {
       limit.intervalMs !== undefined ? String(limit.intervalMs) : '',
       limit.concurrency !== undefined ? String(limit.concurrency) : '',
       record.age_boost !== undefined ? String(record.age_boost.interval_ms) : '',
+      queueRecordsHistory(record) ? '' : '1',
     ])) as string;
     return JSON.parse(text) as QueueConfigRecord;
   }

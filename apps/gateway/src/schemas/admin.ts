@@ -107,5 +107,9 @@ export const QueueConfigBody = z
         description:
           'Priority aging (spec/admin.md, "Age boost"): the claim takes jobs by enqueued_ms − priority × interval_ms, smallest first, so a job of priority p is passed by jobs enqueued at most (100 − p) × interval after it. null or absent: priority then FIFO.',
       }),
+    history: z.boolean().nullable().optional().openapi({
+      description:
+        'false: the queue opts out of job history (spec/history.md H9): transitions of its jobs write no line from now on, and GET /jobs/{id}/history answers the lines written before with recording: false. true, null or absent: recorded.',
+    }),
   })
   .openapi('QueueConfigRequest');

@@ -19,7 +19,7 @@ Transitions, per queue in order, paused queues skipped:
                          next_attempt_at and @progress removed)
 Order: priority then FIFO (the avail score); a queue with an age boost (P:{q}:meta age_ms) by core's
   ageBoostRank over each job's enqueued_at, see lib/age-boost.lua.
-Each transition appends its history line (lib/history.lua). ]]
+Each transition appends its history line (lib/history.lua), unless its queue opts out (P:{q}:meta hist_off). ]]
 
 --!include lib/queue-basics.lua
 --!include lib/history.lua
@@ -180,8 +180,10 @@ if #A == 7 then
   local due = #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0
   -- the usual answer to an idle worker's long-poll: nothing to promote, expire or hand out
   if #popped == 0 and not due then return { {}, {}, {} } end
-  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc', 'age_ms')
+  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc', 'age_ms', 'hist_off')
   if meta and meta[1] == '1' then return { {}, {}, {} } end
+  -- the history opt-out, read with the rest of the meta (hist_on would read it again)
+  if meta then HIST_ON[base] = not meta[5] end
   -- a queue with a limit of its own (lib/rate-limits.lua) or an age boost (lib/age-boost.lua) takes the
   -- general claim below
   if meta and not meta[2] and not meta[3] and not meta[4] then
@@ -282,8 +284,9 @@ idx_defer()
 for qi = 7, #ARGS do
   if nclaimed >= limit then break end
   local q = ARGS[qi]
-  local meta = redis.call('HMGET', qkey(q, 'meta'), 'paused', 'age_ms')
+  local meta = redis.call('HMGET', qkey(q, 'meta'), 'paused', 'age_ms', 'hist_off')
   if meta[1] ~= '1' then
+    HIST_ON[qkey(q, '')] = not meta[3]
     local ageMs = tonumber(meta[2])
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
     -- the pops below must see the jobs promoted just now
