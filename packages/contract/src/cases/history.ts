@@ -248,8 +248,15 @@ export function registerHistoryCases(suite: Suite): void {
         await t.advance(1_000);
         await t.api.cancelJob(failing.id);
         expect((await t.api.getJobHistory(failing.id)).history).toEqual([]);
+        // Claimed while opted out, acknowledged after: the ACK's line is written, the rest never was.
+        const straddle = await t.push(quiet);
+        await t.claim(quiet, { worker_id: 'w3' });
         // Opted back in (the setting absent again): lines again, from the next transition on.
         expect((await t.api.setQueueConfig(quiet, {})).history).toBe(true);
+        await t.api.ack({ job_id: straddle.id, worker_id: 'w3', result: 1 });
+        expect((await t.api.getJobHistory(straddle.id)).history).toMatchObject([
+          { from: 'active', to: 'completed', trigger: 'ack', attempt: 1, worker_id: 'w3' },
+        ]);
         const after = await t.push(quiet);
         await t.claim(quiet, { worker_id: 'w2' });
         await t.api.ack({ job_id: after.id, worker_id: 'w2', result: 1 });

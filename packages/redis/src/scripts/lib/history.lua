@@ -41,14 +41,18 @@ local function hist_on(base)
   return on
 end
 
--- Appends `line` to the history of job `id` of the queue whose key base is `base` (P:{q}:), unless that queue
--- opts out.
-local function hist_push(base, id, line)
-  if not hist_on(base) then return end
+-- Appends `line` to the history of job `id` of the queue whose key base is `base` (P:{q}:), whose opt-out
+-- the caller checked (the hot paths look it up once per queue, not per job: a Lua call costs ~300 instructions).
+local function hist_append(base, id, line)
   if redis.call('RPUSH', base .. 'h:' .. id, line) > HISTORY_MAX then
     redis.call('LPOP', base .. 'h:' .. id)
     redis.call('HINCRBY', base .. 'hdrop', id, 1)
   end
+end
+
+-- Appends `line` to the history of job `id` of the queue whose key base is `base`, unless that queue opts out.
+local function hist_push(base, id, line)
+  if hist_on(base) then hist_append(base, id, line) end
 end
 
 -- Moves job `id`'s history from the queue at key base `from` to the one at `to` (the job moved queues).
