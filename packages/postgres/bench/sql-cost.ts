@@ -5,7 +5,9 @@
  *
  * Usage: pnpm bench:sql-cost  (env: DATABASE_URL, BENCH_JOBS=20000,
  *        BENCH_FETCH=250, BENCH_EVENTS=0 to run without NOTIFY,
- *        BENCH_LSN=1 to print the WAL range, for pg_waldump --stats=record)
+ *        BENCH_LSN=1 to print the WAL range, for pg_waldump --stats=record,
+ *        BENCH_HISTORY=on|queue|off: history recorded (default), recorded by the driver with the measured
+ *        queues configured `history: false`, or the driver's `history: false`)
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -25,10 +27,12 @@ const driver = await createPostgresDriver(`${DATABASE_URL}${DATABASE_URL.include
   schema,
   max: 1,
   events: process.env['BENCH_EVENTS'] !== '0',
+  history: process.env['BENCH_HISTORY'] !== 'off',
 });
 const engine = new Engine({ driver, maxBatchSize: 1_000 }).start();
 
 async function enqueue(queue: string, count: number): Promise<void> {
+  if (process.env['BENCH_HISTORY'] === 'queue') await engine.setQueueConfig(queue, { history: false });
   for (let i = 0; i < count; i += 1_000) {
     await engine.enqueueBatch({ jobs: Array.from({ length: Math.min(1_000, count - i) }, (_, k) => ({ type: 'bench.noop', queue, args: [i + k] })) });
   }
@@ -86,7 +90,7 @@ if (process.env['BENCH_LSN']) console.log(`wal ${before} ${after}`);
 if (processed !== N) throw new Error(`processed ${processed} of ${N}`);
 console.log(`enqueue: backend ${(enqueueUs / N).toFixed(1)} µs/job, WAL ${(enqueueWal / N).toFixed(0)} B/job`);
 console.log(
-  `sql-cost: ${N} jobs, fetch ${FETCH}: backend ${(backendUs / N).toFixed(1)} µs/job, Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job, WAL ${(wal / N).toFixed(0)} B/job, ` +
+  `sql-cost: ${N} jobs, fetch ${FETCH}, history ${process.env['BENCH_HISTORY'] ?? 'on'}: backend ${(backendUs / N).toFixed(1)} µs/job, Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job, WAL ${(wal / N).toFixed(0)} B/job, ` +
     `claim ${((fetchMs * 1000) / N).toFixed(1)} µs/job, ack ${((ackMs * 1000) / N).toFixed(1)} µs/job (wall)`,
 );
 await engine.close();

@@ -15,12 +15,15 @@ export interface CreatePostgresDriverOptions extends Omit<PostgresDriverOptions,
 }
 
 /**
- * Server setting of the pool's connections: plan the driver's prepared statements once. Left to choose, the
- * server re-plans the claim at every call (its estimate for a `LIMIT $2` over unnested queues makes the
- * generic plan look 20× dearer than it is), and planning costs more than claiming a batch of 50 jobs. The
- * plans are the same either way. Settings given in `pool.options` or PGOPTIONS come after it and win.
+ * Server settings of the pool's connections: plan the driver's prepared statements once, and never JIT-compile
+ * them. Left to choose, the server re-plans the claim at every call (its estimate for a `LIMIT $2` over unnested
+ * queues makes the generic plan look 20× dearer than it is), and planning costs more than claiming a batch of
+ * 50 jobs. The plans are the same either way. That inflated estimate also crosses `jit_above_cost` (100 000 by
+ * default): the claim with history lines (cost ~103 000) was JIT-compiled at every execution, ~0.5 s of CPU
+ * per FETCH (BENCHMARKS.md, "JIT"); statements of a few milliseconds never gain from JIT. Settings given in
+ * `pool.options` or PGOPTIONS come after these and win.
  */
-export const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan';
+export const GENERIC_PLANS = '-c plan_cache_mode=force_generic_plan -c jit=off';
 
 /**
  * Splits ojskit's own `schema` parameter off a connection URL (pg would send it to the server as a setting).
