@@ -50,9 +50,15 @@ local function hist_append(base, id, line)
   end
 end
 
--- Appends `line` to the history of job `id` of the queue whose key base is `base`, unless that queue opts out.
+-- Appends `line` to the history of job `id` of the queue whose key base is `base`, unless that queue opts out
+-- (a table lookup once the queue is known: hist_append's body, not a call of it, for the inserts' per-job pushes).
 local function hist_push(base, id, line)
-  if hist_on(base) then hist_append(base, id, line) end
+  local on = HIST_ON[base]
+  if on == nil then on = hist_on(base) end
+  if on and redis.call('RPUSH', base .. 'h:' .. id, line) > HISTORY_MAX then
+    redis.call('LPOP', base .. 'h:' .. id)
+    redis.call('HINCRBY', base .. 'hdrop', id, 1)
+  end
 end
 
 -- Moves job `id`'s history from the queue at key base `from` to the one at `to` (the job moved queues).
