@@ -39,7 +39,8 @@ export function historyLineSql(p: LineParts): string {
 /**
  * Whether the queue of row `row` opts out of history (its configuration's `history: false`, spec/history.md H9).
  * The queues that opt out are one uncorrelated subquery, which PostgreSQL runs once per statement (an InitPlan)
- * and not per row: the statement that writes the line consults the setting, with no round trip of its own.
+ * and not per row (a probe of the partial index `queues_history_off_idx`, migration 0007): the statement that
+ * writes the line consults the setting, with no round trip of its own.
  * Holds `{{schema}}`, rendered with the statement.
  */
 export function historyOffSql(row: string): string {
