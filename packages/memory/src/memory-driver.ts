@@ -8,6 +8,7 @@ import {
   failureOp,
   historyEntry,
   noteOf,
+  queueRecordsHistory,
   STATE_ROLES,
   STATE_SETS,
   summarize,
@@ -253,8 +254,12 @@ export class MemoryDriver implements Driver {
     return entry.history?.read() ?? { entries: [], dropped: 0 };
   }
 
-  /** Appends the history line of a transition `entry` just made (in the same synchronous step). */
+  /**
+   * Appends the history line of a transition `entry` just made (in the same synchronous step), unless the job's
+   * queue opts out (`history: false` in its configuration).
+   */
   private record(entry: JobEntry, note: TransitionNote, from: JobState | null, heldBy?: string): void {
+    if (!queueRecordsHistory(this.queueConfigs.get(entry.job.queue))) return;
     (entry.history ??= new JobHistoryLog()).append(historyEntry(note, from, entry.job, heldBy));
   }
 

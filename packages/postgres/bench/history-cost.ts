@@ -1,8 +1,10 @@
 /**
  * What per-job history costs (issue 27 item 4: at most 10 % of the processing benchmark): the processing
  * scenario of bench:breakdown (BENCH_MODE=sdk: N queued jobs processed by the SDK Worker as run.ts configures
- * it) on two drivers in one run, one recording history and one not (each in a schema of its own), taking turns
- * to go first in each round. Prints each round's jobs/s and on/off ratio, and the medians.
+ * it) on three drivers in one run (each in a schema of its own): one recording history, one recording it but
+ * with the measured queues configured `history: false` (spec/history.md H9), and one with the driver's
+ * `history: false`, taking turns to go first in each round. Prints each round's jobs/s and ratios to off, and
+ * the medians.
  *
  * Usage: pnpm bench:history  (env: DATABASE_URL, BENCH_JOBS=5000, BENCH_ROUNDS=6)
  */
@@ -32,10 +34,16 @@ interface Side {
   samples: Sample[];
 }
 
-async function side(name: string, history: boolean): Promise<Side> {
-  const schema = `ojs_history_${history ? 'on' : 'off'}_${run}`;
+/** `queueOptOut`: the driver records history, and each queue it processes is configured `history: false` first. */
+async function side(name: string, tag: string, history: boolean, queueOptOut = false): Promise<Side & { queueOptOut: boolean }> {
+  const schema = `ojs_history_${tag}_${run}`;
   const driver = await createPostgresDriver(DATABASE_URL, { schema, max: 10, history });
-  return { name, schema, driver, engine: new Engine({ driver, maxBatchSize: CHUNK }).start(), samples: [] };
+  return { name, schema, driver, engine: new Engine({ driver, maxBatchSize: CHUNK }).start(), samples: [], queueOptOut };
+}
+
+async function enqueueInto(s: Side & { queueOptOut: boolean }, queue: string, count: number): Promise<void> {
+  if (s.queueOptOut) await s.engine.setQueueConfig(queue, { history: false });
+  await enqueue(s, queue, count);
 }
 
 async function enqueue(s: Side, queue: string, count: number): Promise<void> {
@@ -66,27 +74,31 @@ async function processAll(s: Side, queue: string, count: number): Promise<void> 
   await worker.close();
 }
 
-const sides = [await side('history on', true), await side('history off', false)];
-console.log(`ojskit postgres, history on vs off: ${N} jobs, ${ROUNDS} rounds, run ${run}`);
+const sides = [await side('history on', 'on', true), await side('queue opted out', 'queue', true, true), await side('history off', 'off', false)];
+console.log(`ojskit postgres, history on vs queue opted out vs off: ${N} jobs, ${ROUNDS} rounds, run ${run}`);
 for (const s of sides) {
-  await enqueue(s, 'warm', 1_000);
+  await enqueueInto(s, 'warm', 1_000);
   await processAll(s, 'warm', 1_000);
 }
 const ratios: number[] = [];
+const queueRatios: number[] = [];
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 === 0 ? sides : [...sides].reverse();
+  // each side goes first in turn, the others after it in order
+  const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
   const perSecond: Record<string, number> = {};
   for (const s of order) {
     const queue = `work-${round}`;
-    await enqueue(s, queue, N);
+    await enqueueInto(s, queue, N);
     const sample = await measure(() => processAll(s, queue, N));
     s.samples.push(sample);
     perSecond[s.name] = N / sample.seconds;
   }
   const ratio = perSecond['history on']! / perSecond['history off']!;
+  const queueRatio = perSecond['queue opted out']! / perSecond['history off']!;
   ratios.push(ratio);
+  queueRatios.push(queueRatio);
   console.log(
-    `  round ${round + 1} (${order[0]!.name} first): processed (jobs/s) on ${Math.round(perSecond['history on']!)}, off ${Math.round(perSecond['history off']!)}, on/off ${ratio.toFixed(3)}`,
+    `  round ${round + 1} (${order[0]!.name} first): processed (jobs/s) on ${Math.round(perSecond['history on']!)}, queue opted out ${Math.round(perSecond['queue opted out']!)}, off ${Math.round(perSecond['history off']!)}, on/off ${ratio.toFixed(3)}, queue/off ${queueRatio.toFixed(3)}`,
   );
 }
 
@@ -97,12 +109,13 @@ const median = (values: readonly number[]) => {
 };
 const row = (label: string, pick: (s: Sample) => number) => {
   const on = median(sides[0]!.samples.map(pick));
-  const off = median(sides[1]!.samples.map(pick));
-  return [label, on, off, (on / off).toFixed(3)];
+  const queue = median(sides[1]!.samples.map(pick));
+  const off = median(sides[2]!.samples.map(pick));
+  return [label, on, queue, off, (on / off).toFixed(3), (queue / off).toFixed(3)];
 };
 console.log(
   table(
-    ['median of rounds', 'history on', 'history off', 'on/off'],
+    ['median of rounds', 'history on', 'queue opted out', 'history off', 'on/off', 'queue/off'],
     [
       row('processing (jobs/s)', (s) => N / s.seconds),
       row('Node CPU µs/job', (s) => s.nodeCpuUs / N),
@@ -111,6 +124,7 @@ console.log(
   ),
 );
 console.log(`Processing on/off per round: ${ratios.map((r) => r.toFixed(3)).join(', ')} (median ${median(ratios).toFixed(3)})`);
+console.log(`Processing queue/off per round: ${queueRatios.map((r) => r.toFixed(3)).join(', ')} (median ${median(queueRatios).toFixed(3)})`);
 
 for (const s of sides) {
   await s.engine.close();

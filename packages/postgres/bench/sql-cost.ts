@@ -5,7 +5,9 @@
  *
  * Usage: pnpm bench:sql-cost  (env: DATABASE_URL, BENCH_JOBS=20000,
  *        BENCH_FETCH=250, BENCH_EVENTS=0 to run without NOTIFY,
- *        BENCH_LSN=1 to print the WAL range, for pg_waldump --stats=record)
+ *        BENCH_LSN=1 to print the WAL range, for pg_waldump --stats=record,
+ *        BENCH_HISTORY=on|queue|off: history recorded (default), recorded by the driver with the measured
+ *        queues configured `history: false`, or the driver's `history: false`)
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -25,10 +27,12 @@ const driver = await createPostgresDriver(`${DATABASE_URL}${DATABASE_URL.include
   schema,
   max: 1,
   events: process.env['BENCH_EVENTS'] !== '0',
+  history: process.env['BENCH_HISTORY'] !== 'off',
 });
 const engine = new Engine({ driver, maxBatchSize: 1_000 }).start();
 
 async function enqueue(queue: string, count: number): Promise<void> {
+  if (process.env['BENCH_HISTORY'] === 'queue') await engine.setQueueConfig(queue, { history: false });
   for (let i = 0; i < count; i += 1_000) {
     await engine.enqueueBatch({ jobs: Array.from({ length: Math.min(1_000, count - i) }, (_, k) => ({ type: 'bench.noop', queue, args: [i + k] })) });
   }
@@ -37,16 +41,26 @@ async function enqueue(queue: string, count: number): Promise<void> {
 
 let fetchMs = 0;
 let ackMs = 0;
+// The backends' CPU (ns) spent in the claims and in the ACKs, once `cpuPids` is set (the driver's one pooled
+// connection: the engine's own services share it, so their statements count where they fall).
+let cpuPids: number[] = [];
+let fetchCpuNs = 0;
+let ackCpuNs = 0;
+const cpuNow = (): number => cpuPids.reduce((sum, pid) => sum + Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]), 0);
 async function processAll(queue: string): Promise<number> {
   let done = 0;
   for (;;) {
+    const c0 = cpuNow();
     const t0 = performance.now();
     const { jobs } = await engine.fetch({ queues: [queue], count: FETCH, worker_id: 'bench' });
     const t1 = performance.now();
+    const c1 = cpuNow();
     if (jobs.length === 0) return done;
     const { results } = await engine.ackMany({ acks: jobs.map((j) => ({ job_id: j.id, worker_id: 'bench' })) });
     fetchMs += t1 - t0;
     ackMs += performance.now() - t1;
+    fetchCpuNs += c1 - c0;
+    ackCpuNs += cpuNow() - c1;
     for (const r of results) if (!r.ok) throw new Error(`ack refused: ${JSON.stringify(r)}`);
     done += jobs.length;
   }
@@ -72,6 +86,7 @@ const enqueueCpu = onCpuNs(await backends());
 const enqueueLsn = await lsn();
 await enqueue('work', N);
 let enqueueUs = 0;
+cpuPids = await backends();
 const cpuBefore = onCpuNs(await backends());
 for (const [pid, ns] of cpuBefore) enqueueUs += (ns - (enqueueCpu.get(pid) ?? 0)) / 1000;
 const before = await lsn();
@@ -86,8 +101,8 @@ if (process.env['BENCH_LSN']) console.log(`wal ${before} ${after}`);
 if (processed !== N) throw new Error(`processed ${processed} of ${N}`);
 console.log(`enqueue: backend ${(enqueueUs / N).toFixed(1)} µs/job, WAL ${(enqueueWal / N).toFixed(0)} B/job`);
 console.log(
-  `sql-cost: ${N} jobs, fetch ${FETCH}: backend ${(backendUs / N).toFixed(1)} µs/job, Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job, WAL ${(wal / N).toFixed(0)} B/job, ` +
-    `claim ${((fetchMs * 1000) / N).toFixed(1)} µs/job, ack ${((ackMs * 1000) / N).toFixed(1)} µs/job (wall)`,
+  `sql-cost: ${N} jobs, fetch ${FETCH}, history ${process.env['BENCH_HISTORY'] ?? 'on'}: backend ${(backendUs / N).toFixed(1)} µs/job, Postgres ${(sample.postgresCpuUs / N).toFixed(1)} µs/job, WAL ${(wal / N).toFixed(0)} B/job, ` +
+    `claim ${((fetchMs * 1000) / N).toFixed(1)} µs/job, ack ${((ackMs * 1000) / N).toFixed(1)} µs/job (wall); backend in claims ${(fetchCpuNs / 1000 / N).toFixed(1)} µs/job, in ACKs ${(ackCpuNs / 1000 / N).toFixed(1)} µs/job`,
 );
 await engine.close();
 await admin.query(`DROP SCHEMA "${schema}" CASCADE`);

@@ -6,7 +6,7 @@
 import { EFFECTS, TRANSITIONS, type TransitionEffect } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';
-import { historyLineSql, historyPush } from './history-sql.js';
+import { historyLineSql, historyOffSql, historyPush } from './history-sql.js';
 
 /** The trigger of an insert: the table's rows from no state. */
 const INSERT_TRIGGER = TRANSITIONS.find((t) => t.from === null)!.trigger;
@@ -128,7 +128,7 @@ export function effectTemplateValues(history = true): Record<string, string> {
     // jobInsert.sql: the first line of each new row `r` ($1 now_iso), or nothing.
     history_insert_column: history ? ', history' : '',
     history_insert_value: history
-      ? `, ARRAY[${historyLineSql({ at: '$1::text', from: "''", to: 'r.state', trigger: sqlLiteral(INSERT_TRIGGER), attempt: 'COALESCE(r.attempt, 0)', worker: 'r.worker_id' })}]`
+      ? `, CASE WHEN ${historyOffSql('r')} THEN NULL ELSE ARRAY[${historyLineSql({ at: '$1::text', from: "''", to: 'r.state', trigger: sqlLiteral(INSERT_TRIGGER), attempt: 'COALESCE(r.attempt, 0)', worker: 'r.worker_id' })}] END`
       : '',
   };
 }

@@ -37,15 +37,28 @@ export function historyLineSql(p: LineParts): string {
 }
 
 /**
+ * Whether the queue of row `row` opts out of history (its configuration's `history: false`, spec/history.md H9).
+ * The queues that opt out are one uncorrelated subquery, which PostgreSQL runs once per statement (an InitPlan)
+ * and not per row (a probe of the partial index `queues_history_off_idx`, migration 0007): the statement that
+ * writes the line consults the setting, with no round trip of its own.
+ * Holds `{{schema}}`, rendered with the statement.
+ */
+export function historyOffSql(row: string): string {
+  return `${row}.queue = ANY (ARRAY(SELECT hq.name FROM {{schema}}.queues hq WHERE hq.config @> '{"history": false}'))`;
+}
+
+/**
  * The two columns after appending `line` to the history of row `row` (`j` in an UPDATE, `g` for a deleted row
- * moving tables): the newest MAX_HISTORY_ENTRIES - 1 lines and the new one; the lines let go counted.
+ * moving tables): the newest MAX_HISTORY_ENTRIES - 1 lines and the new one; the lines let go counted. A row of
+ * a queue that opts out keeps both as they are.
  */
 export function historyPush(row: string, line: string): { history: string; history_dropped: string } {
   const n = `cardinality(${row}.history)`;
+  const off = historyOffSql(row);
   const full = `${n} >= ${MAX_HISTORY_ENTRIES}`;
   return {
-    history: `CASE WHEN ${full} THEN ${row}.history[${n} - ${MAX_HISTORY_ENTRIES - 2}:] || (${line}) ELSE ${row}.history || (${line}) END`,
-    history_dropped: `CASE WHEN ${full} THEN COALESCE(${row}.history_dropped, 0) + ${n} - ${MAX_HISTORY_ENTRIES - 1} ELSE ${row}.history_dropped END`,
+    history: `CASE WHEN ${off} THEN ${row}.history WHEN ${full} THEN ${row}.history[${n} - ${MAX_HISTORY_ENTRIES - 2}:] || (${line}) ELSE ${row}.history || (${line}) END`,
+    history_dropped: `CASE WHEN ${off} THEN ${row}.history_dropped WHEN ${full} THEN COALESCE(${row}.history_dropped, 0) + ${n} - ${MAX_HISTORY_ENTRIES - 1} ELSE ${row}.history_dropped END`,
   };
 }
 

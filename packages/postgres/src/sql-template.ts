@@ -56,7 +56,7 @@ export interface TemplateOptions extends TableOptions {
 
 /** The values every template may use. */
 export function templateValues(schema: string, options: TemplateOptions = {}): Record<string, string> {
-  return {
+  const base: Record<string, string> = {
     schema: `"${assertSchemaName(schema)}"`,
     job_states: textArray(JOB_STATES),
     legal_pairs: textArray(legalPairs(options)),
@@ -65,8 +65,10 @@ export function templateValues(schema: string, options: TemplateOptions = {}): R
     // enters available; created_at stands in for a row written without it)
     age_rank: ageBoostRankExpression('(extract(epoch FROM COALESCE(a.enqueued_at, a.created_at)::timestamptz) * 1000)::float8', 'a.priority', 'l.age_ms'),
     ...jobTemplateValues(),
-    ...effectTemplateValues(options.history !== false),
   };
+  // The effect fragments name tables (a history line consults the queue's opt-out): rendered with the rest first.
+  for (const [name, value] of Object.entries(effectTemplateValues(options.history !== false))) base[name] = renderSql(value, base);
+  return base;
 }
 
 /**

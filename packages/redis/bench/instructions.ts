@@ -7,7 +7,10 @@
  * BENCH_JOBS small. Where the instructions go: BENCH_KEEP=<dir> keeps the three callgrind dumps there
  * (claim, ack, sdk) for `callgrind_annotate --inclusive=yes`.
  *
- * Usage: pnpm bench:instructions  (env: BENCH_JOBS=2000, BENCH_PORT=6399, BENCH_KEEP)
+ * BENCH_HISTORY: `on` (default), `off` (the driver's `history: false`) or `queue` (history on in the driver, the
+ * measured queues configured with `history: false`, spec/history.md H9).
+ *
+ * Usage: pnpm bench:instructions  (env: BENCH_JOBS=2000, BENCH_PORT=6399, BENCH_KEEP, BENCH_HISTORY)
  */
 import { randomUUID } from 'node:crypto';
 import { ojskitSystem } from './ojskit-system.js';
@@ -31,6 +34,9 @@ async function measure(): Promise<void> {
   const ojskit = ojskitSystem(url, `ojsinstr:${randomUUID().slice(0, 8)}`);
   const driver = ojskit.driver;
   try {
+    if (process.env.BENCH_HISTORY === 'queue') {
+      for (const name of ['warm', 'alone', 'sdk']) await driver.queueConfigSet({ name, history: false, updated_at: new Date().toISOString() });
+    }
     await ojskit.bulk(200, 'warm');
     await ojskit.process(200, 'warm');
     await ojskit.bulk(N, 'alone');
@@ -53,7 +59,7 @@ async function measure(): Promise<void> {
     const sdk = await count('sdk', () => ojskit.process(N, 'sdk'));
     const k = (n: number) => (n / N / 1000).toFixed(1);
     console.log(
-      `Redis instructions per job (thousands), ${N} jobs: job-claim alone ${k(claim)}, ACK batch (jobCompleteMany: job-complete-many) alone ${k(ack)}, SDK worker run ${k(sdk)}`,
+      `Redis instructions per job (thousands), ${N} jobs, history ${process.env.BENCH_HISTORY ?? 'on'}: job-claim alone ${k(claim)}, ACK batch (jobCompleteMany: job-complete-many) alone ${k(ack)}, SDK worker run ${k(sdk)}`,
     );
   } finally {
     await ojskit.close();

@@ -24,6 +24,8 @@ export interface ClaimHint {
   queue: string;
   /** '@h' as the claim wrote it. */
   hot: string;
+  /** False when the claim said the job's queue opts out of history: its ACK then sends no history line. */
+  history?: boolean;
 }
 
 /** A completion sent as a compare-and-set of '@h' (see pushCompletionBatch): what the answer leaves out. */
@@ -89,12 +91,15 @@ export function pushCompletionBatch(
       if (cas) {
         let done: CasCompletion | undefined;
         if (claim) {
+          // a queue that opts out of history: the texts go without the line, at a negative index
+          const line = cas.history === true && claim.history !== false;
           const seen = (sent[n] ??= new Map());
-          let entry = seen.get(claim.hot);
-          if (entry === undefined && !seen.has(claim.hot)) {
+          const key = line ? claim.hot : `\u0000${claim.hot}`;
+          let entry = seen.get(key);
+          if (entry === undefined && !seen.has(key)) {
             const after = casAfter(claim.hot, (hotWrites[n] ??= shapeHotWrites(lastShape)));
             entry = after && { at: 0, after };
-            seen.set(claim.hot, entry);
+            seen.set(key, entry);
           }
           done = entry && casGuarded(op, claim, entry.after);
           if (done) {
@@ -102,7 +107,8 @@ export function pushCompletionBatch(
               // ARGV[1] is the packed JSON
               entry!.at = cas.raw.length + 2;
               cas.raw.push(claim.hot, entry!.after.hot);
-              if (cas.history) cas.raw.push(historyOf(op, entry!.after));
+              if (line) cas.raw.push(historyOf(op, entry!.after));
+              else if (cas.history === true) entry!.at = -entry!.at;
             }
             at = entry!.at;
           }

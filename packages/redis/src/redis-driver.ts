@@ -26,6 +26,7 @@ import {
   type QueueConfigRecord,
   type RateLimitState,
   queueClaimLimitOf,
+  queueRecordsHistory,
   type QueueRecord,
   type StoredJob,
   type TransitionOp,
@@ -274,8 +275,15 @@ export class RedisDriver implements Driver {
       'job-claim',
       [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
       BATCHES_GO_AT_ONCE,
-    )) as [Array<string | number | null>, Row[], Flat[], number | null | undefined];
-    const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) => this.claimedIn.set(job.id, { queue: job.queue, hot }));
+    )) as [Array<string | number | null>, Row[], Flat[], number | null | undefined, string[] | undefined];
+    // queues the claim said opt out of history: their ACKs send no history line (completion-args.ts)
+    const historyOff = reply[4];
+    const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) =>
+      this.claimedIn.set(
+        job.id,
+        historyOff !== undefined && historyOff.includes(job.queue) ? { queue: job.queue, hot, history: false } : { queue: job.queue, hot },
+      ),
+    );
     if (this.claimedIn.size > QUEUE_HINTS_MAX) {
       for (const id of this.claimedIn.keys()) {
         this.claimedIn.delete(id);
@@ -463,6 +471,7 @@ export class RedisDriver implements Driver {
       limit.intervalMs !== undefined ? String(limit.intervalMs) : '',
       limit.concurrency !== undefined ? String(limit.concurrency) : '',
       record.age_boost !== undefined ? String(record.age_boost.interval_ms) : '',
+      queueRecordsHistory(record) ? '' : '1',
     ])) as string;
     return JSON.parse(text) as QueueConfigRecord;
   }

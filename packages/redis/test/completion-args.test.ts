@@ -76,6 +76,21 @@ describe('pushCompletionBatch with compare-and-set', () => {
     expect(cas.ops.map((o) => o?.attempt)).toEqual([undefined, 2, 3, 2, 3]);
   });
 
+  it('with history, sends the line after the texts, and none (a negative index) for a queue the claim said opts out', () => {
+    const cas: CasArgs = { raw: [], ops: [], history: true };
+    const out: Array<string | number> = [];
+    const note = { at: iso(T + 5), trigger: 'ack' as const };
+    const ops = [ack('a', { attempt: 2 }), ack('b', { attempt: 2 }), ack('c', { attempt: 2 })].map((op) => ({ ...op, note }));
+    const quiet: Record<string, boolean> = { b: true, c: true };
+    pushCompletionBatch(ops, out, (id) => (quiet[id] ? { queue: 'bulk', hot: claimed, history: false } : { queue: 'mail', hot: claimed }), cas);
+    // a: the two texts and its line at ARGV 2; b and c share texts sent once more, without a line, at ARGV 5
+    expect(cas.raw).toHaveLength(5);
+    expect(cas.raw[2]).toMatch(/^[^|]+\|active\|completed\|ack\|2\|/);
+    expect(cas.raw[3]).toBe(claimed);
+    const atOf = (k: number) => out[out.length - 7 * (ops.length - k) + 6];
+    expect([0, 1, 2].map(atOf)).toEqual([2, -5, -5]);
+  });
+
   it("sends none when the op's guards do not admit the claim, or the driver has no claim to compare", () => {
     for (const [expectation, hint] of [
       [

@@ -3,7 +3,7 @@
  * are core's, in `@ojskit/core/schemas`). As elsewhere, the engine validates every field; these describe and
  * check only what the router reads.
  */
-import { EnqueueRequestSchema } from '@ojskit/core/schemas';
+import { AgeBoostInputSchema, EnqueueRequestSchema } from '@ojskit/core/schemas';
 import { z } from '@hono/zod-openapi';
 import { JOB_STATES } from '@ojskit/core';
 import { AdminPageQuery } from './inputs.js';
@@ -96,16 +96,11 @@ export const QueueConfigBody = z
       })
       .nullable()
       .optional(),
-    age_boost: z
-      .strictObject({
-        interval_ms: z.number().int().min(1).max(2_592_000_000).optional().openapi({ description: 'Waiting worth one priority step (ms, at most 30 days).' }),
-        interval: z.string().optional().openapi({ description: 'The same as a duration (`PT5M`, `5m`); give one of the two.' }),
-      })
-      .nullable()
-      .optional()
-      .openapi({
-        description:
-          'Priority aging (spec/admin.md, "Age boost"): the claim takes jobs by enqueued_ms − priority × interval_ms, smallest first, so a job of priority p is passed by jobs enqueued at most (100 − p) × interval after it. null or absent: priority then FIFO.',
-      }),
+    // core's schema: the one source of what the engine accepts (priority/age-boost-input.ts)
+    age_boost: AgeBoostInputSchema.optional(),
+    history: z.boolean().nullable().optional().openapi({
+      description:
+        'false: the queue opts out of job history (spec/history.md H9): transitions of its jobs write no line from now on, and GET /jobs/{id}/history answers the lines written before with recording: false. true, null or absent: recorded.',
+    }),
   })
   .openapi('QueueConfigRequest');

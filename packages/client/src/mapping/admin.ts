@@ -56,11 +56,15 @@ export interface QueueConfig {
   retention: { completedMs?: number; discardedMs?: number; cancelledMs?: number };
   /** Priority aging: claims take jobs by enqueued ms − priority × `intervalMs`, smallest first; `null`: priority then FIFO. */
   ageBoost: { intervalMs: number } | null;
+  /** Whether transitions of the queue's jobs are recorded (`client.history`); `false`: the queue opted out, or the backend records none. */
+  history: boolean;
   updatedAt: Date | null;
 }
 
 /** What `Queues.configure` takes; anything left out is unset (the configuration is replaced whole). */
-export type QueueConfigInput = Partial<Pick<QueueConfig, 'maxDepth' | 'warningThreshold' | 'retryAfterSeconds' | 'concurrency' | 'retention' | 'ageBoost'>> & {
+export type QueueConfigInput = Partial<
+  Pick<QueueConfig, 'maxDepth' | 'warningThreshold' | 'retryAfterSeconds' | 'concurrency' | 'retention' | 'ageBoost' | 'history'>
+> & {
   rateLimit?: { maxPerSecond?: number; concurrency?: number };
 };
 
@@ -174,6 +178,7 @@ export function queueConfigFromWire(wire: W.QueueConfigResponse): QueueConfig {
     rateLimit: wire.rate_limit ? { maxPerSecond: wire.rate_limit.max_per_second, concurrency: wire.rate_limit.concurrency } : null,
     retention,
     ageBoost: wire.age_boost ? { intervalMs: wire.age_boost.interval_ms } : null,
+    history: wire.history,
     updatedAt: timeFromWire(wire.updated_at) ?? null,
   };
 }
@@ -198,6 +203,7 @@ export function queueConfigToWire(input: QueueConfigInput): Record<string, unkno
     };
   }
   if (input.ageBoost !== undefined) wire.age_boost = input.ageBoost === null ? null : { interval_ms: input.ageBoost.intervalMs };
+  if (input.history !== undefined) wire.history = input.history;
   return wire;
 }
 

@@ -21,6 +21,8 @@ export interface JobHistory {
   jobId: string;
   transitions: JobTransitionRecord[];
   dropped: number;
+  /** Whether the job's queue records history now; `false` when it opted out (`history: false` in its configuration). */
+  recording: boolean;
 }
 
 export function historyFromWire(wire: JobHistoryResponse): JobHistory {
@@ -33,5 +35,6 @@ export function historyFromWire(wire: JobHistoryResponse): JobHistory {
       return record;
     }),
     dropped: wire.dropped,
+    recording: wire.recording,
   };
 }

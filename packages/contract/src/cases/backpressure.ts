@@ -14,6 +14,8 @@ export function registerBackpressureCases(suite: Suite): void {
   suite.group('backpressure', () => {
     suite.test('backpressure.config', 'a queue config is stored and read back; a queue never configured reads the defaults', async (t) => {
       const queue = t.queue();
+      // whether the queue's transitions are recorded: by default, wherever the backend records history
+      const history = (await t.api.manifest()).capabilities['job_history'] === true;
       expect(await t.api.getQueueConfig(queue)).toEqual({
         queue,
         backpressure: { max_depth: null, strategy: 'reject', warning_threshold: 0.8, retry_after_seconds: 1 },
@@ -21,6 +23,7 @@ export function registerBackpressureCases(suite: Suite): void {
         rate_limit: null,
         retention: {},
         age_boost: null,
+        history,
         updated_at: null,
       });
       const set = await t.api.setQueueConfig(queue, {
@@ -35,6 +38,7 @@ export function registerBackpressureCases(suite: Suite): void {
         rate_limit: null,
         retention: { completed_ms: 60_000 },
         age_boost: null,
+        history,
         updated_at: t.iso(),
       };
       expect(set).toEqual(expected);

@@ -38,6 +38,7 @@ export const HISTORY_CASE_IDS = [
   'history.race',
   'history.kept-bounded-pruned',
   'history.unknown-job',
+  'history.queue-opt-out',
 ] as const;
 
 /** `skip` entries for every history case, each with `reason`. */
@@ -210,5 +211,65 @@ export function registerHistoryCases(suite: Suite): void {
     suite.test('history.unknown-job', 'an unknown id → 404 not_found', async (t) => {
       await expectOjsError(t.api.getJobHistory('019a0000-0000-7000-8000-000000000000'), { code: 'not_found' });
     });
+
+    suite.test(
+      'history.queue-opt-out',
+      'a queue configured with history: false records no line for new transitions, other queues still do, and opting back in records again',
+      async (t) => {
+        const quiet = t.queue();
+        const loud = t.queue();
+        expect((await t.api.getQueueConfig(quiet)).history).toBe(true);
+        await expectOjsError(t.api.setQueueConfig(quiet, { history: 'no' }), { code: 'invalid_request', details: { field: 'history' } });
+        // A job of the queue from before the opt-out keeps its line; its later transitions get none.
+        const before = await t.push(quiet);
+        expect((await t.api.setQueueConfig(quiet, { history: false })).history).toBe(false);
+        expect((await t.api.getQueueConfig(quiet)).history).toBe(false);
+        const during = await t.push(quiet);
+        const other = await t.push(loud);
+        // One claim over both queues: the opted-out queue's moves write nothing, the other queue's do.
+        const claimed = await t.api.fetch({ queues: [quiet, loud], count: 3, worker_id: 'w1' });
+        expect(claimed.jobs.map((j) => j.id).sort()).toEqual([before.id, during.id, other.id].sort());
+        for (const { id } of claimed.jobs) await t.api.ack({ job_id: id, worker_id: 'w1', result: 1 });
+        const beforeHistory = await t.api.getJobHistory(before.id);
+        expect(moves(beforeHistory.history)).toEqual([[null, 'available']]);
+        expect(beforeHistory.recording).toBe(false);
+        expect(await t.api.getJobHistory(during.id)).toMatchObject({ history: [], dropped: 0, recording: false });
+        const otherHistory = await t.api.getJobHistory(other.id);
+        expect(moves(otherHistory.history)).toEqual([
+          [null, 'available'],
+          ['available', 'active'],
+          ['active', 'completed'],
+        ]);
+        expect(otherHistory.recording).toBe(true);
+        // The opt-out holds for every trigger: a failure, a promotion, a cancel.
+        const failing = await t.push(quiet, { options: { retry: RETRY_EACH_SECOND } });
+        await t.claim(quiet, { worker_id: 'w1' });
+        await t.api.nack({ job_id: failing.id, worker_id: 'w1', error: { code: 'e', message: 'fail' } });
+        await t.advance(1_000);
+        await t.api.cancelJob(failing.id);
+        expect((await t.api.getJobHistory(failing.id)).history).toEqual([]);
+        // Claimed while opted out, acknowledged after: the ACK's line is written, the rest never was.
+        const straddle = await t.push(quiet);
+        await t.claim(quiet, { worker_id: 'w3' });
+        // Opted back in (the setting absent again): lines again, from the next transition on.
+        expect((await t.api.setQueueConfig(quiet, {})).history).toBe(true);
+        await t.api.ack({ job_id: straddle.id, worker_id: 'w3', result: 1 });
+        expect((await t.api.getJobHistory(straddle.id)).history).toMatchObject([
+          { from: 'active', to: 'completed', trigger: 'ack', attempt: 1, worker_id: 'w3' },
+        ]);
+        const after = await t.push(quiet);
+        await t.claim(quiet, { worker_id: 'w2' });
+        await t.api.ack({ job_id: after.id, worker_id: 'w2', result: 1 });
+        const afterHistory = await t.api.getJobHistory(after.id);
+        expect(moves(afterHistory.history)).toEqual([
+          [null, 'available'],
+          ['available', 'active'],
+          ['active', 'completed'],
+        ]);
+        expect(afterHistory.recording).toBe(true);
+        expect((await t.api.getJobHistory(during.id)).recording).toBe(true);
+        expect((await t.api.getJobHistory(during.id)).history).toEqual([]);
+      },
+    );
   });
 }

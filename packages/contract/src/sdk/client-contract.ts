@@ -423,10 +423,22 @@ export function runClientContract(options: ClientContractOptions): void {
         concurrency: 3,
         retention: { completedMs: 1_000 },
         ageBoost: { intervalMs: 5_000 },
+        history: false,
       });
-      expect(config).toMatchObject({ maxDepth: 2, retryAfterSeconds: 4, concurrency: 3, retention: { completedMs: 1_000 }, ageBoost: { intervalMs: 5_000 } });
+      expect(config).toMatchObject({
+        maxDepth: 2,
+        retryAfterSeconds: 4,
+        concurrency: 3,
+        retention: { completedMs: 1_000 },
+        ageBoost: { intervalMs: 5_000 },
+        history: false,
+      });
+      const first = await client.enqueue('bounded', [], { queue });
       await client.enqueue('bounded', [], { queue });
-      await client.enqueue('bounded', [], { queue });
+      // The queue opted out of history: where the backend records it, the job has no line and says so.
+      if ((await subject.api.manifest()).capabilities['job_history'] === true) {
+        expect(await client.history(first.id)).toEqual({ jobId: first.id, transitions: [], dropped: 0, recording: false });
+      }
       const error = await client.enqueue('bounded', [], { queue }).then(
         () => undefined,
         (e: unknown) => e,

@@ -28,7 +28,21 @@ export interface QueueConfigRecord {
    * of priority then FIFO. Absent: no aging.
    */
   age_boost?: AgeBoost;
+  /**
+   * `false`: the queue opts out of job history (spec/history.md H9): transitions of its jobs write no line, in
+   * the same atomic step that would have written it. Absent or true: recorded (where the driver records any).
+   */
+  history?: boolean;
   updated_at: string;
+}
+
+/**
+ * Whether transitions of a queue whose configuration is `record` write history lines (when the driver records
+ * history at all): every queue does unless its configuration says `history: false`.
+ * @example queueRecordsHistory({ name: 'bulk', history: false, updated_at }) // false
+ */
+export function queueRecordsHistory(record: Pick<QueueConfigRecord, 'history'> | null | undefined): boolean {
+  return record?.history !== false;
 }
 
 /** Depth bounds of an insert, by queue name (from the queues' `max_depth`). */

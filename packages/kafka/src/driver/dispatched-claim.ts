@@ -60,13 +60,20 @@ async function dispatchedOf(store: Driver, queue: string, take?: number, ageMs?:
   const { jobs } = await store.jobList({ queue, state: DISPATCH_EFFECTS.claim.from[0]!, limit: CANDIDATES, offset: 0 });
   if (jobs.length === 0) return [];
   const byRank = (a: Job, b: Job) => (ageMs === undefined ? 0 : agedRank(a, ageMs) - agedRank(b, ageMs));
-  jobs.sort((a, b) => byRank(a, b) || byPriorityThenAge(a, b));
+  // Equal ranks go by FIFO, not priority (core's rule, spec/admin.md G1): the older job first.
+  const aging = ageMs !== undefined;
+  const byAge = (a: Job, b: Job) => (aging ? Date.parse(a.enqueued_at ?? a.created_at) - Date.parse(b.enqueued_at ?? b.created_at) : 0);
+  jobs.sort((a, b) => byRank(a, b) || byAge(a, b) || byPriorityThenAge(a, b));
   const first = take === undefined ? jobs : jobs.slice(0, take);
   const stored = (await Promise.all(first.map((j) => store.jobGet(j.id)))).filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
   // Within a priority, the order the log delivered them in: the order they became ready (a requeued job behind
   // jobs that were waiting), which equal enqueued_at stamps cannot tell.
   return stored.sort(
-    (a, b) => byRank(a.job, b.job) || (b.job.priority ?? 0) - (a.job.priority ?? 0) || a.x.dispatchedAt! - b.x.dispatchedAt! || byPriorityThenAge(a.job, b.job),
+    (a, b) =>
+      byRank(a.job, b.job) ||
+      (aging ? 0 : (b.job.priority ?? 0) - (a.job.priority ?? 0)) ||
+      a.x.dispatchedAt! - b.x.dispatchedAt! ||
+      byPriorityThenAge(a.job, b.job),
   );
 }
 

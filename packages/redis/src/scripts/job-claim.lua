@@ -2,8 +2,9 @@
 KEYS: none. Touches only P:{q}:* keys of the queues named (one queue: one hash slot; several queues span
       them, see README).
 ARGV: (packed as one JSON array) P, limit, workerId, now, nowIso, visibilityMs|'' (per job @visibilityMs when empty), queue1, queue2, ...
-Returns (as RESP): {claimed, promoted, expired, held}: held = nil, or (rate limits held a job back) the ms until the
-  soonest spacing that held one ends, 0 when only concurrency did; claimed = one flat list, per claimed job in claim order (as it is
+Returns (as RESP): {claimed, promoted, expired, held, historyOff}: held = nil, or (rate limits held a job back) the ms until the
+  soonest spacing that held one ends, 0 when only concurrency did; historyOff = nil, or the names of the queues
+  looked at that opt out of history (P:{q}:meta hist_off), so the caller sends no history line with their ACKs; claimed = one flat list, per claimed job in claim order (as it is
   after the claim): '@h' (0 when it equals the previous job's), '@e' (nil when absent), n, then the n name/value
   pairs of its other envelope fields
   (fields named '@…' other than those two are internal and left out); promoted = summaries (id, type, queue,
@@ -19,7 +20,7 @@ Transitions, per queue in order, paused queues skipped:
                          next_attempt_at and @progress removed)
 Order: priority then FIFO (the avail score); a queue with an age boost (P:{q}:meta age_ms) by core's
   ageBoostRank over each job's enqueued_at, see lib/age-boost.lua.
-Each transition appends its history line (lib/history.lua). ]]
+Each transition appends its history line (lib/history.lua), unless its queue opts out (P:{q}:meta hist_off). ]]
 
 --!include lib/queue-basics.lua
 --!include lib/history.lua
@@ -130,14 +131,22 @@ local function claim_fields(base, id, jk, h, hp, ep, own, at)
       if to[1] < cv[2] then score = to[2] end
       timeoutAt = to[2]
     end
+    -- c[3], the history line, is made by the first job of a queue that records history (below)
     c = { STATE.claimed .. '|' .. next_attempt(att) .. '|' .. kept .. '|' .. nowIso .. '|' .. completed .. '|' .. visMs .. '|'
-      .. timeoutMs .. '|' .. cv[1] .. '|' .. cv[3] .. '|' .. timeoutAt .. '|' .. finished .. '|' .. worker, score,
-      HISTORY_ON and hist_line(nowIso, STATE.claimable, STATE.claimed, TRIGGER.claim, next_attempt(att), worker) }
+      .. timeoutMs .. '|' .. cv[1] .. '|' .. cv[3] .. '|' .. timeoutAt .. '|' .. finished .. '|' .. worker, score, false, next_attempt(att) }
     memo.hot[old] = c
   end
   local packed, score = c[1], c[2]
   redis.call('HSET', jk, '@h', packed)
-  if HISTORY_ON then hist_push(base, id, c[3]) end
+  -- the queue's opt-out was read with its meta (HIST_ON seeded below): a lookup, not a call, per job
+  if HISTORY_ON and (HIST_ON[base] or (HIST_ON[base] == nil and hist_on(base))) then
+    local line = c[3]
+    if not line then
+      line = hist_line(nowIso, STATE.claimable, STATE.claimed, TRIGGER.claim, c[4], worker)
+      c[3] = line
+    end
+    hist_append(base, id, line)
+  end
   local dropNext, dropProgress = at.next_attempt_at, at['@progress']
   if dropNext or dropProgress then
     local dels = {}
@@ -180,8 +189,10 @@ if #A == 7 then
   local due = #redis.call('ZRANGEBYSCORE', base .. 'due', '-inf', now, 'LIMIT', 0, 1) > 0
   -- the usual answer to an idle worker's long-poll: nothing to promote, expire or hand out
   if #popped == 0 and not due then return { {}, {}, {} } end
-  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc', 'age_ms')
+  local meta = not due and redis.call('HMGET', base .. 'meta', 'paused', 'rl_ivl', 'rl_conc', 'age_ms', 'hist_off')
   if meta and meta[1] == '1' then return { {}, {}, {} } end
+  -- the history opt-out, read with the rest of the meta (hist_on would read it again)
+  if meta then HIST_ON[base] = not meta[5] end
   -- a queue with a limit of its own (lib/rate-limits.lua) or an age boost (lib/age-boost.lua) takes the
   -- general claim below
   if meta and not meta[2] and not meta[3] and not meta[4] then
@@ -218,7 +229,7 @@ if #A == 7 then
         redis.call('HINCRBY', base .. 'counts', STATE.claimable, -nclaimed)
         redis.call('HINCRBY', base .. 'counts', STATE.claimed, nclaimed)
       end
-      return { claimed, promoted, expired }
+      return { claimed, promoted, expired, false, meta[5] and { A[7] } or nil }
     end
   end
 elseif #A > 7 then
@@ -279,11 +290,15 @@ local function claim_one(q, id, jk, h, counts, active)
 end
 
 idx_defer()
+-- the queues looked at that opt out of history (see Returns)
+local historyOff = {}
 for qi = 7, #ARGS do
   if nclaimed >= limit then break end
   local q = ARGS[qi]
-  local meta = redis.call('HMGET', qkey(q, 'meta'), 'paused', 'age_ms')
+  local meta = redis.call('HMGET', qkey(q, 'meta'), 'paused', 'age_ms', 'hist_off')
   if meta[1] ~= '1' then
+    HIST_ON[qkey(q, '')] = not meta[3]
+    if meta[3] then historyOff[#historyOff + 1] = q end
     local ageMs = tonumber(meta[2])
     promote_due(q, now, nowIso, PROMOTE_BATCH, promoted, expired)
     -- the pops below must see the jobs promoted just now
@@ -324,4 +339,4 @@ for qi = 7, #ARGS do
 end
 
 idx_flush()
-return { claimed, promoted, expired, RL_HELD }
+return { claimed, promoted, expired, RL_HELD, #historyOff > 0 and historyOff or nil }

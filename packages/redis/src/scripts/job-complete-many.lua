@@ -8,7 +8,9 @@ ARGV: [1] (packed as one JSON array) P, nShapes, the shapes, nOps, the ops; [2..
   An op: id, expectAttempt|'', expectWorkerId|'', shape number (1-based), queue|'', result JSON text|'',
   cas|'' (when a number c: ARGV[c] is '@h' as the caller claimed the job, ARGV[c + 1] '@h' as this
   completion leaves it, computed by the caller from the shape, and, when history is on, ARGV[c + 2] the
-  completion's history line (lib/history.lua); ops whose texts are equal share one c).
+  completion's history line (lib/history.lua); ops whose texts are equal share one c. A negative c: the same
+  at -c without the line, sent so for a queue the claim said opts out of history; should the queue record
+  history again by now, the line is made here from ARGV[-c]).
 Returns (as RESP): one entry per op, in op order: on success the text 'attempt|queue|type' (the job went
   active -> completed; type and queue names never hold '|'), or '=' when it went by compare-and-set (the caller
   knows the rest), or {1, fields} (HGETALL after the change) when the shape says full or the job is a workflow
@@ -51,6 +53,8 @@ end
 
 -- per queue: ids leaving `active`, and score/id pairs entering `fin`
 local byQueue, queues = {}, {}
+-- per queue: whether it records history
+local recorded = {}
 local out = {}
 local n = tonumber(ARGS[i])
 i = i + 1
@@ -71,10 +75,28 @@ for k = 1, n do
   end
   -- '@h' after the completion and the answer, once the guard held
   local after, done, line
-  if cas ~= '' and r and r[1] == ARGV[cas] and shape.admits then
-    after = ARGV[cas + 1]
+  -- whether the job's queue records history, looked up once per queue (lib/history.lua hist_on)
+  local rec = false
+  if HISTORY_ON and q then
+    rec = recorded[q]
+    if rec == nil then
+      rec = hist_on(qkey(q, ''))
+      recorded[q] = rec
+    end
+  end
+  -- a negative c: no line was sent with the texts
+  local c = cas
+  if c ~= '' and c < 0 then c = -c end
+  if c ~= '' and r and r[1] == ARGV[c] and shape.admits then
+    after = ARGV[c + 1]
     done = '='
-    if HISTORY_ON then line = ARGV[cas + 2] end
+    if rec then
+      if cas > 0 then line = ARGV[c + 2]
+      else
+        local hv = hot_split(r[1])
+        line = hist_line(shape.at, STATE.claimed, STATE.completed, TRIGGER.ack, hv[H_ATTEMPT], hv[H_WORKER])
+      end
+    end
   else
     local hv = r and r[1] and hot_split(r[1])
     if not hv then
@@ -84,7 +106,7 @@ for k = 1, n do
       out[k] = { hv[H_STATE], redis.call('HGETALL', jk) }
     else
       done = hv[H_ATTEMPT] .. '|' .. q .. '|' .. hv[H_TYPE]
-      if HISTORY_ON then line = hist_line(shape.at, STATE.claimed, STATE.completed, TRIGGER.ack, hv[H_ATTEMPT], hv[H_WORKER]) end
+      if rec then line = hist_line(shape.at, STATE.claimed, STATE.completed, TRIGGER.ack, hv[H_ATTEMPT], hv[H_WORKER]) end
       local packed = shape.packed
       for p = 1, #packed, 2 do hv[packed[p]] = packed[p + 1] end
       after = hot_join(hv)
@@ -111,7 +133,7 @@ for k = 1, n do
       end
     end
     if gone then redis.call('HDEL', jk, unpack(gone)) end
-    if HISTORY_ON then hist_push(qkey(q, ''), id, line) end
+    if rec then hist_append(qkey(q, ''), id, line) end
     local b = byQueue[q]
     if not b then
       b = { active = {}, fin = {} }

@@ -10,7 +10,7 @@ import type {
   WorkerSummary,
 } from '../../api/admin-responses.js';
 import type { JobResponse, StateCounts } from '../../api/responses.js';
-import type { QueueConfigRecord } from '../../driver/admin.js';
+import { queueRecordsHistory, type QueueConfigRecord } from '../../driver/admin.js';
 import type { JobListParams, WorkerRecord } from '../../driver/driver.js';
 import { OjsError } from '../../errors/ojs-error.js';
 import { EFFECTS, effectChanges } from '../../lifecycle/effects.js';
@@ -24,6 +24,7 @@ import { instant, type EngineContext } from '../context.js';
 import { assertIdFormat, transitionError } from '../conflicts.js';
 import { jobEvent } from '../job-events.js';
 import { listQueues } from './queues.js';
+import { recordsHistory } from './history.js';
 import { parseQueueRateLimit } from '../../schemas/rate-limit.js';
 import { parseAgeBoost } from '../../priority/age-boost-input.js';
 
@@ -177,7 +178,7 @@ export async function retryJob(ctx: EngineContext, id: string): Promise<JobRespo
 
 // ---- queue configuration --------------------------------------------------------------------------
 
-function configView(name: string, record: QueueConfigRecord | null): QueueConfigResponse {
+function configView(ctx: EngineContext, name: string, record: QueueConfigRecord | null): QueueConfigResponse {
   return {
     queue: name,
     backpressure: {
@@ -190,13 +191,14 @@ function configView(name: string, record: QueueConfigRecord | null): QueueConfig
     rate_limit: record?.rate_limit ? { max_per_second: record.rate_limit.max_per_second ?? null, concurrency: record.rate_limit.concurrency ?? null } : null,
     retention: record?.retention ?? {},
     age_boost: record?.age_boost ? { interval_ms: record.age_boost.interval_ms } : null,
+    history: recordsHistory(ctx) && queueRecordsHistory(record),
     updated_at: record?.updated_at ?? null,
   };
 }
 
 export async function getQueueConfig(ctx: EngineContext, name: string): Promise<QueueConfigResponse> {
   checkQueue(name, 'name');
-  return configView(name, await ctx.driver.queueConfigGet(name));
+  return configView(ctx, name, await ctx.driver.queueConfigGet(name));
 }
 
 function optionalInt(value: unknown, field: string, min: number): number | undefined {
@@ -261,7 +263,10 @@ export async function setQueueConfig(ctx: EngineContext, name: string, body: unk
   }
   const ageBoost = parseAgeBoost(request.age_boost);
   if (ageBoost !== undefined) record.age_boost = ageBoost;
+  // Only the opt-out is stored: a queue records history unless it says `false` (null or absent: the default).
+  if (request.history !== undefined && request.history !== null && typeof request.history !== 'boolean') invalidField('history', 'a boolean', request.history);
+  if (request.history === false) record.history = false;
   const stored = await ctx.driver.queueConfigSet(record);
   ctx.queueConfigs.stored(stored);
-  return configView(name, stored);
+  return configView(ctx, name, stored);
 }

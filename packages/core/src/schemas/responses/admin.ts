@@ -92,6 +92,11 @@ export const QueueConfigResponseSchema = z
       .describe(
         'Priority aging (spec/admin.md, "Age boost"): jobs are claimed by enqueued_ms − priority × interval_ms, smallest first; null when the queue claims by priority then FIFO.',
       ),
+    history: z
+      .boolean()
+      .describe(
+        "Whether transitions of the queue's jobs are recorded (spec/history.md H9): false when the queue opted out (`history: false`) or the backend records no history.",
+      ),
     updated_at: z.string().nullable(),
   })
   .meta({ id: 'QueueConfig' });

@@ -23,6 +23,11 @@ export const JobHistoryResponseSchema = z
     job_id: z.string(),
     history: z.array(JobHistoryEntrySchema),
     dropped: z.number().int().describe('Oldest lines dropped past the per-job bound.'),
+    recording: z
+      .boolean()
+      .describe(
+        "Whether the job's queue records history now: false when its configuration opts out (`history: false`, spec/history.md H9), so the job's later transitions get no lines; the lines written before stay.",
+      ),
   })
   .meta({ id: 'JobHistoryResponse' });
 export type JobHistoryResponse = z.output<typeof JobHistoryResponseSchema>;

@@ -2,6 +2,8 @@
 script that makes the transition, so a line exists exactly for each change that happened.
   P:{q}:h:<id>  list: the job's lines, oldest first, at most HISTORY_MAX (RPUSH; past it the oldest is popped)
   P:{q}:hdrop   hash: id -> lines popped past the bound (only jobs that ever passed it have a field)
+  P:{q}:meta    field hist_off '1': the queue opts out (its configuration's history: false, queue-config-set.lua);
+                its jobs' transitions append nothing. Read once per queue per script call (hist_on).
 Both follow the job: renamed with it to another queue, deleted with it (job_remove). A line is
   at|from|to|trigger|attempt|wlen|worker[|reason]
 from '' for an insert; wlen the byte length of worker_id ('' when the job has none), so a worker id may hold
@@ -27,9 +29,33 @@ local function hist_insert_line(hot, nowIso, state)
   return hist_line(nowIso, '', state, TRIGGER.insert, attempt ~= '' and attempt or '0', worker)
 end
 
--- Appends `line` to the history of job `id` of the queue whose key base is `base` (P:{q}:).
-local function hist_push(base, id, line)
+-- Whether the queue whose key base is `base` records history, by key base: read once per script call and
+-- queue (HEXISTS of its meta), or seeded by a caller that already read the queue's meta (job-claim.lua).
+local HIST_ON = {}
+local function hist_on(base)
+  local on = HIST_ON[base]
+  if on == nil then
+    on = redis.call('HEXISTS', base .. 'meta', 'hist_off') == 0
+    HIST_ON[base] = on
+  end
+  return on
+end
+
+-- Appends `line` to the history of job `id` of the queue whose key base is `base` (P:{q}:), whose opt-out
+-- the caller checked (the hot paths look it up once per queue, not per job: a Lua call costs ~300 instructions).
+local function hist_append(base, id, line)
   if redis.call('RPUSH', base .. 'h:' .. id, line) > HISTORY_MAX then
+    redis.call('LPOP', base .. 'h:' .. id)
+    redis.call('HINCRBY', base .. 'hdrop', id, 1)
+  end
+end
+
+-- Appends `line` to the history of job `id` of the queue whose key base is `base`, unless that queue opts out
+-- (a table lookup once the queue is known: hist_append's body, not a call of it, for the inserts' per-job pushes).
+local function hist_push(base, id, line)
+  local on = HIST_ON[base]
+  if on == nil then on = hist_on(base) end
+  if on and redis.call('RPUSH', base .. 'h:' .. id, line) > HISTORY_MAX then
     redis.call('LPOP', base .. 'h:' .. id)
     redis.call('HINCRBY', base .. 'hdrop', id, 1)
   end
