@@ -11,6 +11,8 @@ export * from '../driver/primitive-ops.js';
 export type { EventTransport } from '../events/transport.js';
 export * from '../events/packing.js';
 export * from '../events/listener-presence.js';
+/** Events of the moves a dispatch log makes outside the engine. */
+export * from '../engine/dispatch-events.js';
 /** Where a transport's time-ordered log holds an event (Last-Event-ID replay). */
 export { eventIdMs } from '../formats/ids.js';
 export * from '../driver/primitive-ops.js';

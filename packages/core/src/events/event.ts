@@ -120,6 +120,8 @@ export interface JobEventRecord {
  */
 export const SINCE_FIELDS: Readonly<Partial<Record<JobState, 'enqueued_at' | 'started_at'>>> = Object.freeze({
   [STATE_ROLES.claimable]: 'enqueued_at',
+  // A dispatch log's job waits in `pending` after `available` (`DISPATCH_EFFECTS`): its wait runs from the same instant.
+  [STATE_ROLES.pending]: 'enqueued_at',
   [STATE_ROLES.claimed]: 'started_at',
 });
 

@@ -3,9 +3,12 @@
  * the log delivered the jobs (`DISPATCH_EFFECTS.dispatch`: `available → pending`, guarded, so a re-delivered
  * or duplicate record of a job that moved on is skipped), and commits the batch's offset only after those
  * writes resolved: a dispatcher that dies before its commit has the records delivered again, and the guards
- * make that harmless. A store that fails the writes fails the batch, which is fetched again.
+ * make that harmless. A store that fails the writes fails the batch, which is fetched again. The engine never sees
+ * these moves, so the dispatcher publishes their `job.pending` events itself (core's `dispatchEvents`), before the
+ * commit: a re-delivered batch finds the jobs moved on and publishes nothing twice.
  */
-import { DISPATCH_EFFECTS, effectChanges, noteOf, type Driver } from '@ojskit/core/driver';
+import { dispatchEvents, DISPATCH_EFFECTS, effectChanges, noteOf, type DispatchedMove, type Driver } from '@ojskit/core/driver';
+import type { OjsEvent } from '@ojskit/core';
 import { toTimestamp } from '@ojskit/core/formats';
 import type { ConsumedBatch, KafkaClient, KafkaConsumer } from '../port/types.js';
 import { decodeEntry, dispatchTopic } from './dispatch-record.js';
@@ -20,6 +23,10 @@ export interface DispatcherOptions {
   maxWaitMs?: number;
   /** The clock of dispatch instants (`x.dispatchedAt`); the store driver never reads one. */
   now?: () => number;
+  /** Publishes the `job.pending` events of each batch's moves (the store's event transport); none when absent. */
+  publish?: (events: readonly OjsEvent[]) => void | Promise<void>;
+  /** Told when a batch's events could not be published (the moves stand; only their events are missing). */
+  log?: (line: string) => void;
 }
 
 export class Dispatcher {
@@ -37,9 +44,20 @@ export class Dispatcher {
       const note = noteOf(effect, atIso);
       // One guarded write per job, issued together: the store adapters send concurrent transitions as one
       // round trip (Redis coalesces them into one script call).
-      await Promise.all(
+      const results = await Promise.all(
         entries.map((e) => store.jobTransition({ id: e.id, from: effect.from, to: effect.to, set: changes.set, x: changes.x, returning: 'summary', note })),
       );
+      if (options.publish) {
+        const moves: DispatchedMove[] = [];
+        for (const r of results) if (r.ok && 'summary' in r) moves.push({ from: r.from, summary: r.summary });
+        if (moves.length > 0) {
+          try {
+            await options.publish(dispatchEvents(moves, atIso));
+          } catch (error) {
+            options.log?.(`dispatch: job.pending events not published: ${String(error)}`);
+          }
+        }
+      }
       if (batch.isStale()) return;
       const last = batch.records[batch.records.length - 1];
       if (last) await consumer.commit([{ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last.offset) + 1n) }]);

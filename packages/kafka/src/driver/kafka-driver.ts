@@ -164,6 +164,8 @@ export class KafkaDriver implements Driver {
       store: this.store,
       prefix: this.prefix,
       onRecorded: (ids) => this.inFlight.settle(ids),
+      ...(this.events ? { publish: (events: readonly OjsEvent[]) => this.events!.publish(events) } : {}),
+      log: (line) => this.log(line),
       ...(this.options.sessionTimeoutMs !== undefined ? { sessionTimeoutMs: this.options.sessionTimeoutMs } : {}),
       ...(this.options.maxWaitMs !== undefined ? { maxWaitMs: this.options.maxWaitMs } : {}),
     });

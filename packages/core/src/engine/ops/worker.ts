@@ -3,6 +3,7 @@ import type { ClaimParams, ClaimResult, CompleteItem, FailItem, TransitionResult
 import { OjsError } from '../../errors/ojs-error.js';
 import type { EventInput } from '../../events/event.js';
 import { STATE_ROLES } from '../../lifecycle/sets.js';
+import { DISPATCH_EFFECTS } from '../../lifecycle/effects.js';
 import { isUuidV7 } from '../../formats/ids.js';
 import { timestampMs } from '../../formats/timestamps.js';
 import type { Job } from '../../schemas/job.js';
@@ -138,7 +139,9 @@ function afterClaim(ctx: EngineContext, result: ClaimResult, nowIso: string): Pr
   const events: EventInput[] = [];
   for (const p of result.promoted) events.push(jobEvent('job.enqueued', p, p.from ?? null, nowIso, PROMOTED_EXTRA));
   for (const job of result.expired) events.push(expiredEvent(job, null, nowIso));
-  for (const job of result.jobs) events.push(jobEvent('job.started', job, 'available', nowIso, startedExtra(job.worker_id)));
+  // A driver with a dispatch log claims the jobs the log delivered (`pending`), the others claimable ones.
+  const from = ctx.driver.capabilities.dispatchLog === true ? DISPATCH_EFFECTS.claim.from[0]! : STATE_ROLES.claimable;
+  for (const job of result.jobs) events.push(jobEvent('job.started', job, from, nowIso, startedExtra(job.worker_id)));
   const published = ctx.hub.emit(events);
   let terminal = false;
   for (const job of result.expired) if (job.workflow_id) terminal = true;
