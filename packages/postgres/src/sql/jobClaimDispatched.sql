@@ -10,8 +10,9 @@
 -- Only rows in the dispatched state carrying the marker (x_rest 'dispatchedAt') are taken: a job staged by
 -- `pending: true` never is. Paused queues are skipped; nothing is promoted; rate limits are not applied. Rows are
 -- locked FOR UPDATE SKIP LOCKED, so concurrent claimers never wait on each other and never get the same job.
--- Order: priority then dispatch time (jobs_dispatched_idx); in a queue with an age boost by core's rank
--- (age_rank) first, without an index.
+-- Order: priority, dispatch time, then FIFO seq (a dispatcher stamps a whole batch with one instant; seq is the
+-- order the jobs became ready) (jobs_dispatched_idx); in a queue with an age boost by core's rank (age_rank)
+-- first, without an index.
 WITH params AS (
   SELECT $4::float8 AS now_ms, $5::text AS now_iso
 ),
@@ -31,7 +32,7 @@ picked AS (
         (a.x_rest ->> 'dispatchedAt')::float8 AS dispatched_at, a.seq
       FROM {{schema}}.jobs a
       WHERE a.queue = l.name AND a.state = {{dispatched_state}} AND a.x_rest ? 'dispatchedAt'
-      ORDER BY a.priority DESC, (a.x_rest ->> 'dispatchedAt')::float8
+      ORDER BY a.priority DESC, (a.x_rest ->> 'dispatchedAt')::float8, a.seq
       LIMIT $2
       FOR UPDATE SKIP LOCKED
     ) c
@@ -44,7 +45,7 @@ picked AS (
         (a.x_rest ->> 'dispatchedAt')::float8 AS dispatched_at, a.seq
       FROM {{schema}}.jobs a
       WHERE a.queue = l.name AND a.state = {{dispatched_state}} AND a.x_rest ? 'dispatchedAt'
-      ORDER BY {{age_rank}}, (a.x_rest ->> 'dispatchedAt')::float8
+      ORDER BY {{age_rank}}, (a.x_rest ->> 'dispatchedAt')::float8, a.seq
       LIMIT $2
       FOR UPDATE SKIP LOCKED
     ) c
