@@ -21,9 +21,10 @@ local limit, worker, now, nowIso, vis = tonumber(ARGS[2]), ARGS[3], tonumber(ARG
 local claimed, expired = {}, {}
 local nclaimed = 0
 
--- What a claim reads of a job: the index view (VIEW) and the two durations its deadlines derive from.
-local CLAIM_VIEW = { '@visibilityMs', '@timeoutMs' }
-for _, f in ipairs(VIEW) do CLAIM_VIEW[#CLAIM_VIEW + 1] = f end
+-- What a claim reads of a job: its guards, what its old and new indexes need (lib/indexes.lua: a dispatched job
+-- is in no expiry or unique index; active and terminal scores come from fields the move writes) and the two
+-- durations its deadlines derive from. Each field read scans the job's hash, all of it when the field is absent.
+local CLAIM_VIEW = { 'state', 'attempt', 'worker_id', 'priority', '@dispatchedAt', '@expiresAt', '@deadLetter', '@visibilityMs', '@timeoutMs' }
 
 -- Moves one job (view `v`, split '@h' `hv`) by the writes `set`/`del`, keeping its indexes and history.
 local function move(q, id, jk, v, hv, set, del, trigger)
@@ -62,6 +63,9 @@ local function claim_one(q, id)
   nclaimed = nclaimed + 1
 end
 
+-- Index writes go out together (lib/indexes.lua idx_defer): a claim of hundreds of jobs then costs a handful of
+-- ZREM/ZADD/HINCRBY calls, not several per job. Flushed before each read of an index.
+idx_defer()
 for qi = 7, #ARGS do
   if nclaimed >= limit then break end
   local q = ARGS[qi]
@@ -71,6 +75,7 @@ for qi = 7, #ARGS do
     local disp = qkey(q, 'disp')
     -- every id looked at leaves the index (claimed, expired or stale), so each pass reads fresh ones
     while nclaimed < limit do
+      idx_flush()
       local ids
       if ageMs then ids = aged_range(q, disp, 0, limit - nclaimed - 1, ageMs, now)
       else ids = redis.call('ZRANGE', disp, 0, limit - nclaimed - 1) end
@@ -80,4 +85,5 @@ for qi = 7, #ARGS do
   end
 end
 
+idx_flush()
 return { claimed, expired }
