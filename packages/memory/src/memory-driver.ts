@@ -1,5 +1,5 @@
 /** MemoryDriver: the ojskit Driver held in process memory, the reference backend. */
-import type { Job } from '@ojskit/core';
+import { OjsError, type Job } from '@ojskit/core';
 import {
   ageBoostIntervalOf,
   type PruneParams,
@@ -171,6 +171,8 @@ export class MemoryDriver implements Driver {
   }
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    // No dispatch log runs on the memory driver (capabilities.dispatchLog is false): nothing is ever dispatched.
+    if (params.dispatched === true) throw OjsError.unsupported('The memory driver has no dispatch log: it cannot claim dispatched jobs.');
     const { limit, now, nowIso, workerId } = params;
     const claimNote = noteOf(EFFECTS.claim, nowIso);
     this.rateLimits.held = undefined;

@@ -3,7 +3,7 @@
  * promotion, expiry): the statements never spell out which columns a move writes, so they cannot drift from
  * the memory and Redis drivers.
  */
-import { EFFECTS, TRANSITIONS, type TransitionEffect } from '@ojskit/core/driver';
+import { DISPATCH_EFFECTS, EFFECTS, TRANSITIONS, type TransitionEffect } from '@ojskit/core/driver';
 import { ENVELOPE_BY_KEY, INTERNAL_BY_KEY, movedValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';
 import { historyLineSql, historyOffSql, historyPush } from './history-sql.js';
@@ -27,6 +27,11 @@ function column(key: string, internal: boolean): string {
   return c.column;
 }
 
+/** The internals an effect removes that live in `x_rest` (no column of their own, e.g. the dispatch marker). */
+function restUnset(effect: TransitionEffect): string[] {
+  return effect.xUnset.filter((key) => !INTERNAL_BY_KEY.has(key));
+}
+
 /** Column → SQL value of `effect` on row `j`, in a stable order: state, envelope fields, then internals. */
 export function effectColumns(effect: TransitionEffect, p: EffectParams): Map<string, string> {
   const out = new Map<string, string>([['state', sqlLiteral(effect.to)]]);
@@ -42,7 +47,9 @@ export function effectColumns(effect: TransitionEffect, p: EffectParams): Map<st
   for (const key of effect.unset) out.set(column(key, false), 'NULL');
   for (const key of effect.xStamp) out.set(column(key, true), p.now);
   for (const key of effect.xAssign) out.set(column(key, true), assigned(key, true));
-  for (const key of effect.xUnset) out.set(column(key, true), 'NULL');
+  for (const key of effect.xUnset) if (INTERNAL_BY_KEY.has(key)) out.set(column(key, true), 'NULL');
+  const rest = restUnset(effect);
+  if (rest.length > 0) out.set('x_rest', `NULLIF(COALESCE(j.x_rest, '{}'::jsonb) - ${textArrayLiteral(rest)}, '{}'::jsonb)`);
   return out;
 }
 
@@ -99,32 +106,35 @@ function moveValues(effect: TransitionEffect, history: boolean): string {
   return movedValues('g', changes);
 }
 
+/** `ARRAY['a', 'b']::text[]`. */
+function textArrayLiteral(values: readonly string[]): string {
+  return `ARRAY[${values.map(sqlLiteral).join(', ')}]::text[]`;
+}
+
 /**
  * The effect fragments the statements are rendered with, each named for the statement and the move; with
  * `history`, each also appends the move's history line.
  */
 export function effectTemplateValues(history = true): Record<string, string> {
   const at = (now: string, nowIso: string) => ({ now: `${now}::float8`, nowIso: `${nowIso}::text` });
+  // A claim's assigned fields: $3 worker, $4 now, $6 visibility or null (each job's own).
+  const claimAssigned = {
+    worker_id: '$3::text',
+    claimVisibilityMs: 'COALESCE($6::float8, j.x_visibility_ms)',
+    visibleUntil: '$4::float8 + COALESCE($6::float8, j.x_visibility_ms)',
+    timeoutAt: '$4::float8 + j.x_timeout_ms',
+  };
   return {
     // jobPromote.sql: $1 now, $2 now_iso (a due job past its expiry moves instead: expire_move_values).
     promote_set: effectSetWithHistory(EFFECTS.promote, at('$1', '$2'), history),
     // jobClaim.sql: $4 now, $5 now_iso; the promotion on the way, and the claim ($3 worker, $6 visibility or null).
     claim_promote_set: effectSetWithHistory(EFFECTS.promote, at('$4', '$5'), history),
-    claim_set: effectSetWithHistory(
-      EFFECTS.claim,
-      {
-        ...at('$4', '$5'),
-        assigned: {
-          worker_id: '$3::text',
-          claimVisibilityMs: 'COALESCE($6::float8, j.x_visibility_ms)',
-          visibleUntil: '$4::float8 + COALESCE($6::float8, j.x_visibility_ms)',
-          timeoutAt: '$4::float8 + j.x_timeout_ms',
-        },
-      },
-      history,
-    ),
+    claim_set: effectSetWithHistory(EFFECTS.claim, { ...at('$4', '$5'), assigned: claimAssigned }, history),
     // jobClaim.sql, jobPromote.sql, jobExpire.sql: an expired job leaves the hot table (deleted row `g`).
     expire_move_values: moveValues(EFFECTS.expire, history),
+    // jobClaimDispatched.sql (a dispatch log's store): the same parameters as jobClaim.sql, core's DISPATCH_EFFECTS.
+    dispatch_claim_set: effectSetWithHistory(DISPATCH_EFFECTS.claim, { ...at('$4', '$5'), assigned: claimAssigned }, history),
+    dispatch_expire_move_values: moveValues(DISPATCH_EFFECTS.expire, history),
     // jobInsert.sql: the first line of each new row `r` ($1 now_iso), or nothing.
     history_insert_column: history ? ', history' : '',
     history_insert_value: history

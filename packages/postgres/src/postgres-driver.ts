@@ -1,5 +1,5 @@
 /** PostgresDriver: the ojskit Driver over node-postgres, one guarded SQL statement per primitive. */
-import type { Job } from '@ojskit/core';
+import { OjsError, type Job } from '@ojskit/core';
 import {
   depthBounds,
   JOB_STATES,
@@ -192,6 +192,7 @@ export class PostgresDriver implements Driver {
   }
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    if (params.dispatched === true) return this.claimDispatched(params);
     const result: ClaimResult = { jobs: [], promoted: [], expired: [] };
     if (params.limit <= 0 || params.queues.length === 0) return result;
     // One statement claims; it runs again while it promoted or expired jobs and is still short, and once
@@ -249,6 +250,54 @@ export class PostgresDriver implements Driver {
       // Due jobs held by another statement: wait for it. Available ones only: that statement (a claim that
       // locked them as due and found them promoted) ends within its round trip; claim again at once.
       if (missed === MISSED_DUE) await this.awaitPromotions(params.queues, params.now);
+    }
+  }
+
+  /**
+   * A claim of the jobs a dispatch log delivered (`ClaimParams.dispatched`), as jobClaimDispatched.sql: one
+   * statement, run again while it expired jobs and is still short of the limit.
+   */
+  private async claimDispatched(params: ClaimParams): Promise<ClaimResult> {
+    if (this.capabilities.dispatchLog !== true) {
+      throw OjsError.unsupported('A claim of dispatched jobs needs a driver created with dispatchLog: true.');
+    }
+    const result: ClaimResult = { jobs: [], promoted: [], expired: [] };
+    if (params.limit <= 0 || params.queues.length === 0) return result;
+    for (;;) {
+      const wanted = params.limit - result.jobs.length;
+      const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaimDispatched', [
+        params.queues,
+        wanted,
+        params.workerId,
+        params.now,
+        params.nowIso,
+        params.visibilityMs ?? null,
+      ]);
+      const read = new RowReader(columns);
+      const kindAt = read.at('kind');
+      const ordAt = read.at('ord');
+      const rankAt = read.at('claim_rank');
+      const dispatchedAt = read.at('dispatched_at');
+      const seqAt = read.at('claim_seq');
+      const claimed: unknown[][] = [];
+      let expired = 0;
+      for (const row of rows) {
+        if (row[kindAt] === 'claimed') claimed.push(row);
+        else {
+          result.expired.push(read.job(row));
+          expired++;
+        }
+      }
+      // Claim order: queue position, rank (−priority, or the age-boost rank), dispatch time, then FIFO.
+      claimed.sort(
+        (a, b) =>
+          Number(a[ordAt]) - Number(b[ordAt]) ||
+          (a[rankAt] as number) - (b[rankAt] as number) ||
+          (a[dispatchedAt] as number) - (b[dispatchedAt] as number) ||
+          compareSeq((a[seqAt] as string | null) ?? '0', (b[seqAt] as string | null) ?? '0'),
+      );
+      for (const row of claimed) result.jobs.push(read.job(row));
+      if (claimed.length >= wanted || expired === 0) return result;
     }
   }
 

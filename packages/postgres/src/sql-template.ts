@@ -1,5 +1,5 @@
 /** Renders the package's .sql files: schema name and the lifecycle lists taken from core, never typed in SQL. */
-import { ageBoostRankExpression, JOB_STATES, STATE_ROLES, STATE_SETS, transitionTable, type TableOptions } from '@ojskit/core/driver';
+import { ageBoostRankExpression, DISPATCH_EFFECTS, JOB_STATES, STATE_ROLES, STATE_SETS, transitionTable, type TableOptions } from '@ojskit/core/driver';
 import { effectTemplateValues } from './effect-sql.js';
 import { jobTemplateValues } from './job-columns.js';
 import { sqlLiteral } from './sql-literal.js';
@@ -64,6 +64,8 @@ export function templateValues(schema: string, options: TemplateOptions = {}): R
     // core's age-boost rank of a job row `a` in a queue aging by `l.age_ms` (enqueued_at is stamped whenever a job
     // enters available; created_at stands in for a row written without it)
     age_rank: ageBoostRankExpression('(extract(epoch FROM COALESCE(a.enqueued_at, a.created_at)::timestamptz) * 1000)::float8', 'a.priority', 'l.age_ms'),
+    // the state a dispatch log's delivered job waits in (core's DISPATCH_EFFECTS; jobClaimDispatched.sql)
+    dispatched_state: sqlLiteral(DISPATCH_EFFECTS.dispatch.to),
     ...jobTemplateValues(),
   };
   // The effect fragments name tables (a history line consults the queue's opt-out): rendered with the rest first.

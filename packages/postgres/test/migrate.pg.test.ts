@@ -29,7 +29,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     const schema = fresh();
     expect(await migrate({ pool, schema })).toEqual({
       schema,
-      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', '0006_job_history', '0007_queue_history_opt_out'],
+      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', '0006_job_history', '0007_queue_history_opt_out', '0008_dispatched_claim'],
       lifecycleUpdated: true,
     });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });
@@ -42,6 +42,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       '0005_rate_limits',
       '0006_job_history',
       '0007_queue_history_opt_out',
+      '0008_dispatched_claim',
       'lifecycle',
     ]);
   });
@@ -111,7 +112,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       console.log = original;
     }
     expect(log).toEqual([
-      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_event_log, 0005_rate_limits, 0006_job_history, 0007_queue_history_opt_out; lifecycle constraint and trigger installed`,
+      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_event_log, 0005_rate_limits, 0006_job_history, 0007_queue_history_opt_out, 0008_dispatched_claim; lifecycle constraint and trigger installed`,
       `ojskit-postgres: schema "${schema}" up to date`,
     ]);
   });

@@ -1,6 +1,6 @@
 /** RedisDriver: the ojskit Driver over ioredis, every primitive one Lua script. */
 import { Redis } from 'ioredis';
-import type { Job } from '@ojskit/core';
+import { OjsError, type Job } from '@ojskit/core';
 import {
   completionOp,
   failureOp,
@@ -263,6 +263,7 @@ export class RedisDriver implements Driver {
   }
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
+    if (params.dispatched === true) return this.claimDispatched(params);
     if (params.limit <= 0 || params.queues.length === 0) return { jobs: [], promoted: [], expired: [] };
     // Calls run in the order they are made (capabilities.orderedCalls): an insert or transition made before
     // this claim but still waiting to be coalesced goes out ahead of it.
@@ -294,6 +295,23 @@ export class RedisDriver implements Driver {
     const held = reply[3];
     if (typeof held === 'number') result.held = held > 0 ? { retryInMs: held } : {};
     return result;
+  }
+
+  /** A claim of the jobs a dispatch log delivered (`ClaimParams.dispatched`), as job-claim-dispatched.lua. */
+  private async claimDispatched(params: ClaimParams): Promise<ClaimResult> {
+    if (this.capabilities.dispatchLog !== true) {
+      throw OjsError.unsupported('A claim of dispatched jobs needs a driver created with dispatchLog: true.');
+    }
+    if (params.limit <= 0 || params.queues.length === 0) return { jobs: [], promoted: [], expired: [] };
+    this.inserts.flushNow();
+    this.transitions.flushNow();
+    this.completions.flushNow();
+    const reply = (await this.scripts.run(
+      'job-claim-dispatched',
+      [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
+      BATCHES_GO_AT_ONCE,
+    )) as [string[][], string[][]];
+    return { jobs: list(reply[0]).map(decodeJob), promoted: [], expired: list(reply[1]).map(decodeJob) };
   }
 
   /**

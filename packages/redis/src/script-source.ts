@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { HOT_FIELDS } from './codec.js';
 import {
   ageBoostRankExpression,
+  DISPATCH_EFFECTS,
   EFFECTS,
   JOB_STATES,
   MAX_HISTORY_ENTRIES,
@@ -24,6 +25,7 @@ import {
 export const SCRIPT_NAMES = [
   'job-insert',
   'job-claim',
+  'job-claim-dispatched',
   'job-transition',
   'job-transition-many',
   'job-complete-many',
@@ -245,9 +247,12 @@ function checkClaimEffect(): void {
 /** An internal field as stored in a job's hash. */
 const stored = (field: string, internal: boolean) => (internal ? `@${field}` : field);
 
-/** The field/value list job_write takes for `effect` (its stamps at `nowIso` and `now`, which the script has in scope). */
-function effectWrites(name: string, effect: TransitionEffect): string {
-  if (effect.assign.length > 0 || effect.xAssign.length > 0 || effect.attempt) {
+/**
+ * The field/value list job_write takes for `effect` (its stamps at `nowIso` and `now`, which the script has in
+ * scope). `stampsOnly`: an effect that also assigns fields from its inputs, which the script adds itself.
+ */
+function effectWrites(name: string, effect: TransitionEffect, stampsOnly = false): string {
+  if (!stampsOnly && (effect.assign.length > 0 || effect.xAssign.length > 0 || effect.attempt)) {
     throw new Error(`@ojskit/redis: EFFECT_SET.${name} assigns fields from its inputs, which a script writes itself`);
   }
   const pairs = [
@@ -268,6 +273,21 @@ function lookup<T>(table: Readonly<Record<string, T>>, kind: string, name: strin
   return table[name]!;
 }
 
+/**
+ * What job-claim-dispatched.lua assigns besides `DISPATCH_STAMPS.claim` (it writes these from the claim's
+ * inputs): the script is not built when core's `DISPATCH_EFFECTS.claim` assigns anything else.
+ */
+const DISPATCH_CLAIM_ASSIGNS = { assign: ['worker_id'], xAssign: ['claimVisibilityMs', 'visibleUntil', 'timeoutAt'], attempt: 'increment' };
+
+function checkDispatchClaimEffect(): void {
+  const { assign, xAssign, attempt } = DISPATCH_EFFECTS.claim;
+  if (JSON.stringify({ assign, xAssign, attempt }) !== JSON.stringify(DISPATCH_CLAIM_ASSIGNS)) {
+    throw new Error(
+      `@ojskit/redis: job-claim-dispatched.lua assigns ${JSON.stringify(DISPATCH_CLAIM_ASSIGNS)}; core's DISPATCH_EFFECTS.claim now assigns ${JSON.stringify({ assign, xAssign, attempt })}`,
+    );
+  }
+}
+
 /** The trigger of an insert: the table's rows from no state. */
 const INSERT_TRIGGER = TRANSITIONS.find((t) => t.from === null)!.trigger;
 
@@ -284,11 +304,19 @@ function triggerOf(name: string): string {
  * - `EFFECT_SET.<name>` → `'state', <to>, <field>, nowIso, '@<internal>', now, …`: job_write's writes of `EFFECTS.<name>`;
  * - `EFFECT_DEL.<name>` → the fields `EFFECTS.<name>` removes;
  * - `TRIGGER.<name>` → the quoted trigger of `EFFECTS.<name>` (`TRIGGER.insert`: an insert's, `push`);
- * - `HISTORY_MAX` → core's `MAX_HISTORY_ENTRIES`.
+ * - `HISTORY_MAX` → core's `MAX_HISTORY_ENTRIES`;
+ * - the dispatch-log effects (`DISPATCH_EFFECTS`): `DISPATCHED` → the quoted state a dispatched job waits in,
+ *   `DISPATCH_SET.<name>`, `DISPATCH_DEL.<name>` and `DISPATCH_TRIGGER.<name>` as above, `DISPATCH_STAMPS.<name>`
+ *   → the state and stamps only (the script writes the assigned fields).
  * An unknown name fails the build.
  */
 export function renderLifecycle(source: string): string {
   return source
+    .replace(/\bDISPATCH_SET\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(DISPATCH_EFFECTS, 'DISPATCH_SET', name)))
+    .replace(/\bDISPATCH_STAMPS\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(DISPATCH_EFFECTS, 'DISPATCH_STAMPS', name), true))
+    .replace(/\bDISPATCH_DEL\.([A-Za-z]+)\b/g, (_m, name: string) => effectDeletes(lookup(DISPATCH_EFFECTS, 'DISPATCH_DEL', name)))
+    .replace(/\bDISPATCH_TRIGGER\.([A-Za-z]+)\b/g, (_m, name: string) => JSON.stringify(lookup(DISPATCH_EFFECTS, 'DISPATCH_TRIGGER', name).trigger))
+    .replace(/\bDISPATCHED\b/g, JSON.stringify(DISPATCH_EFFECTS.dispatch.to))
     .replace(
       /\bSTATE_IN\.([A-Za-z]+)\(([A-Za-z_][\w.]*)\)/g,
       (_m, set: string, expr: string) =>
@@ -309,6 +337,7 @@ export function scriptSource(name: ScriptName, options: ScriptOptions = {}): str
     throw new Error(`@ojskit/redis: job-claim.lua reads '@h' as ${CLAIM_HOT_ORDER}; HOT_FIELDS is now ${HOT_FIELDS.join('|')}: update CLAIM_READ`);
   }
   if (name === 'job-claim') checkClaimEffect();
+  if (name === 'job-claim-dispatched') checkDispatchClaimEffect();
   const seen = new Set<string>();
   const expand = (source: string): string =>
     source.replace(INCLUDE, (_line, file: string) => {
@@ -321,6 +350,8 @@ export function scriptSource(name: ScriptName, options: ScriptOptions = {}): str
   const history = options.history !== false;
   const source = renderLifecycle(expand(readLua(`${name}.lua`)))
     .replace(/\bHISTORY_ON\b/g, String(history))
+    // the dispatched-pending index (lib/indexes.lua) exists only in a dispatch log's store
+    .replace(/\bDISPATCH_ON\b/g, String(options.dispatchLog === true))
     .replace(/\bHOT_COUNT\b/g, String(HOT_FIELDS.length));
   return withoutUnused(source);
 }

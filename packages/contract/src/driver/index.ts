@@ -6,6 +6,7 @@ import type { DriverCaseRegistration } from './harness.js';
 import { registerDriverCases } from './harness.js';
 import type { DriverContractOptions } from './subject.js';
 import { registerClaimCases } from './cases/claim.js';
+import { registerDispatchedClaimCases } from './cases/dispatched-claim.js';
 import { registerInsertCases } from './cases/insert.js';
 import { registerMaintenanceCases } from './cases/maintenance.js';
 import { registerRaceCases } from './cases/races.js';
@@ -19,6 +20,7 @@ import { registerFailCases } from './cases/fail.js';
 export const DRIVER_CASE_REGISTRATIONS: readonly DriverCaseRegistration[] = [
   registerInsertCases,
   registerClaimCases,
+  registerDispatchedClaimCases,
   registerCompleteCases,
   registerFailCases,
   registerTransitionCases,

@@ -106,6 +106,16 @@ export interface ClaimParams {
   nowIso: string;
   /** Reservation length for this claim; when absent each job's `x.visibilityMs`. */
   visibilityMs?: number;
+  /**
+   * Claim the jobs a dispatch log delivered instead of `available` ones (only with `capabilities.dispatchLog`;
+   * a driver without it rejects the call): per queue, in order, skipping paused queues, the `pending` jobs
+   * carrying `x.dispatchedAt`, by priority then the order they were dispatched in (a queue with an age boost:
+   * core's rank first), each moved by `DISPATCH_EFFECTS.claim` (the same writes as `EFFECTS.claim`, and the
+   * marker removed), or by `DISPATCH_EFFECTS.expire` when past `x.expiresAt` (reported in `expired`). Nothing is
+   * promoted and rate limits are not applied. As for every claim, one atomic step in the store: no job is
+   * returned to two claimers, and a job staged by `pending: true` (no marker) is never taken.
+   */
+  dispatched?: boolean;
 }
 
 export interface ClaimResult {

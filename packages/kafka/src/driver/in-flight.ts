@@ -28,13 +28,19 @@ export class InFlight {
   }
 
   /**
-   * Resolves once no job of `queues` is on its way, or after `ms`. Entries older than `ms` are dropped then:
-   * another process's dispatcher recorded them (this one never hears of it), or the relay's sweep re-produces
-   * them; either way waiting longer would only delay every claim.
+   * Resolves once none of the jobs of `queues` on their way when it was called is any more, or after `ms`: jobs
+   * handed over meanwhile are not waited for, so under a steady stream of enqueues a claim waits for what was
+   * enqueued before it, not for a moment when nothing is in flight. Entries older than `ms` are dropped at the
+   * deadline: another process's dispatcher recorded them (this one never hears of it), or the relay's sweep
+   * re-produces them; either way waiting longer would only delay every claim.
    */
   async drain(queues: readonly string[], ms: number): Promise<void> {
     const deadline = Date.now() + ms;
-    while (this.has(queues)) {
+    let waitingFor: string[] = [];
+    for (const [id, e] of this.entries) if (queues.includes(e.queue)) waitingFor.push(id);
+    // settled ids leave the list as they go, so each wake-up checks only what is still on its way
+    const pending = () => (waitingFor = waitingFor.filter((id) => this.entries.has(id))).length > 0;
+    while (pending()) {
       const left = deadline - Date.now();
       if (left <= 0) {
         const cutoff = Date.now() - ms;

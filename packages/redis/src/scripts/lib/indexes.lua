@@ -11,6 +11,8 @@ generated state tables (TERMINAL, DUE, EXPIRABLE). ]]
 -- field read costs a scan of the hash's listpack, a whole one when the field is absent.
 local VIEW = { 'state', 'priority', '@dueAt', '@visibleUntil', '@timeoutAt', '@finishedAt', '@deadLetter',
   '@expiresAt', '@uniqueKey', 'attempt', 'worker_id', 'type', 'workflow_id' }
+-- a dispatch log's store: whether a job is in the dispatched index (see idx_add)
+if DISPATCH_ON then VIEW[#VIEW + 1] = '@dispatchedAt' end
 
 -- The view of job `id` of queue `q` (missing fields are false) and its split '@h' (for job_write), or nil
 -- when the hash does not exist. `fields` narrows it to what the caller needs (default VIEW).
@@ -146,6 +148,11 @@ local function idx_remove(q, id, v)
   incr(qkey(q, 'counts'), state, -1)
   zrem(state_index(q, state, v), id)
   if EXPIRABLE[state] and v['@expiresAt'] then zrem(qkey(q, 'exp'), id) end
+  if DISPATCH_ON and state == DISPATCHED and v['@dispatchedAt'] then
+    -- kept for idx_add when the job stays dispatched (an in-place update keeps its place)
+    v['@dscore'] = redis.call('ZSCORE', qkey(q, 'disp'), id)
+    zrem(qkey(q, 'disp'), id)
+  end
 end
 
 -- Scores go out as the stored decimal text where there is one: redis.call formats a Lua number with printf,
@@ -199,6 +206,13 @@ local function idx_add(q, id, jk, v, fresh)
   end
   zadd(state_index(q, state, v), score, id)
   if EXPIRABLE[state] and v['@expiresAt'] then zadd(qkey(q, 'exp'), score_of(v['@expiresAt']), id) end
+  -- A job the dispatch log delivered is also in P:{q}:disp, ordered as the ready index (priority, then a FIFO
+  -- sequence drawn when it was dispatched): what job-claim-dispatched.lua takes from.
+  if DISPATCH_ON and state == DISPATCHED and v['@dispatchedAt'] then
+    local dscore = not fresh and v['@dscore']
+    if not dscore then dscore = avail_score(tonumber(v.priority) or 0, redis.call('INCR', qkey(q, 'seq'))) end
+    zadd(qkey(q, 'disp'), dscore, id)
+  end
 end
 
 -- The summary fields (id, type, queue, state, attempt, workflow_id) of a view.

@@ -6,6 +6,7 @@ Convention: ARGS[1] is always the key prefix P. Per-queue keys carry the hash ta
   P:{q}:due        zset: scheduled/retryable ids by @dueAt
   P:{q}:active     zset: active ids by min(@visibleUntil, @timeoutAt), and ACTIVE_ANCHOR (+inf)
   P:{q}:st:<state> zset, score 0: ids of a state without an index of its own (pending)
+  P:{q}:disp       zset (a dispatch log's store): pending ids carrying @dispatchedAt, scored as avail (also in st:pending)
   P:{q}:exp        zset: scheduled/available/retryable ids with @expiresAt, by it
   P:{q}:fin        zset: terminal ids outside the dead-letter queue, by @finishedAt
   P:{q}:dl         zset: dead-lettered (discarded + @deadLetter) ids, by @finishedAt

@@ -59,6 +59,11 @@ local function shape_view(shape, vis)
   if vis then read('@visibleUntil') elseif to == STATE.claimed then read_unless_written('@visibleUntil') end
   if to == STATE.claimed then read_unless_written('@timeoutAt') end
   if to == STATE.claimable then read_unless_written('priority') end
+  -- a dispatch log's store: the dispatched index (lib/indexes.lua) needs the marker, and the priority to enter it
+  if DISPATCH_ON and may_be({ [DISPATCHED] = true }) then
+    read('@dispatchedAt')
+    if to == DISPATCHED then read_unless_written('priority') end
+  end
   if DUE[to] then read_unless_written('@dueAt') end
   if TERMINAL[to] then read_unless_written('@finishedAt') end
   if shape.returning == 'summary' then
