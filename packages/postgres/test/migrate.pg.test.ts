@@ -29,7 +29,16 @@ describe.runIf(HAVE_PG)('migrate()', () => {
     const schema = fresh();
     expect(await migrate({ pool, schema })).toEqual({
       schema,
-      applied: ['0001_init', '0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', '0006_job_history', '0007_queue_history_opt_out', '0008_dispatched_claim'],
+      applied: [
+        '0001_init',
+        '0002_finished_jobs',
+        '0003_queue_config',
+        '0004_event_log',
+        '0005_rate_limits',
+        '0006_job_history',
+        '0007_queue_history_opt_out',
+        '0008_dispatched_claim',
+      ],
       lifecycleUpdated: true,
     });
     expect(await migrate({ pool, schema })).toEqual({ schema, applied: [], lifecycleUpdated: false });

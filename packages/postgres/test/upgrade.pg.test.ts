@@ -72,7 +72,15 @@ describe.runIf(HAVE_PG)('upgrade from the previous migration set', () => {
 
     expect(await migrate({ pool, schema })).toEqual({
       schema,
-      applied: ['0002_finished_jobs', '0003_queue_config', '0004_event_log', '0005_rate_limits', '0006_job_history', '0007_queue_history_opt_out', '0008_dispatched_claim'],
+      applied: [
+        '0002_finished_jobs',
+        '0003_queue_config',
+        '0004_event_log',
+        '0005_rate_limits',
+        '0006_job_history',
+        '0007_queue_history_opt_out',
+        '0008_dispatched_claim',
+      ],
       lifecycleUpdated: true,
     });
 
