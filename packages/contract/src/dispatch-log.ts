@@ -87,6 +87,16 @@ export class DispatchView {
     return { ...expected, [READY]: 0, [DELIVERED]: (expected[DELIVERED] ?? 0) + ready };
   }
 
+  /**
+   * Job event types in the order a settled subject emits them: with a dispatch log (the queue not held) each
+   * `job.started` follows the `job.pending` of the log's delivery (spec/events.md V4); elsewhere unchanged.
+   * @example view.eventTypes(['job.enqueued', 'job.started']) // ['job.enqueued', 'job.pending', 'job.started'] with a dispatch log
+   */
+  eventTypes(types: readonly string[], queue?: string): string[] {
+    if (this.control === undefined || (queue !== undefined && this.held.has(queue))) return [...types];
+    return types.flatMap((type) => (type === 'job.started' ? ['job.pending', type] : [type]));
+  }
+
   /** Fails unless `state` is where a settled ready job of `queue` is. */
   expectReady(state: JobState | undefined, queue: string, what: string): void {
     expect(state, what).toBe(this.readyIn(queue));

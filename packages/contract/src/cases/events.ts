@@ -36,8 +36,11 @@ export function registerEventCases(suite: Suite): void {
       const events = await eventsOf(t, job.id);
       // Promotion MAY emit a second job.enqueued; everything else is required exactly once, in this order.
       const required = events.filter((e, i) => !(e.type === 'job.enqueued' && i > 0));
-      expect(typesOf(required)).toEqual(['job.enqueued', 'job.started', 'job.failed', 'job.retrying', 'job.started', 'job.completed']);
-      const [enqueued, started, failed, retrying, restarted, completed] = required;
+      const lifecycle = ['job.enqueued', 'job.started', 'job.failed', 'job.retrying', 'job.started', 'job.completed'];
+      expect(typesOf(required)).toEqual(t.dispatch.eventTypes(lifecycle, queue));
+      // A dispatch log's deliveries: `job.pending` from `available`, each before its claim's `job.started` (from `pending`).
+      for (const pending of required.filter((e) => e.type === 'job.pending')) expect(pending.data).toMatchObject({ state: 'pending', from: 'available' });
+      const [enqueued, started, failed, retrying, restarted, completed] = required.filter((e) => e.type !== 'job.pending');
       expect(enqueued!.data).toMatchObject({ job_id: job.id, job_type: 'contract.job', queue, state: 'available', priority: 0 });
       expect(started!.data).toMatchObject({ state: 'active', worker_id: 'w-ev', attempt: 1 });
       expect(failed!.data).toMatchObject({ attempt: 1, error: { code: 'e', message: 'first' } });
