@@ -51,7 +51,7 @@ let cpuAtLastExit = childrenCpu();
 /** Runs one step; resolves with its times and exit code. */
 function runStep(step, width) {
   const started = performance.now();
-  const env = { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) };
+  const env = { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...step.env };
   // Its own process group, so an interrupt ends the whole tree (turbo, vitest workers, browsers).
   const child = spawn(step.command, { cwd: root, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);

@@ -58,10 +58,10 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(() => {
-  // The test runs the built CLI. As a turbo task (`pnpm test`, which sets TURBO_HASH) it runs after the builds
-  // of the gateway and of the packages it imports (apps/gateway/turbo.json); run on its own, it builds them
-  // from the current sources.
-  if (process.env['TURBO_HASH']) return;
+  // The test runs the built CLI. Under `pnpm test` (OJSKIT_BUILT, set by scripts/test/run.mjs) or as a turbo task
+  // (TURBO_HASH) it runs after the builds of the gateway and of the packages it imports; run on its own, it
+  // builds them from the current sources.
+  if (process.env['OJSKIT_BUILT'] || process.env['TURBO_HASH']) return;
   const packages = ['core', 'memory', 'redis', 'postgres', 'gateway'].flatMap((name) => ['--filter', `@ojskit/${name}`]);
   execFileSync('pnpm', [...packages, 'run', 'build'], {
     cwd: root,

@@ -8,7 +8,7 @@
  * Used by test/chaos.test.ts (short) and scripts/chaos/run.ts (long).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,6 +83,17 @@ function tsxProcess(script: string, args: string[]): ChildProcess {
   });
 }
 
+/**
+ * A gateway process: the built CLI when the build step has run (OJSKIT_BUILT, set by `pnpm test`), else the
+ * sources through tsx. The run restarts gateways again and again, and each tsx start spends seconds of CPU
+ * transpiling, which on a loaded machine stretched a restart past a minute.
+ */
+function gatewayProcess(args: string[]): ChildProcess {
+  const built = join(gatewayRoot, 'dist', 'cli.js');
+  if (!process.env['OJSKIT_BUILT'] || !existsSync(built)) return tsxProcess('src/cli.ts', args);
+  return spawn(process.execPath, [built, ...args], { cwd: gatewayRoot, stdio: ['ignore', 'ignore', 'ignore'] });
+}
+
 /** Runs the scenario; throws only when the harness itself fails (the report carries the verdict). */
 export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const log = options.log ?? (() => undefined);
@@ -109,7 +120,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   };
   const gateways: Array<ChildProcess | undefined> = [undefined, undefined];
   const startGateway = async (i: number): Promise<void> => {
-    gateways[i] = track(tsxProcess('src/cli.ts', ['--port', String(gatewayPorts[i]), '--backend', backend, '--quiet']));
+    gateways[i] = track(gatewayProcess(['--port', String(gatewayPorts[i]), '--backend', backend, '--quiet']));
     await until(`gateway ${i}`, async () => (await fetch(`http://127.0.0.1:${gatewayPorts[i]}/ready`)).ok, 90_000);
   };
   const workers: ChildProcess[] = [];
