@@ -9,12 +9,12 @@
  *
  *   node scripts/test/run.mjs [--only step,step]    (`--only test` names every `test:<package>` step)
  *
- * Plain Node, no dependencies: the tools it starts come from the root's node_modules/.bin, which `pnpm run`
- * puts on the PATH.
+ * Plain Node, no dependencies: the tools it starts come from the root's node_modules/.bin, which it puts first on
+ * the PATH (as `pnpm run` does).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POOLS, STEPS } from './stages.mjs';
 
@@ -51,7 +51,9 @@ let cpuAtLastExit = childrenCpu();
 /** Runs one step; resolves with its times and exit code. */
 function runStep(step, width) {
   const started = performance.now();
-  const env = { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...step.env };
+  // The root's tools first on the PATH, as `pnpm run` puts them, so `node scripts/test/run.mjs` works on its own.
+  const PATH = [join(root, 'node_modules', '.bin'), process.env.PATH].filter(Boolean).join(delimiter);
+  const env = { ...process.env, PATH, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}), ...step.env };
   // Its own process group, so an interrupt ends the whole tree (turbo, vitest workers, browsers).
   const child = spawn(step.command, { cwd: root, env, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
