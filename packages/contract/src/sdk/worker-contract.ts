@@ -232,7 +232,10 @@ export function runWorkerContract(options: WorkerContractOptions): void {
       );
       const job = await client.enqueue('slow', [], { queue, timeoutMs: 150, retry: { maxAttempts: 1 } });
       const why = await within(10_000, 'the abort', reason.promise);
-      expect(why).toBeInstanceOf(JobTimeoutError);
+      // The worker's own timer aborts at the timeout; on a loaded machine the server's timeout enforcement can
+      // fail the attempt first, and the handler then learns that it lost the job. Either way the attempt failed
+      // with code timeout (below).
+      expect(why instanceof JobTimeoutError || why instanceof JobLostError).toBe(true);
       const done = await client.waitFor(job.id, { timeoutMs: 5_000 });
       expect(done.state).toBe('discarded');
       expect(done.error).toMatchObject({ code: 'timeout', type: 'timeout' });
