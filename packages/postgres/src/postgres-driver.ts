@@ -118,6 +118,11 @@ export interface PostgresDriverOptions {
   finishedPartitions?: Partial<PartitionPlan>;
 }
 
+/** The parameters jobClaim.sql and jobClaimDispatched.sql share ($1–$6), for `wanted` more jobs. */
+function claimArgs(params: ClaimParams, wanted: number): unknown[] {
+  return [params.queues, wanted, params.workerId, params.now, params.nowIso, params.visibilityMs ?? null];
+}
+
 /**
  * The Postgres driver. Unfinished jobs live in `jobs` (the hot table), finished ones in `jobs_finished`
  * (partitioned by finish day, dead letters apart); every state change is an UPDATE guarded by the expected
@@ -200,14 +205,7 @@ export class PostgresDriver implements Driver {
     let retries = 0;
     for (;;) {
       const wanted = params.limit - result.jobs.length;
-      const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaim', [
-        params.queues,
-        wanted,
-        params.workerId,
-        params.now,
-        params.nowIso,
-        params.visibilityMs ?? null,
-      ]);
+      const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaim', claimArgs(params, wanted));
       const read = new RowReader(columns);
       const kindAt = read.at('kind');
       const ordAt = read.at('ord');
@@ -265,14 +263,7 @@ export class PostgresDriver implements Driver {
     if (params.limit <= 0 || params.queues.length === 0) return result;
     for (;;) {
       const wanted = params.limit - result.jobs.length;
-      const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaimDispatched', [
-        params.queues,
-        wanted,
-        params.workerId,
-        params.now,
-        params.nowIso,
-        params.visibilityMs ?? null,
-      ]);
+      const { rows, columns } = await this.sql.runArrays(this.pool, 'jobClaimDispatched', claimArgs(params, wanted));
       const read = new RowReader(columns);
       const kindAt = read.at('kind');
       const ordAt = read.at('ord');
