@@ -38,7 +38,7 @@ import { errorCode, toOjsError } from './pg-errors.js';
 import { assertSchemaName } from './sql-template.js';
 import { isQueryable, Statements, type Queryable } from './statements.js';
 import { atomically } from './transactions.js';
-import { claimRateLimited } from './rate-limited-claim.js';
+import { claimRateLimited, type LimitedClaimTakes } from './rate-limited-claim.js';
 import { completeJobs, failJobs, transitionJobs } from './job-transitions.js';
 import { decodeHistoryLine } from './history-sql.js';
 import { DEFAULT_PARTITIONS, dropPartitionsBefore, ensurePartitions, type PartitionPlan } from './finished-partitions.js';
@@ -235,12 +235,7 @@ export class PostgresDriver implements Driver {
         (a, b) => Number(a[ordAt]) - Number(b[ordAt]) || (a[rankAt] as number) - (b[rankAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
-      if (limited) {
-        const limitedClaim = await claimRateLimited(this.sql, this.pool, params, wanted);
-        result.jobs.push(...limitedClaim.jobs);
-        if (limitedClaim.held) result.held = limitedClaim.held;
-        return result;
-      }
+      if (limited) return this.claimLimited(result, params, wanted, 'available');
       if (claimed.length >= wanted) return result;
       if (moved > 0) continue;
       if (missed === 0 || retries === MAX_RETRIES) return result;
@@ -249,6 +244,14 @@ export class PostgresDriver implements Driver {
       // locked them as due and found them promoted) ends within its round trip; claim again at once.
       if (missed === MISSED_DUE) await this.awaitPromotions(params.queues, params.now);
     }
+  }
+
+  /** Adds to `result` what the rate-limited claim (rate-limited-claim.ts) takes, and its `held` hint. */
+  private async claimLimited(result: ClaimResult, params: ClaimParams, wanted: number, takes: LimitedClaimTakes): Promise<ClaimResult> {
+    const limitedClaim = await claimRateLimited(this.sql, this.pool, params, wanted, takes);
+    result.jobs.push(...limitedClaim.jobs);
+    if (limitedClaim.held) result.held = limitedClaim.held;
+    return result;
   }
 
   /**
@@ -272,8 +275,10 @@ export class PostgresDriver implements Driver {
       const seqAt = read.at('claim_seq');
       const claimed: unknown[][] = [];
       let expired = 0;
+      let limited = false;
       for (const row of rows) {
         if (row[kindAt] === 'claimed') claimed.push(row);
+        else if (row[kindAt] === 'limited') limited = true;
         else {
           result.expired.push(read.job(row));
           expired++;
@@ -288,6 +293,7 @@ export class PostgresDriver implements Driver {
           compareSeq((a[seqAt] as string | null) ?? '0', (b[seqAt] as string | null) ?? '0'),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
+      if (limited) return this.claimLimited(result, params, wanted, 'dispatched');
       if (claimed.length >= wanted || expired === 0) return result;
     }
   }

@@ -1,6 +1,6 @@
 /**
- * The claim of queues that hold rate limits (spec/rate-limits.md), run when the plain claim (jobClaim.sql)
- * reports 'limited'. One transaction: lock the rate_limits rows of the queues and of the concurrency keys
+ * The claim of queues that hold rate limits (spec/rate-limits.md), run when the plain claim (jobClaim.sql) or a
+ * dispatch log's claim (jobClaimDispatched.sql) reports 'limited'. One transaction: lock the rate_limits rows of the queues and of the concurrency keys
  * in sight (rateLimitClaim.names, .lock), read the candidates and the counts under those locks
  * (.candidates), choose with core's rule (the same function the memory driver runs), claim the chosen jobs
  * and record each queue's window (.claim, .window). Concurrent limited claims of the same queue or key wait
@@ -24,11 +24,50 @@ import { errorCode } from './pg-errors.js';
 import type { Statements } from './statements.js';
 import { atomically } from './transactions.js';
 
-/** How many available jobs per queue a limited claim looks at: jobs behind more refused ones wait for them to drain. */
+/** How many waiting jobs per queue a limited claim looks at: jobs behind more refused ones wait for them to drain. */
 export const RATE_LIMIT_SCAN = 1000;
 /** SQLSTATE of a deadlock: two limited claims creating rate_limits rows in crossing orders; one retries. */
 const DEADLOCK = '40P01';
 const ATTEMPTS = 3;
+
+/**
+ * The jobs a limited claim takes, as the SQL variants of rateLimitClaim.names, .candidates and .claim see them:
+ * available ones (jobClaim.sql's) or the ones a dispatch log delivered (jobClaimDispatched.sql's, in the
+ * dispatched state with the marker, by priority, dispatch time, then FIFO).
+ */
+export type LimitedClaimTakes = 'available' | 'dispatched';
+
+const WAITING: Record<LimitedClaimTakes, (alias: string) => string> = {
+  available: (t) => `${t}.state IN ({{claimable_states}})`,
+  dispatched: (t) => `${t}.state = {{dispatched_state}} AND ${t}.x_rest ? 'dispatchedAt'`,
+};
+
+const SINCE: Record<LimitedClaimTakes, string> = {
+  available: 'NULL::float8',
+  dispatched: "(a.x_rest ->> 'dispatchedAt')::float8",
+};
+
+/** The template values of the `takes` variant of the rateLimitClaim statements. */
+function variantValues(takes: LimitedClaimTakes): Record<string, string> {
+  return {
+    rl_waiting_a: WAITING[takes]('a'),
+    rl_waiting_j: WAITING[takes]('j'),
+    rl_since: SINCE[takes],
+    rl_order: takes === 'available' ? 'a.priority DESC, a.seq' : `a.priority DESC, ${SINCE.dispatched}, a.seq`,
+    rl_claim_set: takes === 'available' ? '{{claim_set}}' : '{{dispatch_claim_set}}',
+  };
+}
+
+/** Runs rateLimitClaim.<statement> in the `takes` variant. */
+function runVariant<R extends Record<string, unknown>>(
+  sql: Statements,
+  on: Parameters<Statements['run']>[0],
+  takes: LimitedClaimTakes,
+  statement: string,
+  values: unknown[],
+): Promise<R[]> {
+  return sql.run<R>(on, `rateLimitClaim.${statement}#${takes}`, values, { variantValues: () => variantValues(takes) });
+}
 
 interface Candidate {
   id: string;
@@ -42,10 +81,16 @@ export interface RateLimitedClaim {
   held?: { retryInMs?: number };
 }
 
-export async function claimRateLimited(sql: Statements, pool: Pool, params: ClaimParams, wanted: number): Promise<RateLimitedClaim> {
+export async function claimRateLimited(
+  sql: Statements,
+  pool: Pool,
+  params: ClaimParams,
+  wanted: number,
+  takes: LimitedClaimTakes = 'available',
+): Promise<RateLimitedClaim> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await atomically(pool, undefined, (on) => claimOnce(sql, on, params, wanted));
+      return await atomically(pool, undefined, (on) => claimOnce(sql, on, params, wanted, takes));
     } catch (error) {
       if (attempt >= ATTEMPTS || errorCode((error as Error).cause ?? error) !== DEADLOCK) throw error;
     }
@@ -60,24 +105,31 @@ function firstScan(wanted: number): number {
   return Math.min(RATE_LIMIT_SCAN, Math.max(64, wanted * 8));
 }
 
-async function claimOnce(sql: Statements, on: Parameters<Statements['run']>[0], params: ClaimParams, wanted: number): Promise<RateLimitedClaim> {
+async function claimOnce(
+  sql: Statements,
+  on: Parameters<Statements['run']>[0],
+  params: ClaimParams,
+  wanted: number,
+  takes: LimitedClaimTakes,
+): Promise<RateLimitedClaim> {
   let scan = firstScan(wanted);
   for (;;) {
-    const claim = await claimWithin(sql, on, params, wanted, scan);
+    const claim = await claimWithin(sql, on, params, wanted, scan, takes);
     if (!claim.short || scan >= RATE_LIMIT_SCAN) return claim.held ? { jobs: claim.jobs, held: claim.held } : { jobs: claim.jobs };
     scan = RATE_LIMIT_SCAN;
   }
 }
 
-/** One pass over the first `scan` available jobs of each queue; `short` when nothing was chosen and a queue had `scan` of them. */
+/** One pass over the first `scan` waiting jobs of each queue; `short` when nothing was chosen and a queue had `scan` of them. */
 async function claimWithin(
   sql: Statements,
   on: Parameters<Statements['run']>[0],
   params: ClaimParams,
   wanted: number,
   scan: number,
+  takes: LimitedClaimTakes,
 ): Promise<RateLimitedClaim & { short?: boolean }> {
-  const [named] = await sql.run<{ names: string[] }>(on, 'rateLimitClaim.names', [params.queues, scan]);
+  const [named] = await runVariant<{ names: string[] }>(sql, on, takes, 'names', [params.queues, scan]);
   const names = named?.names ?? [];
   const locked = await sql.run<{ name: string; last_claim_at: number | null; now: number }>(on, 'rateLimitClaim.lock', [names]);
   const storeNow = locked[0]?.now ?? params.now;
@@ -86,14 +138,14 @@ async function claimWithin(
   const keys = names.filter((n) => n.startsWith('k:')).map((n) => n.slice(2));
   const lockedKeys = new Set(keys);
 
-  const rows = await sql.run<{
+  const rows = await runVariant<{
     kind: string;
     id: string | null;
     queue: string;
     rate_limit: ClaimLimit | null;
     active: number | null;
     config: QueueConfigRecord | null;
-  }>(on, 'rateLimitClaim.candidates', [params.queues, scan, params.now, keys]);
+  }>(sql, on, takes, 'candidates', [params.queues, scan, params.now, keys]);
   const candidates: Candidate[] = [];
   const perQueue = new Map<string, number>();
   const queueActive = new Map<string, number>();
@@ -143,14 +195,12 @@ async function claimWithin(
   const heldHint = held ? { held } : {};
   if (chosen.length === 0) return { jobs: [], ...heldHint, ...([...perQueue.values()].some((n) => n >= scan) ? { short: true } : {}) };
 
-  const { rows: claimed, columns } = await sql.runArrays(on, 'rateLimitClaim.claim', [
-    chosen,
-    params.queues,
-    params.workerId,
-    params.now,
-    params.nowIso,
-    params.visibilityMs ?? null,
-  ]);
+  const { rows: claimed, columns } = await sql.runArrays(
+    on,
+    `rateLimitClaim.claim#${takes}`,
+    [chosen, params.queues, params.workerId, params.now, params.nowIso, params.visibilityMs ?? null],
+    { variantValues: () => variantValues(takes) },
+  );
   if (windows.size > 0) {
     const windowNames = [...windows.keys()];
     await sql.run(on, 'rateLimitClaim.window', [windowNames, windowNames.map(() => storeNow), windowNames.map((n) => windows.get(n)!)]);

@@ -56,14 +56,18 @@ export interface TemplateOptions extends TableOptions {
 
 /** The values every template may use. */
 export function templateValues(schema: string, options: TemplateOptions = {}): Record<string, string> {
+  const quoted = `"${assertSchemaName(schema)}"`;
   const base: Record<string, string> = {
-    schema: `"${assertSchemaName(schema)}"`,
+    schema: quoted,
     job_states: textArray(JOB_STATES),
     legal_pairs: textArray(legalPairs(options)),
     ...stateTemplateValues(),
     // core's age-boost rank of a job row `a` in a queue aging by `l.age_ms` (enqueued_at is stamped whenever a job
     // enters available; created_at stands in for a row written without it)
     age_rank: ageBoostRankExpression('(extract(epoch FROM COALESCE(a.enqueued_at, a.created_at)::timestamptz) * 1000)::float8', 'a.priority', 'l.age_ms'),
+    // whether a queue of a claim statement's `open_queues` has a rate limit or a concurrency of its own (the probe of
+    // jobClaim.sql's and jobClaimDispatched.sql's `limited`)
+    open_queue_has_limits: `EXISTS (SELECT 1 FROM ${quoted}.queues p WHERE p.name IN (SELECT name FROM open_queues) AND (p.config ? 'rate_limit' OR p.config ? 'concurrency'))`,
     // the state a dispatch log's delivered job waits in (core's DISPATCH_EFFECTS; jobClaimDispatched.sql)
     dispatched_state: sqlLiteral(DISPATCH_EFFECTS.dispatch.to),
     ...jobTemplateValues(),

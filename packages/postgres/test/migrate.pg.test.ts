@@ -38,6 +38,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
         '0006_job_history',
         '0007_queue_history_opt_out',
         '0008_dispatched_claim',
+        '0009_dispatched_rate_limits',
       ],
       lifecycleUpdated: true,
     });
@@ -52,6 +53,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       '0006_job_history',
       '0007_queue_history_opt_out',
       '0008_dispatched_claim',
+      '0009_dispatched_rate_limits',
       'lifecycle',
     ]);
   });
@@ -121,7 +123,7 @@ describe.runIf(HAVE_PG)('migrate()', () => {
       console.log = original;
     }
     expect(log).toEqual([
-      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_event_log, 0005_rate_limits, 0006_job_history, 0007_queue_history_opt_out, 0008_dispatched_claim; lifecycle constraint and trigger installed`,
+      `ojskit-postgres: schema "${schema}" applied 0001_init, 0002_finished_jobs, 0003_queue_config, 0004_event_log, 0005_rate_limits, 0006_job_history, 0007_queue_history_opt_out, 0008_dispatched_claim, 0009_dispatched_rate_limits; lifecycle constraint and trigger installed`,
       `ojskit-postgres: schema "${schema}" up to date`,
     ]);
   });

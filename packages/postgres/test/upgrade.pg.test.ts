@@ -80,6 +80,7 @@ describe.runIf(HAVE_PG)('upgrade from the previous migration set', () => {
         '0006_job_history',
         '0007_queue_history_opt_out',
         '0008_dispatched_claim',
+        '0009_dispatched_rate_limits',
       ],
       lifecycleUpdated: true,
     });

@@ -292,9 +292,7 @@ export class RedisDriver implements Driver {
       }
     }
     const result: ClaimResult = { jobs, promoted: list(reply[1]).map(decodePromoted), expired: list(reply[2]).map(decodeJob) };
-    const held = reply[3];
-    if (typeof held === 'number') result.held = held > 0 ? { retryInMs: held } : {};
-    return result;
+    return withHeld(result, reply[3]);
   }
 
   /** A claim of the jobs a dispatch log delivered (`ClaimParams.dispatched`), as job-claim-dispatched.lua. */
@@ -310,8 +308,9 @@ export class RedisDriver implements Driver {
       'job-claim-dispatched',
       [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
       BATCHES_GO_AT_ONCE,
-    )) as [string[][], string[][]];
-    return { jobs: list(reply[0]).map(decodeJob), promoted: [], expired: list(reply[1]).map(decodeJob) };
+    )) as [string[][], string[][], number | null];
+    const result: ClaimResult = { jobs: list(reply[0]).map(decodeJob), promoted: [], expired: list(reply[1]).map(decodeJob) };
+    return withHeld(result, reply[2]);
   }
 
   /**
@@ -730,6 +729,12 @@ function decodeInsertReply(reply: unknown[] | 1, params: InsertParams): InsertRe
 }
 
 /** A Lua array from a JSON reply: cjson encodes an empty table as `{}`. */
+/** A claim's `held` hint from its script's reply (nil, or the ms until the spacing that held a job ends; 0: concurrency only). */
+function withHeld(result: ClaimResult, held: unknown): ClaimResult {
+  if (typeof held === 'number') result.held = held > 0 ? { retryInMs: held } : {};
+  return result;
+}
+
 function list<T>(value: T[]): T[] {
   return Array.isArray(value) ? value : [];
 }

@@ -22,6 +22,8 @@ const CANDIDATES = 1_000;
 export interface DispatchedClaim {
   jobs: Job[];
   expired: Job[];
+  /** The store's hint when its rate limits held a job back (core's `ClaimResult.held`). */
+  held?: { retryInMs?: number };
 }
 
 /** Discards a dispatched job past its `expires_at` (guarded on its state and attempt); the job, or null when it moved on. */
@@ -67,6 +69,6 @@ export async function expireDispatched(store: Driver, params: { now: number; now
 
 /** A claim of dispatched jobs: the store's `jobClaim` with `dispatched: true` (one script or statement). */
 export async function claimDispatched(store: Driver, params: ClaimParams): Promise<DispatchedClaim> {
-  const { jobs, expired } = await store.jobClaim({ ...params, dispatched: true });
-  return { jobs, expired };
+  const { jobs, expired, held } = await store.jobClaim({ ...params, dispatched: true });
+  return held ? { jobs, expired, held } : { jobs, expired };
 }

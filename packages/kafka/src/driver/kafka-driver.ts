@@ -4,7 +4,7 @@
  * the relay (jobs that became `available` → the dispatch topic), the dispatcher (delivered records →
  * `pending`, then the offset commit) and a claim that takes only dispatched `pending` jobs.
  */
-import type { Job, OjsEvent } from '@ojskit/core';
+import { OjsError, type Job, type OjsEvent } from '@ojskit/core';
 import {
   DISPATCH_EFFECTS,
   EFFECTS,
@@ -26,6 +26,7 @@ import {
   type PruneParams,
   type QueueConfigRecord,
   type QueueRecord,
+  type RateLimitState,
   type StoredJob,
   type TransitionOp,
   type TransitionResult,
@@ -139,11 +140,10 @@ export class KafkaDriver implements Driver {
     this.prefix = options.prefix ?? 'ojs';
     this.name = `kafka+${store.name}`;
     // Not orderedCalls: a claim made right behind an insert does not see the job until the log delivered it.
-    // The claim takes dispatched pending jobs and does not apply the store's rate limits (yet): say so, so an
-    // enqueue with options.rate_limit is refused (422) instead of silently unlimited. Nor history: the store
-    // records it, but the relay's and the claim's moves carry no history note yet, and this driver has no
-    // jobHistory.
-    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false, rateLimiting: false, history: false });
+    // Rate limits as the store's: its claim of dispatched jobs applies them (a refused job stays pending). Not
+    // history: the store records it, but the relay's and the claim's moves carry no history note yet, and this
+    // driver has no jobHistory.
+    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false, history: false });
     this.claimWaitMs = options.claimWaitMs ?? 2_000;
     this.relay = new Relay({
       store,
@@ -245,7 +245,9 @@ export class KafkaDriver implements Driver {
     if (this.claimWaitMs > 0 && this.inFlight.has(params.queues)) await this.inFlight.drain(params.queues, this.claimWaitMs);
     const claimed = await claimDispatched(this.store, params);
     this.inFlight.settle(claimed.jobs.map((j) => j.id));
-    return { jobs: claimed.jobs, promoted: promoted.promoted, expired: [...promoted.expired, ...claimed.expired] };
+    const result: ClaimResult = { jobs: claimed.jobs, promoted: promoted.promoted, expired: [...promoted.expired, ...claimed.expired] };
+    if (claimed.held) result.held = claimed.held;
+    return result;
   }
 
   jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
@@ -332,6 +334,14 @@ export class KafkaDriver implements Driver {
 
   queueConfigList(): Promise<QueueConfigRecord[]> {
     return this.store.queueConfigList();
+  }
+
+  /** The store's (`capabilities.rateLimiting` is the store's: its claim of dispatched jobs applies the limits). */
+  rateLimitState(params: { queue: string; now: number }): Promise<RateLimitState> {
+    if (this.store.rateLimitState === undefined) {
+      return Promise.reject(OjsError.unsupported(`Rate limiting is not supported by the ${this.store.name} store.`));
+    }
+    return this.store.rateLimitState(params);
   }
 
   workerRecord(info: Omit<WorkerRecord, 'directive'>): Promise<WorkerRecord> {

@@ -21,22 +21,3 @@ for (const id of [
   'concurrency.ordered-calls',
 ])
   CONTRACT_SKIPS[id] = NOT_ORDERED;
-
-/** Why the rate-limit cases do not run here. */
-const NO_RATE_LIMITS =
-  "the Kafka driver declares rateLimiting: false: its claim takes dispatched pending jobs and does not apply the store's rate limits yet (issue 28), so options.rate_limit answers 422 unsupported";
-
-for (const id of [
-  'rate-limit.manifest',
-  'rate-limit.validation',
-  'rate-limit.per-second',
-  'rate-limit.unlimited-pass',
-  'rate-limit.concurrency',
-  'rate-limit.default-key',
-  'rate-limit.keys-independent',
-  'rate-limit.release',
-  'rate-limit.wait-wakes-on-release',
-  'rate-limit.queue-level',
-  'rate-limit.inspect',
-])
-  CONTRACT_SKIPS[id] = NO_RATE_LIMITS;

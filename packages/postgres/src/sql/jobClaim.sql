@@ -64,10 +64,7 @@ due_expired AS (
 -- nothing and says so (a 'limited' row); the driver then claims under the rate_limits locks
 -- (rateLimitClaim.*), where the rule can count what concurrent claims took.
 limited AS (
-  SELECT EXISTS (
-      SELECT 1 FROM {{schema}}.queues p
-      WHERE p.name IN (SELECT name FROM open_queues) AND (p.config ? 'rate_limit' OR p.config ? 'concurrency')
-    ) OR EXISTS (
+  SELECT {{open_queue_has_limits}} OR EXISTS (
       SELECT 1 FROM {{schema}}.jobs r
       WHERE r.queue IN (SELECT name FROM open_queues) AND r.state IN ({{claimable_states}}) AND r.x_rest ? 'rateLimit'
     ) AS found

@@ -1,14 +1,16 @@
 -- jobClaimDispatched: a dispatch log's store (@ojskit/kafka) claims up to $2 jobs the log delivered, in ONE statement.
 -- Params:   $1 queues text[] (in priority order), $2 limit int, $3 worker_id text, $4 now float8 (epoch ms),
 --           $5 now_iso text, $6 visibility_ms float8 | null (null: each job's x.visibilityMs)
--- Returns:  one row per moved job: kind ('claimed' | 'expired'), and for claimed ones ord (queue position),
+-- Returns:  a row of kind 'limited' (other columns null) when a queue holds rate limits: nothing was claimed (the
+--           driver then claims under the rate_limits locks, rate-limited-claim.ts); otherwise
+--           one row per moved job: kind ('claimed' | 'expired'), and for claimed ones ord (queue position),
 --           claim_rank (−priority, or the age-boost rank), dispatched_at and claim_seq (the order keys); then
 --           the job's envelope columns after the move.
 -- Transitions (core's DISPATCH_EFFECTS): dispatched → active (claimed: attempt + 1, started_at, worker_id,
 --              visibility and timeout deadlines, the dispatch marker removed); dispatched → discarded (past
 --              x.expiresAt: never handed out; the row moves to jobs_finished).
 -- Only rows in the dispatched state carrying the marker (x_rest 'dispatchedAt') are taken: a job staged by
--- `pending: true` never is. Paused queues are skipped; nothing is promoted; rate limits are not applied. Rows are
+-- `pending: true` never is. Paused queues are skipped; nothing is promoted. Rows are
 -- locked FOR UPDATE SKIP LOCKED, so concurrent claimers never wait on each other and never get the same job.
 -- Order: priority, dispatch time, then FIFO seq (a dispatcher stamps a whole batch with one instant; seq is the
 -- order the jobs became ready) (jobs_dispatched_idx); in a queue with an age boost by core's rank (age_rank)
@@ -21,6 +23,14 @@ open_queues AS (
   FROM unnest($1::text[]) WITH ORDINALITY AS q(name, ord)
   LEFT JOIN {{schema}}.queues p ON p.name = q.name
   WHERE p.paused IS NOT TRUE
+),
+-- Rate limits: as jobClaim.sql's `limited`, over the delivered jobs (jobs_rate_limited_dispatched_idx).
+limited AS (
+  SELECT {{open_queue_has_limits}} OR EXISTS (
+      SELECT 1 FROM {{schema}}.jobs r
+      WHERE r.queue IN (SELECT name FROM open_queues) AND r.state = {{dispatched_state}} AND r.x_rest ? 'dispatchedAt'
+        AND r.x_rest ? 'rateLimit'
+    ) AS found
 ),
 picked AS (
   SELECT c.*
@@ -36,7 +46,7 @@ picked AS (
       LIMIT $2
       FOR UPDATE SKIP LOCKED
     ) c
-    WHERE l.age_ms IS NULL
+    WHERE l.age_ms IS NULL AND NOT (SELECT found FROM limited)
     UNION ALL
     SELECT c.*
     FROM open_queues l
@@ -49,7 +59,7 @@ picked AS (
       LIMIT $2
       FOR UPDATE SKIP LOCKED
     ) c
-    WHERE l.age_ms IS NOT NULL
+    WHERE l.age_ms IS NOT NULL AND NOT (SELECT found FROM limited)
   ) c
   ORDER BY c.ord, c.rank, c.dispatched_at, c.seq
   LIMIT $2
@@ -78,3 +88,7 @@ expired AS (
 SELECT 'claimed' AS kind, ord::int AS ord, claim_rank, dispatched_at, claim_seq::text AS claim_seq, {{job_envelope_columns}} FROM claimed
 UNION ALL
 SELECT 'expired', NULL, NULL, NULL, NULL, {{job_envelope_columns}} FROM expired
+UNION ALL
+SELECT 'limited', NULL, NULL, NULL, NULL, {{job_envelope_columns}}
+FROM limited l LEFT JOIN expired ON false
+WHERE l.found

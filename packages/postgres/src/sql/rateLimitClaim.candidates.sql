@@ -1,4 +1,5 @@
--- rateLimitClaim.candidates: the available jobs a limited claim considers, in claim order, with what the rule
+-- rateLimitClaim.candidates: the waiting jobs (available, or a dispatch log's delivered ones: the variants of
+-- rate-limited-claim.ts, rl_waiting_a, rl_since) a limited claim considers, in claim order, with what the rule
 -- needs (core's rate-limit/rule.ts runs in the driver on them, under the rate_limits locks).
 -- Params:   $1 queues text[] (in priority order), $2 scan int, $3 now float8 (epoch ms, for expiry),
 --           $4 keys text[] (the concurrency keys locked)
@@ -16,18 +17,19 @@ WITH open_queues AS (
   WHERE p.paused IS NOT TRUE
 ),
 picked AS (
-  SELECT c.id, c.queue, l.ord, c.rank, c.seq, c.x_rest -> 'rateLimit' AS rate_limit
+  SELECT c.id, c.queue, l.ord, c.rank, c.since, c.seq, c.x_rest -> 'rateLimit' AS rate_limit
   FROM open_queues l
   CROSS JOIN LATERAL (
-    SELECT a.id, a.queue, a.seq, a.x_rest, CASE WHEN l.age_ms IS NULL THEN -a.priority::float8 ELSE {{age_rank}} END AS rank
+    SELECT a.id, a.queue, a.seq, a.x_rest, CASE WHEN l.age_ms IS NULL THEN -a.priority::float8 ELSE {{age_rank}} END AS rank,
+      {{rl_since}} AS since
     FROM {{schema}}.jobs a
-    WHERE a.queue = l.name AND a.state IN ({{claimable_states}}) AND (a.x_expires_at IS NULL OR a.x_expires_at >= $3::float8)
-    ORDER BY 5, a.seq
+    WHERE a.queue = l.name AND {{rl_waiting_a}} AND (a.x_expires_at IS NULL OR a.x_expires_at >= $3::float8)
+    ORDER BY 5, 6, a.seq
     LIMIT $2
   ) c
 )
 SELECT 'job' AS kind, id, queue, ord::int AS ord, rate_limit, NULL::int AS active, NULL::jsonb AS config
-FROM (SELECT * FROM picked ORDER BY ord, rank, seq) s
+FROM (SELECT * FROM picked ORDER BY ord, rank, since, seq) s
 UNION ALL
 SELECT 'queue', NULL, q.name, q.ord::int, NULL,
   (SELECT count(*)::int FROM {{schema}}.jobs a WHERE a.queue = q.name AND a.state = {{claimed_state}}),

@@ -1,15 +1,17 @@
 -- rateLimitClaim.names: the rate_limits rows a limited claim must lock, created when missing.
--- Params:   $1 queues text[], $2 scan int (how many available jobs per queue the claim looks at)
+-- Params:   $1 queues text[], $2 scan int (how many waiting jobs per queue the claim looks at)
 -- Returns:  names text[] in lock order: 'q:<queue>' per queue, 'k:<key>' per concurrency key among the first $2
---           available jobs of each queue.
+--           waiting jobs of each queue.
+-- Variants (rate-limited-claim.ts): the jobs a claim takes, available ones or a dispatch log's delivered ones
+--           (rl_waiting_a, rl_order).
 -- Transition: none.
 WITH keys AS (
   SELECT DISTINCT 'k:' || (c.x_rest -> 'rateLimit' ->> 'key') AS name
   FROM unnest($1::text[]) AS q(name)
   CROSS JOIN LATERAL (
     SELECT a.x_rest FROM {{schema}}.jobs a
-    WHERE a.queue = q.name AND a.state IN ({{claimable_states}})
-    ORDER BY a.priority DESC, a.seq
+    WHERE a.queue = q.name AND {{rl_waiting_a}}
+    ORDER BY {{rl_order}}
     LIMIT $2
   ) c
   WHERE c.x_rest -> 'rateLimit' ? 'key'

@@ -124,6 +124,37 @@ export function registerDispatchedClaimCases(suite: DriverSuite): void {
       },
     );
 
+    suite.test(
+      'claim.dispatched.rate-limits',
+      "applies the rate limits (core's rule, capabilities.rateLimiting): a job its key holds back stays pending in place with a held hint, jobs behind it and of other keys are taken, and the slot frees when the holder leaves active",
+      async (t) => {
+        if (t.driver.capabilities.dispatchLog !== true || t.driver.capabilities.rateLimiting !== true) return;
+        const q = t.heldQueue();
+        const key = { concurrency: 1, key: `one-${q}` };
+        const other = { concurrency: 1, key: `other-${q}` };
+        const [first, second, free, third] = [t.job(q, {}, { rateLimit: key }), t.job(q, {}, { rateLimit: key }), t.job(q), t.job(q, {}, { rateLimit: other })];
+        await t.insert([first, second, free, third]);
+        await dispatch(
+          t.driver,
+          [first, second, free, third].map((j) => j.job.id),
+        );
+        const got = await claimDispatched(t, [q], 10);
+        expect(got.jobs.map((j) => j.id)).toEqual([first.job.id, free.job.id, third.job.id]);
+        expect(got.held, 'the claim says a job was held back (concurrency only: no spacing to wait for)').toEqual({});
+        expect(await t.state(second.job.id)).toBe('pending');
+        expect((await t.stored(second.job.id)).x.dispatchedAt, 'held back in place: still dispatched').toBeDefined();
+        expect((await claimDispatched(t, [q], 10, 'w2')).jobs, 'the key is still taken for another claimer').toEqual([]);
+        const [acked] = await t.driver.jobCompleteMany({
+          jobs: [{ id: first.job.id, attempt: 1, workerId: 'w1' }],
+          now: CLAIM_AT + 1,
+          nowIso: iso(CLAIM_AT + 1),
+        });
+        expect(acked).toMatchObject({ ok: true });
+        expect((await claimDispatched(t, [q], 10, 'w2')).jobs.map((j) => j.id)).toEqual([second.job.id]);
+        await t.dispatch.release(q);
+      },
+    );
+
     suite.test('claim.dispatched.racers', 'claimers racing on several connections take every dispatched job exactly once', async (t) => {
       if (t.driver.capabilities.dispatchLog !== true) return;
       const q = t.heldQueue();
