@@ -6,7 +6,7 @@
  * On every other backend the view is the identity: `ready` is `available`, settling and holding do nothing.
  */
 import { expect } from 'vitest';
-import type { JobState } from '@ojskit/core';
+import type { JobHistoryEntry, JobState } from '@ojskit/core';
 import { DISPATCH_EFFECTS, STATE_ROLES } from '@ojskit/core/lifecycle';
 
 /** How a case steers a subject whose backend has a dispatch log. */
@@ -25,6 +25,12 @@ export interface DispatchLogControl {
 /** The state a ready job is in once settled, and a delivered one: `pending` with a dispatch log. */
 const DELIVERED: JobState = DISPATCH_EFFECTS.dispatch.to;
 const READY: JobState = STATE_ROLES.promoted;
+
+/** The claim of a ready job (`available → active`), which with a dispatch log takes the delivered job instead. */
+const CLAIMED: JobState = DISPATCH_EFFECTS.claim.to;
+
+/** A history line as a case expects it: any subset of the fields, matchers allowed. */
+type ExpectedLine = Partial<Record<keyof JobHistoryEntry, unknown>>;
 
 /** Per-state job counts, as `jobCounts` and queue stats return them. */
 type Counts = Partial<Record<JobState, number>>;
@@ -95,6 +101,41 @@ export class DispatchView {
   eventTypes(types: readonly string[], queue?: string): string[] {
     if (this.control === undefined || (queue !== undefined && this.held.has(queue))) return [...types];
     return types.flatMap((type) => (type === 'job.started' ? ['job.pending', type] : [type]));
+  }
+
+  /**
+   * A job's history moves (`[from, to]`) as a settled subject records them: with a dispatch log (the queue not
+   * held) every move into `available` is followed by the log's delivery (`available → pending`), and a claim
+   * takes the delivered job (`pending → active`); elsewhere unchanged.
+   * @example view.historyMoves([[null, 'available'], ['available', 'active']]) // [[null, 'available'], ['available', 'pending'], ['pending', 'active']] with a dispatch log
+   */
+  historyMoves(moves: ReadonlyArray<readonly [JobState | null, JobState]>, queue?: string): Array<[JobState | null, JobState]> {
+    return this.historyLines(
+      moves.map(([from, to]) => ({ from, to })),
+      queue,
+    ).map((line) => [line['from'] as JobState | null, line['to'] as JobState]);
+  }
+
+  /**
+   * A job's history lines as a settled subject records them (see `historyMoves`): with a dispatch log each line
+   * into `available` is followed by the delivery's line (trigger `dispatch`, at the dispatcher's own instant, the
+   * attempt unchanged) and a claim's line says `from: pending`; elsewhere unchanged.
+   */
+  historyLines<L extends ExpectedLine>(lines: readonly L[], queue?: string): ExpectedLine[] {
+    if (this.control === undefined || (queue !== undefined && this.held.has(queue))) return [...lines];
+    return lines.flatMap((line): ExpectedLine[] => {
+      if (line.to === READY) {
+        const delivery: ExpectedLine = { at: expect.any(String), from: READY, to: DELIVERED, trigger: DISPATCH_EFFECTS.dispatch.trigger };
+        if (line.attempt !== undefined) delivery.attempt = line.attempt;
+        return [line, delivery];
+      }
+      return line.from === READY && line.to === CLAIMED ? [{ ...line, from: DELIVERED }] : [line];
+    });
+  }
+
+  /** `lines` without the log's deliveries: the lines of the job's own moves (all of them without a dispatch log). */
+  ownLines<L extends { trigger: string }>(lines: readonly L[]): L[] {
+    return this.control === undefined ? [...lines] : lines.filter((line) => line.trigger !== DISPATCH_EFFECTS.dispatch.trigger);
   }
 
   /** Fails unless `state` is where a settled ready job of `queue` is. */

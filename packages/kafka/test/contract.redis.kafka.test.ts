@@ -4,13 +4,10 @@ import { kafkaAvailable, startBroker } from './support/broker.js';
 import { redisAvailable, redisStore } from './support/stores.js';
 import { runKafkaBackendSuite } from './support/suites.js';
 
-const NO_HISTORY =
-  'the Kafka driver does not read job history yet (capabilities.history is false): its store records the lines, but the relay and the claim send no history note';
-
 if (kafkaAvailable && redisAvailable) {
   const broker = await startBroker({ rebalanceDelayMs: 100 });
   afterAll(() => broker.stop());
-  runKafkaBackendSuite(broker, { name: 'redis', open: async (ns) => redisStore(ns), noHistory: NO_HISTORY });
+  runKafkaBackendSuite(broker, { name: 'redis', open: async (ns) => redisStore(ns) });
 } else {
   describe.skip('OJS backend contract: kafka+redis (no test broker or no Redis; fails under CI=true)', () => {});
 }

@@ -4,13 +4,10 @@ import { kafkaAvailable, startBroker } from './support/broker.js';
 import { postgresAvailable, postgresStore, dropSchema } from './support/stores.js';
 import { runKafkaDriverSuite } from './support/suites.js';
 
-const NO_HISTORY =
-  'the Kafka driver does not read job history yet (capabilities.history is false): its store records the lines, but the relay and the claim send no history note';
-
 if (kafkaAvailable && postgresAvailable) {
   const broker = await startBroker({ rebalanceDelayMs: 100 });
   afterAll(() => broker.stop());
-  runKafkaDriverSuite(broker, { name: 'postgres', open: (ns) => postgresStore(ns), drop: dropSchema, noHistory: NO_HISTORY });
+  runKafkaDriverSuite(broker, { name: 'postgres', open: (ns) => postgresStore(ns), drop: dropSchema });
 } else {
   describe.skip('OJS driver contract: kafka+postgres (no test broker or no PostgreSQL; fails under CI=true)', () => {});
 }

@@ -72,14 +72,17 @@ export function registerHistoryCases(suite: Suite): void {
       const ackedAt = t.iso();
       await t.api.ack({ job_id: job.id, worker_id: 'w2', result: 1 });
 
-      expect(await historyOf(t, job.id)).toEqual([
-        { at: pushedAt, from: null, to: 'available', trigger: 'push', attempt: 0 },
-        { at: claimedAt, from: 'available', to: 'active', trigger: 'fetch', attempt: 1, worker_id: 'w1' },
-        { at: failedAt, from: 'active', to: 'retryable', trigger: 'fail', attempt: 1, worker_id: 'w1', reason: 'SmtpError' },
-        { at: retriedAt, from: 'retryable', to: 'available', trigger: 'timer', attempt: 1 },
-        { at: retriedAt, from: 'available', to: 'active', trigger: 'fetch', attempt: 2, worker_id: 'w2' },
-        { at: ackedAt, from: 'active', to: 'completed', trigger: 'ack', attempt: 2, worker_id: 'w2' },
-      ]);
+      // With a dispatch log, each claim is preceded by the log's delivery line (DispatchView.historyLines).
+      expect(await historyOf(t, job.id)).toEqual(
+        t.dispatch.historyLines([
+          { at: pushedAt, from: null, to: 'available', trigger: 'push', attempt: 0 },
+          { at: claimedAt, from: 'available', to: 'active', trigger: 'fetch', attempt: 1, worker_id: 'w1' },
+          { at: failedAt, from: 'active', to: 'retryable', trigger: 'fail', attempt: 1, worker_id: 'w1', reason: 'SmtpError' },
+          { at: retriedAt, from: 'retryable', to: 'available', trigger: 'timer', attempt: 1 },
+          { at: retriedAt, from: 'available', to: 'active', trigger: 'fetch', attempt: 2, worker_id: 'w2' },
+          { at: ackedAt, from: 'active', to: 'completed', trigger: 'ack', attempt: 2, worker_id: 'w2' },
+        ]),
+      );
       // The same transitions as the events report, in the same order at the same instants.
       expect((await historyOf(t, job.id)).map((l) => [l.to, l.at])).toEqual(await eventMoves(t, job.id));
     });
@@ -106,9 +109,15 @@ export function registerHistoryCases(suite: Suite): void {
         await t.api.retryDeadLetter(dead.id);
         const uniqueQueue = t.queue();
         const first = await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
+        // with a dispatch log the replaced job is `pending` once delivered: settled, so its line says which
+        await t.dispatch.settle();
         await t.push(uniqueQueue, { args: [uniqueQueue], options: { unique: { on_conflict: 'replace' } } });
+        // Every job left ready is delivered (with a dispatch log) before the lines are read; each job's own last
+        // lines are read without the deliveries (DispatchView.ownLines), which history.lifecycle checks.
+        await t.dispatch.settle();
+        const own = async (id: string) => t.dispatch.ownLines(await historyOf(t, id));
 
-        expect((await historyOf(t, lost.id)).slice(-1)[0]).toMatchObject({
+        expect((await own(lost.id)).slice(-1)[0]).toMatchObject({
           from: 'active',
           to: 'available',
           trigger: 'visibility_timeout',
@@ -116,14 +125,14 @@ export function registerHistoryCases(suite: Suite): void {
           worker_id: 'w1',
           attempt: 1,
         });
-        expect((await historyOf(t, handedBack.id)).slice(-1)[0]).toMatchObject({
+        expect((await own(handedBack.id)).slice(-1)[0]).toMatchObject({
           from: 'active',
           to: 'available',
           trigger: 'requeue',
           worker_id: 'w1',
           attempt: 0,
         });
-        expect((await historyOf(t, cancelled.id)).slice(-1)[0]).toMatchObject({
+        expect((await own(cancelled.id)).slice(-1)[0]).toMatchObject({
           from: 'active',
           to: 'cancelled',
           trigger: 'cancel',
@@ -135,15 +144,15 @@ export function registerHistoryCases(suite: Suite): void {
           ['scheduled', 'discarded'],
         ]);
         expect((await historyOf(t, expired.id))[1]).toMatchObject({ trigger: 'expiry' });
-        expect(await historyOf(t, staged.id)).toMatchObject([
+        expect(await own(staged.id)).toMatchObject([
           { from: null, to: 'pending', trigger: 'push' },
           { from: 'pending', to: 'available', trigger: 'activate' },
         ]);
-        expect((await historyOf(t, dead.id)).slice(-2)).toMatchObject([
+        expect((await own(dead.id)).slice(-2)).toMatchObject([
           { from: 'active', to: 'discarded', trigger: 'fail' },
           { from: 'discarded', to: 'available', trigger: 'dead_letter_retry', attempt: 0 },
         ]);
-        expect((await historyOf(t, first.id)).slice(-1)[0]).toMatchObject({ from: 'available', to: 'cancelled', trigger: 'unique_replace' });
+        expect((await own(first.id)).slice(-1)[0]).toMatchObject({ from: t.dispatch.ready, to: 'cancelled', trigger: 'unique_replace' });
         // Every line matches an event of the same transition, and the reverse.
         for (const id of [lost.id, handedBack.id, cancelled.id, expired.id, staged.id, dead.id, first.id]) {
           expect(
@@ -164,11 +173,13 @@ export function registerHistoryCases(suite: Suite): void {
           settle(t.api.cancelJob(job.id)),
         ]);
         const stored = await t.job(job.id);
-        expect(moves(await historyOf(t, job.id))).toEqual([
-          [null, 'available'],
-          ['available', 'active'],
-          ['active', stored.state],
-        ]);
+        expect(moves(await historyOf(t, job.id))).toEqual(
+          t.dispatch.historyMoves([
+            [null, 'available'],
+            ['available', 'active'],
+            ['active', stored.state],
+          ]),
+        );
       }
       const claimQueue = t.queue();
       const { jobs } = await t.api.enqueueBatch({
@@ -176,11 +187,18 @@ export function registerHistoryCases(suite: Suite): void {
       });
       const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => t.api.fetch({ queues: [claimQueue], count: 4, worker_id: `racer-${i}` })));
       const holder = new Map(claims.flatMap((c) => c.jobs.map((j) => [j.id, j.worker_id] as const)));
+      await t.dispatch.settle();
       for (const { id } of jobs) {
         const history = await historyOf(t, id);
         const worker = holder.get(id);
-        if (worker === undefined) expect(moves(history)).toEqual([[null, 'available']]);
-        else expect(history.slice(1)).toMatchObject([{ from: 'available', to: 'active', worker_id: worker }]);
+        if (worker === undefined) expect(moves(history)).toEqual(t.dispatch.historyMoves([[null, 'available']]));
+        else
+          expect(history).toMatchObject(
+            t.dispatch.historyLines([
+              { from: null, to: 'available' },
+              { from: 'available', to: 'active', worker_id: worker },
+            ]),
+          );
       }
     });
 
@@ -197,8 +215,16 @@ export function registerHistoryCases(suite: Suite): void {
           t.clock.advance(1_000);
         }
         await t.expectState(job.id, 'discarded');
-        // push, then fetch + fail per attempt, and a promotion between attempts.
-        const total = 1 + attempts * 2 + (attempts - 1);
+        // push, then fetch + fail per attempt, and a promotion between attempts (and with a dispatch log, the
+        // delivery before each fetch).
+        const total = t.dispatch.historyMoves([
+          [null, 'available'],
+          ...Array.from({ length: attempts }, (_, i): Array<[JobState | null, JobState]> => [
+            ...(i > 0 ? ([['retryable', 'available']] as Array<[JobState, JobState]>) : []),
+            ['available', 'active'],
+            ['active', i < attempts - 1 ? 'retryable' : 'discarded'],
+          ]).flat(),
+        ]).length;
         const res = await t.api.getJobHistory(job.id);
         expect(res.history).toHaveLength(MAX_HISTORY_ENTRIES);
         expect(res.dropped).toBe(total - MAX_HISTORY_ENTRIES);
@@ -220,8 +246,10 @@ export function registerHistoryCases(suite: Suite): void {
         const loud = t.queue();
         expect((await t.api.getQueueConfig(quiet)).history).toBe(true);
         await expectOjsError(t.api.setQueueConfig(quiet, { history: 'no' }), { code: 'invalid_request', details: { field: 'history' } });
-        // A job of the queue from before the opt-out keeps its line; its later transitions get none.
+        // A job of the queue from before the opt-out keeps its lines (with a dispatch log, its delivery's too:
+        // settled first); its later transitions get none.
         const before = await t.push(quiet);
+        await t.dispatch.settle();
         expect((await t.api.setQueueConfig(quiet, { history: false })).history).toBe(false);
         expect((await t.api.getQueueConfig(quiet)).history).toBe(false);
         const during = await t.push(quiet);
@@ -231,15 +259,17 @@ export function registerHistoryCases(suite: Suite): void {
         expect(claimed.jobs.map((j) => j.id).sort()).toEqual([before.id, during.id, other.id].sort());
         for (const { id } of claimed.jobs) await t.api.ack({ job_id: id, worker_id: 'w1', result: 1 });
         const beforeHistory = await t.api.getJobHistory(before.id);
-        expect(moves(beforeHistory.history)).toEqual([[null, 'available']]);
+        expect(moves(beforeHistory.history)).toEqual(t.dispatch.historyMoves([[null, 'available']]));
         expect(beforeHistory.recording).toBe(false);
         expect(await t.api.getJobHistory(during.id)).toMatchObject({ history: [], dropped: 0, recording: false });
         const otherHistory = await t.api.getJobHistory(other.id);
-        expect(moves(otherHistory.history)).toEqual([
-          [null, 'available'],
-          ['available', 'active'],
-          ['active', 'completed'],
-        ]);
+        expect(moves(otherHistory.history)).toEqual(
+          t.dispatch.historyMoves([
+            [null, 'available'],
+            ['available', 'active'],
+            ['active', 'completed'],
+          ]),
+        );
         expect(otherHistory.recording).toBe(true);
         // The opt-out holds for every trigger: a failure, a promotion, a cancel.
         const failing = await t.push(quiet, { options: { retry: RETRY_EACH_SECOND } });
@@ -261,11 +291,13 @@ export function registerHistoryCases(suite: Suite): void {
         await t.claim(quiet, { worker_id: 'w2' });
         await t.api.ack({ job_id: after.id, worker_id: 'w2', result: 1 });
         const afterHistory = await t.api.getJobHistory(after.id);
-        expect(moves(afterHistory.history)).toEqual([
-          [null, 'available'],
-          ['available', 'active'],
-          ['active', 'completed'],
-        ]);
+        expect(moves(afterHistory.history)).toEqual(
+          t.dispatch.historyMoves([
+            [null, 'available'],
+            ['available', 'active'],
+            ['active', 'completed'],
+          ]),
+        );
         expect(afterHistory.recording).toBe(true);
         expect((await t.api.getJobHistory(during.id)).recording).toBe(true);
         expect((await t.api.getJobHistory(during.id)).history).toEqual([]);

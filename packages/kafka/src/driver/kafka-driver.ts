@@ -21,6 +21,7 @@ import {
   type HeartbeatResult,
   type InsertParams,
   type InsertResult,
+  type JobHistory,
   type JobListParams,
   type JobSummary,
   type PruneParams,
@@ -140,10 +141,9 @@ export class KafkaDriver implements Driver {
     this.prefix = options.prefix ?? 'ojs';
     this.name = `kafka+${store.name}`;
     // Not orderedCalls: a claim made right behind an insert does not see the job until the log delivered it.
-    // Rate limits as the store's: its claim of dispatched jobs applies them (a refused job stays pending). Not
-    // history: the store records it, but the relay's and the claim's moves carry no history note yet, and this
-    // driver has no jobHistory.
-    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false, history: false });
+    // Rate limits and history as the store's: its claim of dispatched jobs applies the limits (a refused job stays
+    // pending) and every move, the dispatch included, writes its history line in its own atomic step.
+    this.capabilities = Object.freeze({ ...store.capabilities, dispatchLog: true, orderedCalls: false });
     this.claimWaitMs = options.claimWaitMs ?? 2_000;
     this.relay = new Relay({
       store,
@@ -274,6 +274,12 @@ export class KafkaDriver implements Driver {
 
   jobGet(id: string): Promise<StoredJob | null> {
     return this.store.jobGet(id);
+  }
+
+  /** The store's lines (`capabilities.history` is the store's). */
+  jobHistory(params: { id: string }): Promise<JobHistory | null> {
+    if (this.store.jobHistory === undefined) return Promise.reject(OjsError.unsupported(`Job history is not recorded by the ${this.store.name} store.`));
+    return this.store.jobHistory(params);
   }
 
   jobList(params: JobListParams): Promise<{ jobs: Job[]; total: number }> {

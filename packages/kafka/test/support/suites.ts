@@ -7,7 +7,7 @@ import { afterAll } from 'vitest';
 import { Engine } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
 import { ManualClock } from '@ojskit/core/testing';
-import { runBackendContract, runDriverContract, skipHistoryCases } from '@ojskit/contract';
+import { runBackendContract, runDriverContract } from '@ojskit/contract';
 import type { KafkaDriver } from '../../src/index.js';
 import type { TestBroker } from './broker.js';
 import { dispatchControl, HeldQueues } from './dispatch-control.js';
@@ -20,8 +20,6 @@ export interface StoreKind {
   name: string;
   open(namespace: string): Promise<Driver>;
   drop?(namespace: string): Promise<void>;
-  /** Why the history cases skip, as on the store's own adapter. */
-  noHistory: string;
 }
 
 /** A pooled driver: its namespace and the holds of its queues. */
@@ -120,7 +118,7 @@ export function runKafkaBackendSuite(broker: TestBroker, store: StoreKind): void
         },
       };
     },
-    skip: { ...CONTRACT_SKIPS, ...skipHistoryCases(store.noHistory) },
+    skip: CONTRACT_SKIPS,
     // Every step is an engine call over a store and, for a settle, the log: 100 sequences passed the 600 s case
     // limit on a loaded two-core machine (load 30).
     modelRuns: 25,
