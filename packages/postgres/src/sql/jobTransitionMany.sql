@@ -2,9 +2,12 @@
 -- Rendered once per op *shape* (which fields the ops set, clear and guard on, and which tables their rows go
 -- between: see transition-ops.ts), so each row's change is a plain list of assignments, with no per-column
 -- test of what the op carries.
--- Params:   $1 ops jsonb: one record per op ({{op_record}}) with distinct ids; `s_<column>` holds the new
---           value of a column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields
---           kept in `doc` and the internals kept in `x_rest` to set / remove.
+-- Params:   $1 ops jsonb: one record per op (op_record: index, id, guard values, sg) with distinct ids;
+--           $2 shared jsonb: the parts ops share (shared_record: sg, from, to, the values set, the history
+--           note), each once, an op taking the one of its `sg`: a batch of ACKs of one instant sends its values once rather
+--           than in every record (less to encode, send and parse per op). `s_<column>` holds the new value of a
+--           column the shape sets (json columns as JSON text); ds/du, xs/xsu the envelope fields kept in `doc`
+--           and the internals kept in `x_rest` to set / remove.
 -- Returns:  one row per op that won: i, moved_id, from_state (the state before) and the job's envelope
 --           columns, or only the summary columns (type, queue, attempt, workflow_id: its id and state are the
 --           op's) when every op of the batch asked for a summary.
@@ -28,7 +31,9 @@
 -- records' keys are found by binary search (about 8 % of the server's instructions per claimed and
 -- completed job).
 WITH ops AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS o({{op_record}})
+  SELECT *
+  FROM jsonb_to_recordset($1::jsonb) AS o({{op_record}})
+  JOIN jsonb_to_recordset($2::jsonb) AS s({{shared_record}}) USING (sg)
 ),
 kept AS (
 {{#if route_kept}}
