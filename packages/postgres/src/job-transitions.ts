@@ -7,6 +7,11 @@ import { jobFromRow, RowReader, type JobRow } from './job-row.js';
 import type { Queryable, Statements } from './statements.js';
 import { OpEncoder, lostResult, roundsByDistinctId, shapeStatement, wonResults, type OpShape } from './transition-ops.js';
 
+/** A JSON object's text with an `sg` member first (the number jobTransitionMany.sql joins an op and its shared part by). */
+function numbered(sg: number, object: string): string {
+  return object === '{}' ? `{"sg":${sg}}` : `{"sg":${sg},${object.slice(1)}`;
+}
+
 /**
  * Applies `ops` (results in op order). Ops of a round have distinct ids and are grouped by shape; each group
  * is one UPDATE statement. Ops that lost are read afresh by one more statement, so each reports the state
@@ -17,20 +22,24 @@ export async function transitionJobs(sql: Statements, on: Queryable, ops: readon
   const returning = { job: sql.value('job_envelope_columns_j'), summary: sql.value('job_summary_columns_j') };
   const encoder = new OpEncoder();
   for (const round of roundsByDistinctId(ops)) {
-    const groups = new Map<string, { shape: OpShape; records: string[] }>();
+    const groups = new Map<string, { shape: OpShape; records: string[]; shared: Map<string, number> }>();
     // In id order: statements that lock several rows then lock them in one order (where the plan follows the
     // records), so two batches over the same jobs queue behind each other instead of deadlocking.
     round.sort((a, b) => (ops[a]!.id < ops[b]!.id ? -1 : ops[a]!.id > ops[b]!.id ? 1 : 0));
     for (const index of round) {
-      const { text, shape, key } = encoder.encode(ops[index]!, index);
-      const group = groups.get(key);
-      if (group === undefined) groups.set(key, { shape, records: [text] });
-      else group.records.push(text);
+      const { text, shared, shape, key } = encoder.encode(ops[index]!, index);
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = { shape, records: [], shared: new Map() }));
+      // Each shared part is sent once, numbered (`sg`); each op names the one it takes.
+      let sg = group.shared.get(shared);
+      if (sg === undefined) group.shared.set(shared, (sg = group.shared.size));
+      group.records.push(numbered(sg, text));
     }
     await Promise.all(
-      [...groups].map(async ([key, { shape, records }]) => {
+      [...groups].map(async ([key, { shape, records, shared }]) => {
         const statement = shapeStatement(shape, key, returning, sql.history);
-        const { rows, columns } = await sql.runArrays(on, statement.name, [`[${records.join(',')}]`], { oneOff, variantValues: statement.values });
+        const params = [`[${records.join(',')}]`, `[${[...shared].map(([text, sg]) => numbered(sg, text)).join(',')}]`];
+        const { rows, columns } = await sql.runArrays(on, statement.name, params, { oneOff, variantValues: statement.values });
         wonResults(ops, rows, new RowReader(columns), results);
       }),
     );

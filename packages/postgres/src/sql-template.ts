@@ -77,12 +77,23 @@ export function templateValues(schema: string, options: TemplateOptions = {}): R
   return base;
 }
 
+/** `{{#if name}}…{{else}}…{{/if}}` (the `else` part optional; blocks do not nest). */
+const BLOCK = /\{\{#if (\w+)\}\}([\s\S]*?)(?:\{\{else\}\}([\s\S]*?))?\{\{\/if\}\}/g;
+
 /**
  * Replaces each `{{name}}` with its value; an unknown name is an error, so a typo never reaches Postgres.
+ * A block `{{#if name}}…{{else}}…{{/if}}` keeps its first part where `name` is `'true'` and its `else` part (or
+ * nothing) where it is `'false'`, before the placeholders are filled: a statement rendered per input shape
+ * leaves out, rather than switches off, what the shape never does (any other value is an error).
  * @example renderSql('SELECT * FROM {{schema}}.jobs', templateValues('ojskit'))
  */
 export function renderSql(text: string, values: Record<string, string>): string {
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
+  const chosen = text.replace(BLOCK, (_, name: string, whenTrue: string, otherwise: string | undefined) => {
+    const value = values[name];
+    if (value !== 'true' && value !== 'false') throw new Error(`SQL template block {{#if ${name}}} needs true or false, got ${value}`);
+    return value === 'true' ? whenTrue : (otherwise ?? '');
+  });
+  return chosen.replace(/\{\{(\w+)\}\}/g, (_, name: string) => {
     const value = values[name];
     if (value === undefined) throw new Error(`SQL template uses unknown placeholder {{${name}}}`);
     return value;

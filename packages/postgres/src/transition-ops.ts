@@ -189,20 +189,23 @@ function guardBits(op: TransitionOp): number {
 const PER_OP_FIELDS: ReadonlySet<string> = new Set(['i', 'id', 'attempt', 'worker', 'vu', 'dl']);
 
 /**
- * Encodes the ops of a batch as JSON records. A batch's ops usually share their patch objects (every ACK of
- * one instant points at the same `set`, `unset` and `x`): an op sharing them with the previous one, and
- * carrying the same guards, has its shape and the text of the values it sets worked out already; only its
- * index, id and guard values are written.
+ * Encodes the ops of a batch as JSON records, each in two parts: its own fields (index, id, guard values) and
+ * the fields it shares with the ops made from the same patches (`from`, `to`, the values it sets, the history
+ * note). A batch's ops usually share their patch objects (every ACK of one instant points at the same `set`,
+ * `unset` and `x`): an op sharing them with the previous one, and carrying the same guards, has its shape and
+ * its shared part worked out already, the very same string, so the caller sends that part once for all of
+ * them (jobTransitionMany.sql joins the two back).
  */
 export class OpEncoder {
   private last: TransitionOp | undefined;
   private lastGuards = 0;
   private shape: OpShape | undefined;
   private key = '';
-  /** The JSON members shared by the ops like the last one, each preceded by a comma. */
+  /** The JSON object of the members shared by the ops like the last one. */
   private shared = '';
 
-  encode(op: TransitionOp, i: number): { text: string; shape: OpShape; key: string } {
+  /** `text`: the op's own fields as a JSON object; `shared`: the rest, the same string for ops sharing it. */
+  encode(op: TransitionOp, i: number): { text: string; shared: string; shape: OpShape; key: string } {
     const last = this.last;
     const guards = guardBits(op);
     if (
@@ -223,7 +226,7 @@ export class OpEncoder {
       this.lastGuards = guards;
       this.shape = shape;
       this.key = key;
-      this.shared = `,${JSON.stringify(shared).slice(1, -1)}`;
+      this.shared = JSON.stringify(shared);
     }
     let text = `{"i":${i},"id":${JSON.stringify(op.id)}`;
     const expect = op.expect;
@@ -233,7 +236,7 @@ export class OpEncoder {
       if (expect.visibleUntil !== undefined) text += `,"vu":${JSON.stringify(expect.visibleUntil)}`;
       if (expect.deadLetter !== undefined) text += `,"dl":${JSON.stringify(expect.deadLetter)}`;
     }
-    return { text: `${text}${this.shared}}`, shape: this.shape!, key: this.key };
+    return { text: `${text}}`, shared: this.shared, shape: this.shape!, key: this.key };
   }
 }
 
@@ -272,12 +275,11 @@ export function shapeStatement(
   const name = `jobTransitionMany#${createHash('sha1').update(key).digest('hex').slice(0, 16)}`;
   const values = (): Record<string, string> => {
     const sqlType = (c: Column) => (c.type === 'json' ? 'text' : c.type);
-    const record = [
-      'i int',
-      'id text',
+    const record = ['i int', 'id text', 'sg int', ...shape.guards.map((g) => GUARD_FIELDS[g].field)];
+    const shared = [
+      'sg int',
       '"from" jsonb',
       '"to" text',
-      ...shape.guards.map((g) => GUARD_FIELDS[g].field),
       ...shape.set.map((c) => `s_${c.column} ${sqlType(c)}`),
       ...(shape.doc ? ['ds jsonb', 'du text[]'] : []),
       ...(shape.rest ? ['xs jsonb', 'xsu text[]'] : []),
@@ -310,6 +312,7 @@ export function shapeStatement(
       moved_values: movedValues('g', changes),
       revived_values: movedValues('g', revived),
       op_record: record.join(', '),
+      shared_record: shared.join(', '),
       assignments: assignments.map((a) => `${a},\n    `).join(''),
       guards: shape.guards.map((g) => GUARD_FIELDS[g].condition).join('\n    '),
       transition_returning: shape.returning === 'summary' ? returning.summary : returning.job,

@@ -30,4 +30,11 @@ describe('SQL rendered from core', () => {
     expect(claim).toContain(`'${EFFECTS.expire.to}', g.type`);
     expect(claim).toContain(`d.state IN (${STATE_SETS.due.map((s) => `'${s}'`).join(', ')})`);
   });
+
+  it('keeps the part of an #if block its value chooses, and refuses a value other than true or false', () => {
+    const text = 'a{{#if on}} b {{x}}{{else}} c{{/if}} d{{#if off}} e{{/if}}';
+    expect(renderSql(text, { on: 'true', off: 'false', x: 'X' })).toBe('a b X d');
+    expect(renderSql(text, { on: 'false', off: 'false' })).toBe('a c d');
+    expect(() => renderSql(text, { on: 'yes', off: 'false', x: 'X' })).toThrow(/needs true or false/);
+  });
 });

@@ -11,7 +11,8 @@ function encodeBoth(ops: TransitionOp[]) {
   return ops.map((op, i) => {
     const fast = encoder.encode(op, i);
     const reference = encodeOp(op, i);
-    return { fast: { record: JSON.parse(fast.text) as unknown, key: fast.key, shape: fast.shape }, reference };
+    const record = { ...(JSON.parse(fast.text) as object), ...(JSON.parse(fast.shared) as object) };
+    return { fast: { record, shared: fast.shared, key: fast.key, shape: fast.shape }, reference };
   });
 }
 
@@ -32,11 +33,15 @@ describe('OpEncoder', () => {
 
   it('writes the records encodeOp does for ops sharing their patches, guard values per op', () => {
     const ops = [ack(1, { workerId: 'w1' }), ack(2, { workerId: 'w"2' }), ack(3, { workerId: 'w3', attempt: 2 }), ack(4), ack(5, { attempt: 1 })];
-    for (const { fast, reference } of encodeBoth(ops)) {
+    const encoded = encodeBoth(ops);
+    for (const { fast, reference } of encoded) {
       expect(fast.record).toEqual(reference.record);
       expect(fast.key).toBe(reference.key);
       expect(fast.shape).toEqual(reference.shape);
     }
+    // The part they share is one string (sent once per statement), the guards never in it.
+    expect(new Set(encoded.map((e) => e.fast.shared)).size).toBe(1);
+    expect(encoded[0]!.fast.shared).not.toMatch(/"(i|id|attempt|worker)"/);
   });
 
   it('works each op out afresh when its patch objects differ from the previous op', () => {

@@ -50,16 +50,6 @@ promoted AS (
     AND j.state IN ({{due_states}})
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 ),
-due_leaving AS (
-  DELETE FROM {{schema}}.jobs j
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE expired)) AND j.state IN ({{due_states}})
-  RETURNING j.*
-),
-due_expired AS (
-  INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
-  SELECT {{expire_move_values}} FROM due_leaving g, params p
-  RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
-),
 -- Rate limits: when a queue here has a limit of its own or an available limited job, this statement claims
 -- nothing and says so (a 'limited' row); the driver then claims under the rate_limits locks
 -- (rateLimitClaim.*), where the rule can count what concurrent claims took.
@@ -137,14 +127,18 @@ claimed AS (
     AND j.state IN ({{claimable_states}})
   RETURNING p.ord, p.seq AS claim_seq, p.rank AS claim_rank, {{job_envelope_columns_j}}
 ),
-picked_leaving AS (
+-- Expired jobs leave the hot table, those met as due and those met as claimable alike, in one DELETE feeding one
+-- INSERT (each its own guard on the state it was seen in): two pairs of data-modifying CTEs cost a second set-up
+-- of each table and its indexes at every execution, rows or not.
+expiring AS (
   DELETE FROM {{schema}}.jobs j
-  WHERE j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE expired)) AND j.state IN ({{claimable_states}})
+  WHERE (j.ctid = ANY (ARRAY(SELECT ctid FROM due WHERE expired)) AND j.state IN ({{due_states}}))
+     OR (j.ctid = ANY (ARRAY(SELECT ctid FROM picked WHERE expired)) AND j.state IN ({{claimable_states}}))
   RETURNING j.*
 ),
-picked_expired AS (
+expired_moved AS (
   INSERT INTO {{schema}}.jobs_finished AS j ({{table_columns}})
-  SELECT {{expire_move_values}} FROM picked_leaving g, params p
+  SELECT {{expire_move_values}} FROM expiring g, params p
   RETURNING {{job_envelope_columns_j}}, j.prev_state AS from_state
 )
 -- ord and claim_seq as int and text: pg hands a bigint over as text after a regex test per value.
@@ -152,9 +146,7 @@ SELECT 'claimed' AS kind, ord::int AS ord, claim_seq::text AS claim_seq, claim_r
 UNION ALL
 SELECT 'promoted', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM promoted
 UNION ALL
-SELECT 'expired', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM due_expired
-UNION ALL
-SELECT 'expired', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM picked_expired
+SELECT 'expired', NULL, NULL, NULL, from_state, {{job_envelope_columns}} FROM expired_moved
 UNION ALL
 SELECT 'missed', CASE WHEN m.due THEN 1 ELSE 2 END, NULL, NULL, NULL, {{job_envelope_columns}}
 FROM missed m LEFT JOIN promoted ON false
