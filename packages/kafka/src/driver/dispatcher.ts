@@ -3,8 +3,9 @@
  * the log delivered the jobs (`DISPATCH_EFFECTS.dispatch`: `available → pending`, guarded, so a re-delivered
  * or duplicate record of a job that moved on is skipped), and commits the batch's offset only after those
  * writes resolved (sent behind the handler: `Committer`): a dispatcher that dies before its commit has the
- * records delivered again, and the guards make that harmless. A store that fails the writes fails the batch, which is fetched again. The engine never sees
- * these moves, so the dispatcher publishes their `job.pending` events itself (core's `dispatchEvents`), before the
+ * records delivered again, and the guards make that harmless. A store that fails the writes fails the batch,
+ * which is fetched again. The engine never sees these moves, so the dispatcher publishes their `job.pending`
+ * events itself (core's `dispatchEvents`), before claims waiting for the jobs may take them and before the
  * commit: a re-delivered batch finds the jobs moved on and publishes nothing twice.
  */
 import { dispatchEvents, DISPATCH_EFFECTS, effectChanges, noteOf, type DispatchedMove, type Driver } from '@ojskit/core/driver';

@@ -56,28 +56,40 @@ export class InFlight {
     return false;
   }
 
+  /** The jobs of `queues` on their way now. */
+  onTheirWay(queues: readonly string[]): string[] {
+    const ids: string[] = [];
+    for (const [id, e] of this.entries) if (queues.includes(e.queue)) ids.push(id);
+    return ids;
+  }
+
   /**
    * Resolves once none of the jobs of `queues` on their way when it was called is any more, or after `ms`: jobs
    * handed over meanwhile are not waited for, so under a steady stream of enqueues a claim waits for what was
    * enqueued before it, not for a moment when nothing is in flight. Entries older than `ms` are dropped at the
    * deadline: another process's dispatcher recorded them (this one never hears of it), or the relay's sweep
-   * re-produces them; either way waiting longer would only delay every claim. With `enough`, it resolves as
-   * soon as that many of those jobs were dispatched (a claim short by that many needs no more).
+   * re-produces them; either way waiting longer would only delay every claim.
    */
-  async drain(queues: readonly string[], ms: number, enough = Infinity): Promise<void> {
+  async drain(queues: readonly string[], ms: number): Promise<void> {
+    await this.waitFor(this.onTheirWay(queues), ms, Infinity, ms);
+  }
+
+  /**
+   * Waits until `enough` of `ids` were dispatched (or left the ready state), all of them were, or `ms` passed
+   * (then dropping entries handed over more than `staleMs` ago, as `drain` does); resolves with the ids still on
+   * their way.
+   */
+  async waitFor(ids: readonly string[], ms: number, enough: number, staleMs: number): Promise<string[]> {
     const deadline = Date.now() + ms;
-    let waitingFor: string[] = [];
-    for (const [id, e] of this.entries) if (queues.includes(e.queue)) waitingFor.push(id);
-    const total = waitingFor.length;
-    // settled ids leave the list as they go, so each wake-up checks only what is still on its way; with
-    // `enough`, the wait also ends once that many of them settled
-    const pending = () => (waitingFor = waitingFor.filter((id) => this.entries.has(id))).length > 0 && total - waitingFor.length < enough;
+    let waitingFor = [...ids];
+    // settled ids leave the list as they go, so each wake-up checks only what is still on its way
+    const pending = () => (waitingFor = waitingFor.filter((id) => this.entries.has(id))).length > 0 && ids.length - waitingFor.length < enough;
     while (pending()) {
       const left = deadline - Date.now();
       if (left <= 0) {
-        const cutoff = Date.now() - ms;
+        const cutoff = Date.now() - staleMs;
         for (const [id, e] of this.entries) if (e.since <= cutoff) this.entries.delete(id);
-        return;
+        return waitingFor.filter((id) => this.entries.has(id));
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
@@ -87,6 +99,7 @@ export class InFlight {
         });
       });
     }
+    return waitingFor;
   }
 
   /**

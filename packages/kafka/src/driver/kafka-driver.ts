@@ -289,10 +289,12 @@ export class KafkaDriver implements Driver {
   /**
    * The claim, behind the jobs this process handed to the log before it. Where every queue with jobs on their
    * way is `ordered` (InFlight), it first claims the dispatched jobs of the queues up to the first such queue
-   * (jobs of later queues must not pass the ones on their way), and waits only when that came back short, and
-   * only until enough were dispatched to fill the rest: a claim right behind a large enqueue then starts at
-   * once on what the dispatcher already recorded instead of waiting for all of it. Otherwise it waits for every
-   * job on its way, as a FETCH after an enqueue expects.
+   * (jobs of later queues must not pass the ones on their way), and when that came back short waits only until
+   * as many of those jobs as it is short were dispatched, claims again, and so on until it is full, none is on
+   * its way any more or `claimWaitMs` passed: a claim right behind a large enqueue then starts at once on what
+   * the dispatcher already recorded instead of waiting for all of it (a job that settled may have been cancelled
+   * or taken by another claim, hence the loop). Otherwise it waits for every job on its way, as a FETCH after an
+   * enqueue expects.
    */
   private async claimAfterLog(params: ClaimParams): Promise<{ jobs: Job[]; expired: Job[] }> {
     const { queues, limit } = params;
@@ -301,12 +303,20 @@ export class KafkaDriver implements Driver {
       await this.inFlight.drain(queues, this.claimWaitMs);
       return claimDispatched(this.store, params);
     }
+    const deadline = Date.now() + this.claimWaitMs;
+    let waiting = this.inFlight.onTheirWay(queues);
     const first = queues.findIndex((q) => this.inFlight.has([q]));
     const head = await claimDispatched(this.store, { ...params, queues: queues.slice(0, first + 1) });
-    if (head.jobs.length >= limit) return head;
-    await this.inFlight.drain(queues, this.claimWaitMs, limit - head.jobs.length);
-    const rest = await claimDispatched(this.store, { ...params, limit: limit - head.jobs.length });
-    return { jobs: [...head.jobs, ...rest.jobs], expired: [...head.expired, ...rest.expired] };
+    const jobs = [...head.jobs];
+    const expired = [...head.expired];
+    while (jobs.length < limit && waiting.length > 0) {
+      waiting = await this.inFlight.waitFor(waiting, Math.max(0, deadline - Date.now()), limit - jobs.length, this.claimWaitMs);
+      const more = await claimDispatched(this.store, { ...params, limit: limit - jobs.length });
+      jobs.push(...more.jobs);
+      expired.push(...more.expired);
+      if (Date.now() >= deadline) break;
+    }
+    return { jobs, expired };
   }
 
   jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
