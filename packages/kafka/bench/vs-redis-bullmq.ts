@@ -15,7 +15,8 @@
  * Usage: pnpm --filter @ojskit/kafka bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_ROUNDS=3,
  *   BENCH_LATENCY_SAMPLES=500, BENCH_WARMUP_RUNS=1, BENCH_MAX_WAIT_MS: the dispatcher's idle fetch wait,
  *   BENCH_SYSTEMS=kafka,redis,bullmq; add
- *   kafka-awaited for the Kafka driver with awaitEventProduces)
+ *   kafka-awaited for the Kafka driver with awaitEventProduces, kafka-event-records for one events-topic record
+ *   per event)
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +58,18 @@ if (WANTED.includes('kafka-awaited')) {
       `kbenchaw${run}`,
       { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), awaitEventProduces: true },
       'kafka+redis awaited events',
+    ),
+  );
+}
+// The events topic's previous format, one record per event (eventRecords: 'event'), for its cost.
+if (WANTED.includes('kafka-event-records')) {
+  systems.push(
+    await kafkaSystem(
+      broker.brokers,
+      url,
+      `kbenchev${run}`,
+      { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), eventRecords: 'event' },
+      'kafka+redis event per record',
     ),
   );
 }
