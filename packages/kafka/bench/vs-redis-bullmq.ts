@@ -25,6 +25,7 @@ import { bullmqSystem } from '../../redis/bench/bullmq-system.js';
 import { ojskitSystem, CONCURRENCY, PRODUCERS, type System } from '../../redis/bench/ojskit-system.js';
 import { idleGaps, latencySummary, measure, table, type Sample } from '../../redis/bench/measure.js';
 import { startBroker } from '../test/support/broker.js';
+import type { KafkaDriverOptions } from '../src/index.js';
 import { kafkaSystem } from './kafka-system.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -48,31 +49,14 @@ function brokerCpuUs(): number {
 
 const admin = new Redis(url);
 const systems: System[] = [];
-if (WANTED.includes('kafka')) systems.push(await kafkaSystem(broker.brokers, url, `kbench${run}`, MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }));
+/** The Kafka driver with `options` (and BENCH_MAX_WAIT_MS), on its own prefix. */
+const kafkaVariant = (tag: string, options: Partial<KafkaDriverOptions>, name?: string): Promise<System> =>
+  kafkaSystem(broker.brokers, url, `kbench${tag}${run}`, { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), ...options }, name);
+if (WANTED.includes('kafka')) systems.push(await kafkaVariant('', {}));
 // The issue's awaited event produces, for their cost (not the default: see the README, "Events").
-if (WANTED.includes('kafka-awaited')) {
-  systems.push(
-    await kafkaSystem(
-      broker.brokers,
-      url,
-      `kbenchaw${run}`,
-      { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), awaitEventProduces: true },
-      'kafka+redis awaited events',
-    ),
-  );
-}
+if (WANTED.includes('kafka-awaited')) systems.push(await kafkaVariant('aw', { awaitEventProduces: true }, 'kafka+redis awaited events'));
 // The events topic's previous format, one record per event (eventRecords: 'event'), for its cost.
-if (WANTED.includes('kafka-event-records')) {
-  systems.push(
-    await kafkaSystem(
-      broker.brokers,
-      url,
-      `kbenchev${run}`,
-      { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), eventRecords: 'event' },
-      'kafka+redis event per record',
-    ),
-  );
-}
+if (WANTED.includes('kafka-event-records')) systems.push(await kafkaVariant('ev', { eventRecords: 'event' }, 'kafka+redis event per record'));
 if (WANTED.includes('redis')) systems.push(ojskitSystem(url, `ojsbench:${run}`, {}, 'ojskit redis'));
 if (WANTED.includes('bullmq')) systems.push(bullmqSystem(url, `bullbench:${run}`));
 
