@@ -15,7 +15,8 @@
  * Usage: pnpm --filter @ojskit/kafka bench  (env: REDIS_URL, BENCH_JOBS=20000, BENCH_ROUNDS=3,
  *   BENCH_LATENCY_SAMPLES=500, BENCH_WARMUP_RUNS=1, BENCH_MAX_WAIT_MS: the dispatcher's idle fetch wait,
  *   BENCH_SYSTEMS=kafka,redis,bullmq; add
- *   kafka-awaited for the Kafka driver with awaitEventProduces)
+ *   kafka-awaited for the Kafka driver with awaitEventProduces, kafka-event-records for one events-topic record
+ *   per event)
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +25,7 @@ import { bullmqSystem } from '../../redis/bench/bullmq-system.js';
 import { ojskitSystem, CONCURRENCY, PRODUCERS, type System } from '../../redis/bench/ojskit-system.js';
 import { idleGaps, latencySummary, measure, table, type Sample } from '../../redis/bench/measure.js';
 import { startBroker } from '../test/support/broker.js';
+import type { KafkaDriverOptions } from '../src/index.js';
 import { kafkaSystem } from './kafka-system.js';
 
 const url = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -47,19 +49,14 @@ function brokerCpuUs(): number {
 
 const admin = new Redis(url);
 const systems: System[] = [];
-if (WANTED.includes('kafka')) systems.push(await kafkaSystem(broker.brokers, url, `kbench${run}`, MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }));
+/** The Kafka driver with `options` (and BENCH_MAX_WAIT_MS), on its own prefix. */
+const kafkaVariant = (tag: string, options: Partial<KafkaDriverOptions>, name?: string): Promise<System> =>
+  kafkaSystem(broker.brokers, url, `kbench${tag}${run}`, { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), ...options }, name);
+if (WANTED.includes('kafka')) systems.push(await kafkaVariant('', {}));
 // The issue's awaited event produces, for their cost (not the default: see the README, "Events").
-if (WANTED.includes('kafka-awaited')) {
-  systems.push(
-    await kafkaSystem(
-      broker.brokers,
-      url,
-      `kbenchaw${run}`,
-      { ...(MAX_WAIT_MS === undefined ? {} : { maxWaitMs: MAX_WAIT_MS }), awaitEventProduces: true },
-      'kafka+redis awaited events',
-    ),
-  );
-}
+if (WANTED.includes('kafka-awaited')) systems.push(await kafkaVariant('aw', { awaitEventProduces: true }, 'kafka+redis awaited events'));
+// The events topic's previous format, one record per event (eventRecords: 'event'), for its cost.
+if (WANTED.includes('kafka-event-records')) systems.push(await kafkaVariant('ev', { eventRecords: 'event' }, 'kafka+redis event per record'));
 if (WANTED.includes('redis')) systems.push(ojskitSystem(url, `ojsbench:${run}`, {}, 'ojskit redis'));
 if (WANTED.includes('bullmq')) systems.push(bullmqSystem(url, `bullbench:${run}`));
 

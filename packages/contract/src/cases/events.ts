@@ -165,7 +165,8 @@ export function registerEventCases(suite: Suite): void {
     });
 
     suite.test('events.filters', 'types (with prefix *), queues and job types filter, AND-ed', async (t) => {
-      const [a, b] = [t.queue(), t.queue()];
+      // Held: the case counts each job's events right after the push, before a dispatch log's job.pending.
+      const [a, b] = [t.heldQueue(), t.heldQueue()];
       await t.push(a, { type: 'kind.one' });
       await t.push(a, { type: 'kind.two' });
       await t.push(b, { type: 'kind.one' });

@@ -2,16 +2,27 @@
  * The dispatcher: a consumer-group member over the dispatch topic. For each batch it records in the store that
  * the log delivered the jobs (`DISPATCH_EFFECTS.dispatch`: `available → pending`, guarded, so a re-delivered
  * or duplicate record of a job that moved on is skipped), and commits the batch's offset only after those
- * writes resolved: a dispatcher that dies before its commit has the records delivered again, and the guards
- * make that harmless. A store that fails the writes fails the batch, which is fetched again. The engine never sees
- * these moves, so the dispatcher publishes their `job.pending` events itself (core's `dispatchEvents`), before the
+ * writes resolved (sent behind the handler: `Committer`): a dispatcher that dies before its commit has the
+ * records delivered again, and the guards make that harmless. A store that fails the writes fails the batch,
+ * which is fetched again. The engine never sees these moves, so the dispatcher publishes their `job.pending`
+ * events itself (core's `dispatchEvents`), before claims waiting for the jobs may take them and before the
  * commit: a re-delivered batch finds the jobs moved on and publishes nothing twice.
  */
 import { dispatchEvents, DISPATCH_EFFECTS, effectChanges, noteOf, type DispatchedMove, type Driver } from '@ojskit/core/driver';
 import type { OjsEvent } from '@ojskit/core';
 import { toTimestamp } from '@ojskit/core/formats';
 import type { ConsumedBatch, KafkaClient, KafkaConsumer } from '../port/types.js';
+import { Committer } from './committer.js';
 import { decodeEntry, dispatchTopic } from './dispatch-record.js';
+
+/**
+ * The dispatcher's longest idle fetch. A Kafka broker answers a fetch as soon as a record arrives, whatever the
+ * wait; the test broker (librdkafka's mock) only at the end of it, so there an idle dispatcher sees a record up
+ * to this late, and enqueue→start latency follows it. 10 ms keeps that under the latency target at the price of
+ * about 100 idle fetches per second per broker (README, "Costs"); with a real broker a longer wait (Kafka's
+ * clients use 500 ms) costs no latency and fewer fetches.
+ */
+export const DEFAULT_MAX_WAIT_MS = 10;
 
 export interface DispatcherOptions {
   client: KafkaClient;
@@ -30,7 +41,11 @@ export interface DispatcherOptions {
 }
 
 export class Dispatcher {
-  private constructor(private readonly consumer: KafkaConsumer) {}
+  private constructor(
+    private readonly consumer: KafkaConsumer,
+    private readonly committer: Committer,
+    private readonly flushMs: number,
+  ) {}
 
   static async start(options: DispatcherOptions): Promise<Dispatcher> {
     const { store, onRecorded } = options;
@@ -58,11 +73,13 @@ export class Dispatcher {
           }
         }
       }
+      // The writes resolved: claims waiting for these jobs may go (the commit is not theirs to wait for).
+      onRecorded(entries.map((e) => e.id));
       if (batch.isStale()) return;
       const last = batch.records[batch.records.length - 1];
-      if (last) await consumer.commit([{ topic: batch.topic, partition: batch.partition, offset: String(BigInt(last.offset) + 1n) }]);
-      onRecorded(entries.map((e) => e.id));
+      if (last) committer.commit(batch, String(BigInt(last.offset) + 1n));
     };
+    const committer = new Committer(() => consumer, options.log ?? (() => {}));
     const consumer = await options.client.consume({
       groupId: `${options.prefix}.dispatchers`,
       topics: [dispatchTopic(options.prefix)],
@@ -70,10 +87,10 @@ export class Dispatcher {
       fromBeginning: true,
       sessionTimeoutMs: options.sessionTimeoutMs ?? 10_000,
       heartbeatIntervalMs: Math.min(3_000, Math.floor((options.sessionTimeoutMs ?? 10_000) / 3)),
-      maxWaitMs: options.maxWaitMs ?? 100,
+      maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
       partitionsConsumedConcurrently: 4,
     });
-    return new Dispatcher(consumer);
+    return new Dispatcher(consumer, committer, options.sessionTimeoutMs ?? 10_000);
   }
 
   /** Resolves once the member holds partitions. */
@@ -81,7 +98,10 @@ export class Dispatcher {
     return this.consumer.joined(timeoutMs);
   }
 
-  close(): Promise<void> {
-    return this.consumer.close();
+  /** Sends the commits asked for (bounded by the session timeout, after which the group moves on anyway), then leaves. */
+  async close(): Promise<void> {
+    await this.committer.flush(this.flushMs);
+    this.committer.close();
+    await this.consumer.close();
   }
 }

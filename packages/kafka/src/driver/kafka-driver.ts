@@ -36,11 +36,11 @@ import {
 } from '@ojskit/core/driver';
 import { randomUUID } from 'node:crypto';
 import { createKafkajsClient } from '../port/kafkajs/client.js';
-import type { KafkaClient, KafkaProducer } from '../port/types.js';
+import type { KafkaClient, KafkaProducer, ProduceRecord } from '../port/types.js';
 import { claimDispatched, expireDispatched } from './dispatched-claim.js';
 import { Dispatcher } from './dispatcher.js';
-import { dispatchTopic, eventsTopic, type DispatchEntry } from './dispatch-record.js';
-import { InFlight } from './in-flight.js';
+import { dispatchTopic, eventsTopic } from './dispatch-record.js';
+import { InFlight, type InFlightEntry } from './in-flight.js';
 import { Relay } from './relay.js';
 
 /** Where a promotion, an ACTIVATE, a requeue or a dead-letter retry puts a job: what the relay produces. */
@@ -70,6 +70,12 @@ export interface KafkaDriverOptions {
   /** Mirror every event to `<prefix>.events` (default true). */
   mirrorEvents?: boolean;
   /**
+   * How events are written to `<prefix>.events`: `'queue'` (default), one record per queue of each publish whose
+   * value is the JSON array of those events, key = the queue; `'event'`, one record per event, key = the job.
+   * `'queue'` costs a fraction of the CPU (see the README, "Costs"); both keep a job's events in order.
+   */
+  eventRecords?: 'queue' | 'event';
+  /**
    * Make each operation wait until its events are acknowledged on `<prefix>.events` (default false). With it,
    * every operation that emits an event waits for Kafka: while Kafka is away, enqueues, ACKs and fetches that
    * emit events wait too (see the README, "Events", for the measured cost).
@@ -77,7 +83,10 @@ export interface KafkaDriverOptions {
   awaitEventProduces?: boolean;
   /** The dispatcher's group session timeout (ms, default 10 000). */
   sessionTimeoutMs?: number;
-  /** The dispatcher's longest idle fetch (ms, default 100). */
+  /**
+   * The dispatcher's longest idle fetch (ms, default 10). A real broker answers as soon as a record arrives, so
+   * there a longer wait (500 ms) saves idle fetches at no latency cost; the test broker answers only at its end.
+   */
   maxWaitMs?: number;
   /** Where the driver and the Kafka client log (default stderr). */
   log?: (line: string) => void;
@@ -108,7 +117,11 @@ export async function createKafkaDriver(options: KafkaDriverOptions): Promise<Ka
     await admin.close();
   }
   const producer = await client.producer();
-  const driver = new KafkaDriver(options, client, producer, log);
+  // The events mirror gets a producer of its own: an idempotent producer has one request in flight per broker,
+  // so on a shared one a job's dispatch record waited behind the produce of events published before it.
+  const mirrors = options.mirrorEvents !== false && options.store.events !== undefined;
+  const eventsProducer = mirrors ? await client.producer() : producer;
+  const driver = new KafkaDriver(options, client, producer, log, eventsProducer);
   if (options.dispatcher !== false) await driver.startDispatcher();
   return driver;
 }
@@ -135,6 +148,8 @@ export class KafkaDriver implements Driver {
     private readonly client: KafkaClient,
     private readonly producer: KafkaProducer,
     private readonly log: (line: string) => void,
+    /** The producer of the events mirror (default: `producer`). */
+    private readonly eventsProducer: KafkaProducer = producer,
   ) {
     const store = options.store;
     this.store = store;
@@ -192,18 +207,31 @@ export class KafkaDriver implements Driver {
     return this.relay.sweep(now);
   }
 
-  // The events transport of the store, each publish also produced to `<prefix>.events` (key = the job, so one
-  // job's events keep their order). The produces run one after another behind the store's publish, not awaited
-  // by it: with Kafka away, operations still answer, and the events reach the topic, in order, once it is back.
+  // The events transport of the store, each publish also produced to `<prefix>.events` (`eventRecord`). The
+  // produces run one after another behind the store's publish, not awaited by it: with Kafka away, operations
+  // still answer, and the events reach the topic, in order, once it is back. Publishes made while a produce is
+  // out join the next one: one request for all of them.
   private mirrored(inner: EventTransport): EventTransport {
     const topic = eventsTopic(this.prefix);
+    const toRecords = this.options.eventRecords === 'event' ? eventPerRecord : eventsPerQueue;
     let chain: Promise<unknown> = Promise.resolve();
+    let buffer: ProduceRecord[] = [];
+    /** The produce not started yet, which later publishes join. */
+    let open: Promise<unknown> | null = null;
     const awaited = this.options.awaitEventProduces === true;
     const produce = (events: readonly OjsEvent[]): Promise<unknown> => {
-      const records = events.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ojs-type': e.type } }));
-      const produced = chain.then(() => this.producer.produce([{ topic, records }]));
-      chain = produced.catch((e: unknown) => this.log(`events topic: produce failed: ${String(e)}`));
-      return awaited ? produced : chain;
+      for (const r of toRecords(events)) buffer.push(r);
+      if (open === null) {
+        const produced = chain.then(() => {
+          open = null;
+          const records = buffer;
+          buffer = [];
+          return this.eventsProducer.produce([{ topic, records }]);
+        });
+        open = produced;
+        chain = produced.catch((e: unknown) => this.log(`events topic: produce failed: ${String(e)}`));
+      }
+      return awaited ? open : chain;
     };
     const transport: EventTransport = {
       publish: async (events, tx) => {
@@ -221,11 +249,18 @@ export class KafkaDriver implements Driver {
 
   /**
    * Hands jobs that became ready to the relay, without waiting for the produce: with Kafka away the store
-   * write still succeeds and the records wait in the relay (the sweep covers a crash meanwhile).
+   * write still succeeds and the records wait in the relay (the sweep covers a crash meanwhile). `inserted`:
+   * the jobs are fresh inserts (not jobs re-entering the queue).
    */
-  private async dispatch(jobs: ReadonlyArray<Pick<Job, 'id' | 'queue' | 'state'> | JobSummary>): Promise<void> {
-    const entries: DispatchEntry[] = [];
-    for (const j of jobs) if (j.state === READY) entries.push({ id: j.id, queue: j.queue });
+  private async dispatch(jobs: ReadonlyArray<Pick<Job, 'id' | 'queue' | 'state'> | JobSummary>, inserted = false): Promise<void> {
+    const entries: InFlightEntry[] = [];
+    for (const j of jobs) {
+      if (j.state !== READY) continue;
+      // A fresh insert's priority lets a claim pass it while it is on its way (InFlight, "ordered").
+      entries.push(
+        inserted && 'priority' in j && typeof j.priority === 'number' ? { id: j.id, queue: j.queue, priority: j.priority } : { id: j.id, queue: j.queue },
+      );
+    }
     if (entries.length === 0) return;
     this.inFlight.add(entries);
     void this.relay.push(entries);
@@ -235,19 +270,55 @@ export class KafkaDriver implements Driver {
     const result = await this.store.jobInsert(params);
     // Inside a caller's transaction the job may never commit, or commit after the record is consumed: the sweep
     // produces it once it has stayed `available` for sweepAfterMs.
-    if (result.ok && params.tx === undefined) await this.dispatch(result.outcomes.filter((o) => o.status === 'inserted').map((o) => o.job));
+    if (result.ok && params.tx === undefined)
+      await this.dispatch(
+        result.outcomes.filter((o) => o.status === 'inserted').map((o) => o.job),
+        true,
+      );
     return result;
   }
 
   async jobClaim(params: ClaimParams): Promise<ClaimResult> {
     const promoted = await this.store.jobPromote({ now: params.now, nowIso: params.nowIso, limit: 1_000 });
     await this.dispatch(promoted.promoted);
-    if (this.claimWaitMs > 0 && this.inFlight.has(params.queues)) await this.inFlight.drain(params.queues, this.claimWaitMs);
-    const claimed = await claimDispatched(this.store, params);
+    const claimed = await this.claimAfterLog(params);
     this.inFlight.settle(claimed.jobs.map((j) => j.id));
     const result: ClaimResult = { jobs: claimed.jobs, promoted: promoted.promoted, expired: [...promoted.expired, ...claimed.expired] };
     if (claimed.held) result.held = claimed.held;
     return result;
+  }
+
+  /**
+   * The claim, behind the jobs this process handed to the log before it. Where every queue with jobs on their
+   * way is `ordered` (InFlight), it first claims the dispatched jobs of the queues up to the first such queue
+   * (jobs of later queues must not pass the ones on their way), and when that came back short waits only until
+   * as many of those jobs as it is short were dispatched, claims again, and so on until it is full, none is on
+   * its way any more or `claimWaitMs` passed: a claim right behind a large enqueue then starts at once on what
+   * the dispatcher already recorded instead of waiting for all of it (a job that settled may have been cancelled
+   * or taken by another claim, hence the loop). Otherwise it waits for every job on its way, as a FETCH after an
+   * enqueue expects.
+   */
+  private async claimAfterLog(params: ClaimParams): Promise<{ jobs: Job[]; expired: Job[] }> {
+    const { queues, limit } = params;
+    if (this.claimWaitMs <= 0 || !this.inFlight.has(queues)) return claimDispatched(this.store, params);
+    if (!queues.every((q) => this.inFlight.ordered(q))) {
+      await this.inFlight.drain(queues, this.claimWaitMs);
+      return claimDispatched(this.store, params);
+    }
+    const deadline = Date.now() + this.claimWaitMs;
+    let waiting = this.inFlight.onTheirWay(queues);
+    const first = queues.findIndex((q) => this.inFlight.has([q]));
+    const head = await claimDispatched(this.store, { ...params, queues: queues.slice(0, first + 1) });
+    const jobs = [...head.jobs];
+    const expired = [...head.expired];
+    while (jobs.length < limit && waiting.length > 0) {
+      waiting = await this.inFlight.waitFor(waiting, Math.max(0, deadline - Date.now()), limit - jobs.length, this.claimWaitMs);
+      const more = await claimDispatched(this.store, { ...params, limit: limit - jobs.length });
+      jobs.push(...more.jobs);
+      expired.push(...more.expired);
+      if (Date.now() >= deadline) break;
+    }
+    return { jobs, expired };
   }
 
   jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
@@ -424,8 +495,32 @@ export class KafkaDriver implements Driver {
     this.inFlight.clear();
     await this.dispatcher?.close();
     await this.producer.close();
+    if (this.eventsProducer !== this.producer) await this.eventsProducer.close();
     await this.store.close();
   }
+}
+
+/** One record per event, key = the job (the subject): the format of `eventRecords: 'event'`. */
+function eventPerRecord(events: readonly OjsEvent[]): ProduceRecord[] {
+  return events.map((e) => ({ key: e.subject, value: JSON.stringify(e), headers: { 'ojs-type': e.type } }));
+}
+
+/**
+ * One record per queue of a publish, its value the JSON array of that queue's events in order, key = the queue
+ * (an event without a queue, such as a worker's, is keyed by its subject): the default format. kafkajs spends
+ * most of its produce path per record (encoding, partitioning, buffers), so a publish of fifty jobs' events costs
+ * about what one event does. A job keeps its queue, so its events stay in one partition, in order.
+ */
+function eventsPerQueue(events: readonly OjsEvent[]): ProduceRecord[] {
+  const groups = new Map<string, OjsEvent[]>();
+  for (const e of events) {
+    const queue = (e.data as { queue?: unknown }).queue;
+    const key = typeof queue === 'string' ? queue : e.subject;
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  return [...groups].map(([key, group]) => ({ key, value: JSON.stringify(group), headers: { 'ojs-events': String(group.length) } }));
 }
 
 function isActivate(op: TransitionOp): boolean {

@@ -140,11 +140,19 @@ async function matchIds(ctx: EngineContext, raw: Record<string, unknown>, action
   const states = raw.state === undefined ? defaultStates(action) : Array.isArray(raw.state) ? raw.state : [raw.state];
   if (states.length === 0) invalidField(`${prefix}state`, 'a state or a non-empty list of states', raw.state);
   const ids: string[] = [];
+  // A job can move from one listed state to the next while the states are listed one after another (a claim, a
+  // dispatch log's delivery): it is matched once.
+  const seen = new Set<string>();
   for (const state of states) {
     const filter: Omit<JobListParams, 'limit' | 'offset'> = jobFilter({ ...raw, state }, ctx.clock.now(), prefix);
     for (let offset = 0; ids.length < max; offset += SCAN_PAGE) {
       const { jobs } = await ctx.driver.jobList({ ...filter, limit: SCAN_PAGE, offset });
-      for (const job of jobs) if (ids.length < max) ids.push(job.id);
+      for (const job of jobs) {
+        if (ids.length < max && !seen.has(job.id)) {
+          seen.add(job.id);
+          ids.push(job.id);
+        }
+      }
       if (jobs.length < SCAN_PAGE) break;
     }
   }
