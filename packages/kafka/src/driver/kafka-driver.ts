@@ -37,7 +37,7 @@ import {
 import { randomUUID } from 'node:crypto';
 import { createKafkajsClient } from '../port/kafkajs/client.js';
 import type { KafkaClient, KafkaProducer, ProduceRecord } from '../port/types.js';
-import { claimDispatched, expireDispatched } from './dispatched-claim.js';
+import { claimDispatched, expireDispatched, type DispatchedClaim } from './dispatched-claim.js';
 import { Dispatcher } from './dispatcher.js';
 import { dispatchTopic, eventsTopic } from './dispatch-record.js';
 import { InFlight, type InFlightEntry } from './in-flight.js';
@@ -298,7 +298,7 @@ export class KafkaDriver implements Driver {
    * or taken by another claim, hence the loop). Otherwise it waits for every job on its way, as a FETCH after an
    * enqueue expects.
    */
-  private async claimAfterLog(params: ClaimParams): Promise<{ jobs: Job[]; expired: Job[] }> {
+  private async claimAfterLog(params: ClaimParams): Promise<DispatchedClaim> {
     const { queues, limit } = params;
     if (this.claimWaitMs <= 0 || !this.inFlight.has(queues)) return claimDispatched(this.store, params);
     if (!queues.every((q) => this.inFlight.ordered(q))) {
@@ -311,14 +311,17 @@ export class KafkaDriver implements Driver {
     const head = await claimDispatched(this.store, { ...params, queues: queues.slice(0, first + 1) });
     const jobs = [...head.jobs];
     const expired = [...head.expired];
+    // the rate limits' hint of the latest claim that had one (it knows the most recent spacing)
+    let held = head.held;
     while (jobs.length < limit && waiting.length > 0) {
       waiting = await this.inFlight.waitFor(waiting, Math.max(0, deadline - Date.now()), limit - jobs.length, this.claimWaitMs);
       const more = await claimDispatched(this.store, { ...params, limit: limit - jobs.length });
       jobs.push(...more.jobs);
       expired.push(...more.expired);
+      if (more.held) held = more.held;
       if (Date.now() >= deadline) break;
     }
-    return { jobs, expired };
+    return held ? { jobs, expired, held } : { jobs, expired };
   }
 
   jobCompleteMany(params: CompleteManyParams): Promise<TransitionResult[]> {
