@@ -89,7 +89,10 @@ export const TEST_DRIVER_OPTIONS: Partial<KafkaDriverOptions> = {
   claimWaitMs: 5_000,
   sweepIntervalMs: 0,
   // OJSKIT_KAFKA_TEST_LOG=1 prints the driver's and the Kafka client's log lines (crashes, restarts, outages).
-  log: process.env['OJSKIT_KAFKA_TEST_LOG'] === '1' ? (line) => process.stderr.write(`[ojskit kafka] ${line}\n`) : () => {},
+  log:
+    process.env['OJSKIT_KAFKA_TEST_LOG'] === '1'
+      ? (line) => process.stderr.write(`[ojskit kafka ${new Date().toISOString().slice(11, 23)}] ${line}\n`)
+      : () => {},
 };
 
 /**
