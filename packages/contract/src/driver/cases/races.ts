@@ -141,7 +141,8 @@ export function registerRaceCases(suite: DriverSuite): void {
           if (rescued.ok) await t.expectReady(id);
           else expect((await t.stored(id)).job.state).toBe(EFFECTS.ack.to);
           if (!rescued.ok) expect(rescued).toMatchObject({ state: EFFECTS.ack.to });
-          if (!completed.ok) expect(completed).toMatchObject({ state: EFFECTS.reclaim.to });
+          // The state that beat the ACK, or where a dispatch log had delivered the reclaimed job by then.
+          if (!completed.ok) expect([EFFECTS.reclaim.to, t.dispatch.ready]).toContain(completed.state);
         }
       },
     );
