@@ -22,6 +22,7 @@ export default defineConfig({
     // Two to three minutes each on a loaded machine, and a few lines long: vitest would start them last.
     sequence: {
       sequencer: longestFirst([
+        'test/contract.http.kafka-postgres.test.ts',
         'test/chaos.test.ts',
         'test/contract.http.postgres.test.ts',
         'test/contract.http.test.ts',
@@ -29,6 +30,9 @@ export default defineConfig({
         'test/worker.http.postgres.test.ts',
         'test/worker.http.redis.test.ts',
         'test/worker.http.test.ts',
+        'test/worker.http.kafka-postgres.test.ts',
+        'test/worker.http.kafka-redis.test.ts',
+        'test/contract.http.kafka-redis.test.ts',
         'test/cli.test.ts',
       ]),
     },

@@ -63,10 +63,12 @@ describe.skipIf(!faultsAvailable)(`Kafka driver with its store unreachable for a
           storeUrl: outage.url,
           driver: { claimWaitMs: 500 },
           // A run whose ACK the outage lost is reclaimed after this reservation, not the default 30 s.
-          engine: { visibilityTimeoutMs: 3_000 },
+          engine: { visibilityTimeoutMs: OUTAGE_MS },
         });
         try {
-          rig.startWorker({ concurrency: 10, workMs: 20 });
+          // The worker's fetches ask for their own reservation (30 s unless told): with it, a run whose ACK the
+          // outage lost sat `active` for 30 s before its rescue (most of the test's time on Redis).
+          rig.startWorker({ concurrency: 10, workMs: 20, visibilityTimeoutMs: OUTAGE_MS });
           const retry = { maxAttempts: 5, initialInterval: 100, jitter: false };
           const ids = await enqueueJobs(rig.client, 40, { retry });
           await waitUntil('a first stretch of jobs done', () => rig.ledger.entries.length >= 5, 30_000, 20);

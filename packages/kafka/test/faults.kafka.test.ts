@@ -131,6 +131,33 @@ describe.skipIf(!faultsAvailable)(`kafkajs port under injected faults (skipped w
     }
   });
 
+  it('a member whose join crashed with an error kafkajs does not restart from is restarted by the port, and consumes', { timeout: 60_000 }, async () => {
+    const topic = uniqueTopic('crash');
+    await broker.topic(topic, 2, 1);
+    const { client, log } = testClient(broker);
+    const producer = await client.producer();
+    const got = new Collector();
+    // Every FindCoordinator fails until cleared, so the join ends in KafkaJSGroupCoordinatorNotFound, which
+    // kafkajs does not restart from: what a join meets while every broker refuses connections (broker down/up).
+    await broker.command('err FindCoordinator NOT_COORDINATOR 100000');
+    let consumer: Awaited<ReturnType<typeof client.consume>> | undefined;
+    try {
+      try {
+        consumer = await client.consume({ groupId: uniqueTopic('g'), topics: [topic], onBatch: got.onBatch, maxWaitMs: 200 });
+        await eventually('the member to crash', () => log.some((l) => l.includes('Crash: KafkaJSGroupCoordinatorNotFound')), 30_000);
+      } finally {
+        await broker.command('clear-err FindCoordinator');
+      }
+      await producer.produce([{ topic, records: [{ value: 'after' }] }]);
+      await eventually('the record produced after the crash', () => got.values().includes('after'), 30_000);
+      expect(log.some((l) => /consumer .+: restarting in \d+ ms after a crash kafkajs does not restart from/.test(l))).toBe(true);
+      noStackTraces(log);
+    } finally {
+      await consumer?.close();
+      await producer.close();
+    }
+  });
+
   it('a produce retries through NOT_LEADER_FOR_PARTITION errors and writes each record once', async () => {
     const topic = uniqueTopic('notleader');
     await broker.topic(topic, 2, 1);

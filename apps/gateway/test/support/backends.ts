@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe } from 'vitest';
+import type { ClientContractCase, DispatchLogControl } from '@ojskit/contract';
 import type { Driver } from '@ojskit/core/driver';
 import { MemoryDriver } from '@ojskit/memory';
 import { SESSION_SETTINGS, migrate, PostgresDriver } from '@ojskit/postgres';
@@ -22,6 +23,8 @@ export const DATABASE_URL = process.env['DATABASE_URL'] ?? 'postgres://postgres@
 /** An isolated store: a driver ready to take events, and how to delete what it holds. */
 export interface OpenedStore {
   driver: Driver;
+  /** How the contract settles and holds the store's dispatch log (a backend with `capabilities.dispatchLog`). */
+  dispatchLog?: DispatchLogControl;
   /** Closes the driver; the store's data is deleted now or after the test file (call it while the driver is open). */
   dispose(): Promise<void>;
 }
@@ -29,13 +32,17 @@ export interface OpenedStore {
 /** A store the suites run on. */
 export interface TestBackend {
   /** The driver's `name`, as the manifest and health report it. */
-  readonly name: 'memory' | 'redis' | 'postgres';
+  readonly name: 'memory' | 'redis' | 'postgres' | 'kafka+redis' | 'kafka+postgres';
   /** False when the service is unreachable here (never under `CI=true`: that throws instead). */
   readonly available: boolean;
   /** A fresh, empty, isolated store. */
   open(): Promise<OpenedStore>;
   /** A fresh isolated store as a `--backend` URL for gateway processes; deleted after the test file. */
   url(): string;
+  /** Backend-contract cases this store does not run beyond the transport's own, each with its reason. */
+  readonly contractSkips?: Record<string, string>;
+  /** SDK client-contract cases this store does not run, each with its reason. */
+  readonly clientContractSkips?: Partial<Record<ClientContractCase, string>>;
 }
 
 const unique = (): string => randomBytes(5).toString('hex');

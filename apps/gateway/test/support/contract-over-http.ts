@@ -37,6 +37,7 @@ export function runContractOverHttp(backend: TestBackend): void {
         api: http(running.url),
         clock: h.clock,
         maintenance: () => h.engine.runMaintenance(),
+        ...(h.dispatchLog ? { dispatchLog: h.dispatchLog } : {}),
         close: async () => {
           await running.shutdown();
           await h.close();
@@ -59,6 +60,7 @@ export function runContractOverHttp(backend: TestBackend): void {
       // args/meta preservation over HTTP is covered by test/edge-cases.test.ts (everything JSON can carry).
       'envelope.args-and-meta-preserved':
         'JSON.stringify writes -0 as 0, so a JavaScript HTTP client cannot send -0 and the case compares -0 after a JSON round trip',
+      ...backend.contractSkips,
     },
   });
 }

@@ -1,5 +1,6 @@
 /** Test harness: a gateway over a fresh store of one backend and an engine reading a ManualClock. */
 import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import type { DispatchLogControl } from '@ojskit/contract';
 import { Engine } from '@ojskit/core';
 import type { Driver } from '@ojskit/core/driver';
 import { ManualClock } from '@ojskit/core/testing';
@@ -17,6 +18,8 @@ export interface Harness {
   engine: Engine;
   driver: Driver;
   clock: ManualClock;
+  /** The store's dispatch-log control, when it has a dispatch log (the Kafka backends). */
+  dispatchLog?: DispatchLogControl;
   /** `app.request` with JSON helpers. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   /** Like `call`, returning the parsed JSON body along with the response. */
@@ -52,6 +55,7 @@ export async function openHarness(backend: TestBackend, options: HarnessOptions 
     engine,
     driver: store.driver,
     clock,
+    ...(store.dispatchLog ? { dispatchLog: store.dispatchLog } : {}),
     call,
     json: async (method, path, body, headers) => {
       const res = await call(method, path, body, headers);

@@ -16,6 +16,7 @@ function subject(backend: TestBackend): () => Promise<WorkerContractSubject> {
     const api = http(running.url);
     return {
       api,
+      ...(store.dispatchLog ? { dispatchLog: store.dispatchLog } : {}),
       close: async () => {
         await api.close();
         await running.shutdown();
@@ -31,5 +32,5 @@ function subject(backend: TestBackend): () => Promise<WorkerContractSubject> {
 export function runSdkContractsOverHttp(backend: TestBackend): void {
   const name = `http (gateway over ${backend.name})`;
   runWorkerContract({ name, create: subject(backend) });
-  runClientContract({ name, create: subject(backend) });
+  runClientContract({ name, create: subject(backend), ...(backend.clientContractSkips ? { skip: backend.clientContractSkips } : {}) });
 }

@@ -116,7 +116,10 @@ export function registerEnvelopeCases(suite: Suite): void {
     });
 
     suite.test('envelope.system-keys-ignored', 'system-managed keys sent by a client are ignored', async (t) => {
-      const job = await t.push(t.queue(), {
+      // Held: the answer is compared with a later read, and a dispatch log would move the job to `pending` between.
+      const queue = t.queue();
+      t.dispatch.hold(queue);
+      const job = await t.push(queue, {
         state: 'completed',
         attempt: 7,
         max_attempts: 99,

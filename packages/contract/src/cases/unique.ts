@@ -32,6 +32,9 @@ export function registerUniqueCases(suite: Suite): void {
 
     suite.test('unique.ignore', 'on_conflict:ignore answers the existing job with deduplicated:true; nothing created', async (t) => {
       const queue = t.queue();
+      // Held: the answer is the job as the insert read it, compared with a later read, and a dispatch log
+      // would move it to `pending` in between.
+      t.dispatch.hold(queue);
       const first = await t.push(queue, { args: [queue], options: { unique: { on_conflict: 'ignore' } } });
       const id = newId();
       const res = await t.api.enqueue({ id, type: 'contract.job', args: [queue], options: { queue, unique: { on_conflict: 'ignore' } } });

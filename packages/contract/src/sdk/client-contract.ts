@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect } from 'vitest';
 import { isOjsError, type OjsApi } from '@ojskit/core';
 import { batch, chain, Client, group, NonRetryableError, step, WaitTimeoutError, Worker, type Transport } from '@ojskit/client';
+import { DispatchView } from '../dispatch-log.js';
 import { checkSkips, registerCase, sleep, until } from './support.js';
 import type { WorkerContractSubject } from './worker-contract.js';
 
@@ -64,10 +65,19 @@ export function runClientContract(options: ClientContractOptions): void {
     const runId = Math.random().toString(36).slice(2, 8);
     const freshQueue = (): string => `cc-${runId}-${++n}`;
 
+    let view: DispatchView;
+
     beforeAll(async () => {
       subject = await options.create();
       client = new Client(subject.api);
+      view = new DispatchView(subject.dispatchLog, undefined, `client contract:${options.name}`);
     });
+
+    /** Fails unless no worker took the job: `available`, or with a dispatch log `pending` once the log settled. */
+    const expectWaiting = async (id: string): Promise<void> => {
+      await view.settle();
+      expect((await client.get(id)).state, `job ${id}, taken by no worker`).toBe(view.ready);
+    };
     afterAll(async () => {
       await subject?.close();
     });
@@ -96,6 +106,8 @@ export function runClientContract(options: ClientContractOptions): void {
     test('enqueue.defaults', 'enqueue returns the camelCase view with the protocol defaults', async () => {
       const queue = freshQueue();
       const before = Date.now();
+      // Held: the answer is compared with a later read, and a dispatch log would move the job to `pending` between.
+      view.hold(queue);
       const job = await client.enqueue('email.send', ['ada@example.com', { lang: 'en' }], { queue });
       expect(job).toMatchObject({
         type: 'email.send',
@@ -226,7 +238,7 @@ export function runClientContract(options: ClientContractOptions): void {
       expect(soon.state).toBe('scheduled');
       let state = soon.state;
       for (let i = 0; i < 150 && state === 'scheduled'; i++) state = (await sleep(20), await client.get(soon.id)).state;
-      expect(state).toBe('available');
+      await expectWaiting(soon.id);
     });
 
     test('schedule.at', 'schedule at a Date keeps the time; a past time is available at once', async () => {
@@ -282,11 +294,13 @@ export function runClientContract(options: ClientContractOptions): void {
 
     test('wait.timeout', 'waitFor gives up with a WaitTimeoutError naming the last state', async () => {
       const queue = freshQueue();
+      // Held: a dispatch log would move the job on to `pending` at a moment of its own, racing the first read.
+      view.hold(queue);
       const job = await client.enqueue('never.runs', [], { queue });
       // Shorter than a read may take on a loaded machine: the wait still names the state its first read finds.
       const error = await client.waitFor(job.id, { timeoutMs: 50 }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(WaitTimeoutError);
-      expect((error as WaitTimeoutError).lastState).toBe('available');
+      expect((error as WaitTimeoutError).lastState).toBe(view.readyIn(queue));
     });
 
     test('workflow.chain', 'a chain runs its steps in order, passing earlier results on', async () => {
@@ -389,9 +403,10 @@ export function runClientContract(options: ClientContractOptions): void {
       const { jobs } = await (subject.api as OjsApi).fetch({ queues: [queue], worker_id: 'contract' });
       expect(jobs).toEqual([]);
       await client.queues.resume(queue);
+      await view.settle();
       stats = await client.queues.stats(queue);
       expect(stats).toMatchObject({ name: queue, paused: false, depth: 1 });
-      expect(stats.counts.available).toBe(1);
+      expect(stats.counts).toMatchObject(view.counts({ available: 1 }));
       expect((await client.queues.list({ limit: 1000 })).map((q) => q.name)).toContain(queue);
     });
 
@@ -520,7 +535,8 @@ export function runClientContract(options: ClientContractOptions): void {
       await sleep(300);
       await client.enqueue('ignored', [], { queue });
       await sleep(300);
-      expect((await client.queues.stats(queue)).counts.available).toBe(1);
+      await view.settle();
+      expect((await client.queues.stats(queue)).counts).toMatchObject(view.counts({ available: 1 }));
     });
   });
 }

@@ -158,8 +158,11 @@ export interface Rig {
   engine: Engine;
   client: Client;
   ledger: Ledger;
-  /** Starts a worker on `queue` whose handler leaves its side effect in the ledger (after `workMs`). */
-  startWorker(options?: { concurrency?: number; workMs?: number }): Worker;
+  /**
+   * Starts a worker on `queue` whose handler leaves its side effect in the ledger (after `workMs`);
+   * `visibilityTimeoutMs` is the reservation its fetches ask for (the worker's default is 30 s).
+   */
+  startWorker(options?: { concurrency?: number; workMs?: number; visibilityTimeoutMs?: number }): Worker;
   /** Closes workers, the engine and the driver; drops the store's data. */
   dispose(): Promise<void>;
 }
@@ -189,8 +192,8 @@ export async function startRig(options: RigOptions): Promise<Rig> {
     engine,
     client,
     ledger,
-    startWorker({ concurrency = 10, workMs = 0 } = {}) {
-      const worker = new Worker(engine, { queues: [FAULT_QUEUE], concurrency });
+    startWorker({ concurrency = 10, workMs = 0, visibilityTimeoutMs } = {}) {
+      const worker = new Worker(engine, { queues: [FAULT_QUEUE], concurrency, ...(visibilityTimeoutMs === undefined ? {} : { visibilityTimeoutMs }) });
       worker.register(FAULT_TYPE, async ({ job }) => {
         if (workMs > 0) await sleep(workMs);
         ledger.record(job.id, job.attempt);

@@ -88,7 +88,11 @@ export const TEST_DRIVER_OPTIONS: Partial<KafkaDriverOptions> = {
   maxWaitMs: 50,
   claimWaitMs: 5_000,
   sweepIntervalMs: 0,
-  log: () => {},
+  // OJSKIT_KAFKA_TEST_LOG=1 prints the driver's and the Kafka client's log lines (crashes, restarts, outages).
+  log:
+    process.env['OJSKIT_KAFKA_TEST_LOG'] === '1'
+      ? (line) => process.stderr.write(`[ojskit kafka ${new Date().toISOString().slice(11, 23)}] ${line}\n`)
+      : () => {},
 };
 
 /**

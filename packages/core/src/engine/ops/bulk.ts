@@ -139,24 +139,18 @@ function defaultStates(action: BulkAction): readonly JobState[] {
 async function matchIds(ctx: EngineContext, raw: Record<string, unknown>, action: BulkAction, max: number, prefix: string): Promise<string[]> {
   const states = raw.state === undefined ? defaultStates(action) : Array.isArray(raw.state) ? raw.state : [raw.state];
   if (states.length === 0) invalidField(`${prefix}state`, 'a state or a non-empty list of states', raw.state);
-  const ids: string[] = [];
-  // A job can move from one listed state to the next while the states are listed one after another (a claim, a
-  // dispatch log's delivery): it is matched once.
-  const seen = new Set<string>();
+  // A set: a job that moves from one listed state to another while the states are read one after the other
+  // (a dispatch log's `available → pending`) is listed twice, and would be acted on and counted twice.
+  const ids = new Set<string>();
   for (const state of states) {
     const filter: Omit<JobListParams, 'limit' | 'offset'> = jobFilter({ ...raw, state }, ctx.clock.now(), prefix);
-    for (let offset = 0; ids.length < max; offset += SCAN_PAGE) {
+    for (let offset = 0; ids.size < max; offset += SCAN_PAGE) {
       const { jobs } = await ctx.driver.jobList({ ...filter, limit: SCAN_PAGE, offset });
-      for (const job of jobs) {
-        if (ids.length < max && !seen.has(job.id)) {
-          seen.add(job.id);
-          ids.push(job.id);
-        }
-      }
+      for (const job of jobs) if (ids.size < max) ids.add(job.id);
       if (jobs.length < SCAN_PAGE) break;
     }
   }
-  return ids;
+  return [...ids];
 }
 
 /** One job's action; a job in a state the action does not apply to is `skipped` (cancel) or `failed`. */

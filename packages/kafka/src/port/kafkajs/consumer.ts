@@ -1,5 +1,5 @@
 /** The port's consumer-group member over kafkajs: batches per partition, manual commits, pause/resume. */
-import type { Consumer, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import type { Consumer, ConsumerRunConfig, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
 import type { ConsumeOptions, ConsumedRecord, KafkaConsumer, PartitionSelection, TopicPartition, TopicPartitionOffset } from '../types.js';
 import type { QuietKafkaLog } from './quiet-log.js';
 
@@ -33,22 +33,63 @@ function record(topic: string, partition: number, message: KafkaMessage): Consum
  */
 const DEFAULT_MAX_WAIT_MS = 1_000;
 
+/** First and longest wait before the port restarts a member kafkajs gave up on (ms); doubled per crash in a row. */
+const FIRST_RESTART_MS = 300;
+const MAX_RESTART_MS = 5_000;
+
 export class KafkajsConsumer implements KafkaConsumer {
   private current: TopicPartition[] = [];
   private waiters: Array<() => void> = [];
+  /** What `run` was called with; a restart calls it again (the subscription stays on the kafkajs consumer). */
+  private runConfig: ConsumerRunConfig | null = null;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private restarting: Promise<void> | null = null;
+  private restartMs = FIRST_RESTART_MS;
+  private closing = false;
 
-  private constructor(private readonly consumer: Consumer) {
+  private constructor(
+    private readonly consumer: Consumer,
+    private readonly groupId: string,
+    private readonly log: QuietKafkaLog,
+  ) {
     // kafkajs uses the eager protocol: a rebalance revokes every partition before the next join assigns.
     consumer.on(consumer.events.REBALANCING, () => {
       this.current = [];
     });
     consumer.on(consumer.events.GROUP_JOIN, (event) => {
+      this.restartMs = FIRST_RESTART_MS;
       this.current = Object.entries(event.payload.memberAssignment).flatMap(([topic, partitions]) => partitions.map((partition) => ({ topic, partition })));
       if (this.current.length > 0) for (const wake of this.waiters.splice(0)) wake();
     });
     consumer.on(consumer.events.STOP, () => {
       this.current = [];
     });
+    // kafkajs restarts a crashed member only when the crash's root cause is retriable. Others leave it stopped
+    // for good while the process runs on: with every broker refusing connections, finding the group coordinator
+    // ends in KafkaJSGroupCoordinatorNotFound (non-retriable), and a handler's TypeError is non-retriable too.
+    // A stopped dispatcher consumes nothing again, so the port restarts the member itself, with a backoff.
+    consumer.on(consumer.events.CRASH, (event) => {
+      if (!event.payload.restart) this.scheduleRestart(event.payload.error);
+    });
+  }
+
+  private scheduleRestart(error: Error): void {
+    if (this.closing || this.runConfig === null || this.restartTimer !== undefined) return;
+    const delay = this.restartMs;
+    this.restartMs = Math.min(delay * 2, MAX_RESTART_MS);
+    this.log.note(`consumer ${this.groupId}: restarting in ${delay} ms after a crash kafkajs does not restart from (${error.name}: ${error.message})`);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.closing || this.runConfig === null) return;
+      // kafkajs disconnected the member before reporting the crash; `run` connects and joins again, and a
+      // failure there is reported as another crash (handled here again), not as a rejection.
+      this.restarting = this.consumer
+        .run(this.runConfig)
+        .catch((e: unknown) => this.scheduleRestart(e instanceof Error ? e : new Error(String(e))))
+        .finally(() => {
+          this.restarting = null;
+        });
+    }, delay);
   }
 
   static async start(kafka: Kafka, log: QuietKafkaLog, options: ConsumeOptions): Promise<KafkajsConsumer> {
@@ -59,11 +100,11 @@ export class KafkajsConsumer implements KafkaConsumer {
       ...(options.maxBytesPerPartition === undefined ? {} : { maxBytesPerPartition: options.maxBytesPerPartition }),
       maxWaitTimeInMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
     });
-    const port = new KafkajsConsumer(consumer);
+    const port = new KafkajsConsumer(consumer, options.groupId, log);
     await consumer.connect();
     try {
       await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
-      await consumer.run({
+      port.runConfig = {
         // Commits are the caller's: only it knows when a record's effects are durable.
         autoCommit: false,
         partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 1,
@@ -79,9 +120,11 @@ export class KafkajsConsumer implements KafkaConsumer {
           });
           log.working();
         },
-      });
+      };
+      await consumer.run(port.runConfig);
     } catch (error) {
       // A member that failed to start must not stay connected (or half-joined) behind the caller's back.
+      port.closing = true;
       await consumer.disconnect().catch(() => undefined);
       throw error;
     }
@@ -121,6 +164,10 @@ export class KafkajsConsumer implements KafkaConsumer {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    await this.restarting;
     await this.consumer.disconnect();
     this.current = [];
   }

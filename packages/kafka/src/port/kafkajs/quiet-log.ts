@@ -71,6 +71,11 @@ export class QuietKafkaLog {
     this.sink(`${this.prefix}: ${label.toLowerCase()} ${namespace ? `${namespace}: ` : ''}${message}${cause}`);
   }
 
+  /** Prints one line of the port's own (a recovery step kafkajs does not log). */
+  note(line: string): void {
+    this.sink(`${this.prefix}: ${line}`);
+  }
+
   /** An operation succeeded: ends the failure episode, if any, with one line. */
   working(): void {
     if (this.unreachable.size === 0 && this.reported.size === 0) return;
