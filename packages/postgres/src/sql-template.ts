@@ -70,6 +70,13 @@ export function templateValues(schema: string, options: TemplateOptions = {}): R
     open_queue_has_limits: `EXISTS (SELECT 1 FROM ${quoted}.queues p WHERE p.name IN (SELECT name FROM open_queues) AND (p.config ? 'rate_limit' OR p.config ? 'concurrency'))`,
     // the state a dispatch log's delivered job waits in (core's DISPATCH_EFFECTS; jobClaimDispatched.sql)
     dispatched_state: sqlLiteral(DISPATCH_EFFECTS.dispatch.to),
+    // jobTransitionMany's guard that a delivered job (the marker set) never goes back to where the log took it
+    // from: the row `pending → available` is ACTIVATE's, for staged jobs only (a dispatch log's schema; empty
+    // elsewhere, where no job carries the marker)
+    undelivered_guard:
+      options.dispatchLog === true
+        ? `AND NOT (j.state = ${sqlLiteral(DISPATCH_EFFECTS.dispatch.to)} AND o."to" IN (${DISPATCH_EFFECTS.dispatch.from.map(sqlLiteral).join(', ')}) AND COALESCE(j.x_rest ? 'dispatchedAt', false))`
+        : '',
     ...jobTemplateValues(),
   };
   // The effect fragments name tables (a history line consults the queue's opt-out): rendered with the rest first.

@@ -307,11 +307,16 @@ function triggerOf(name: string): string {
  * - `HISTORY_MAX` → core's `MAX_HISTORY_ENTRIES`;
  * - the dispatch-log effects (`DISPATCH_EFFECTS`): `DISPATCHED` → the quoted state a dispatched job waits in,
  *   `DISPATCH_SET.<name>`, `DISPATCH_DEL.<name>` and `DISPATCH_TRIGGER.<name>` as above, `DISPATCH_STAMPS.<name>`
- *   → the state and stamps only (the script writes the assigned fields).
+ *   → the state and stamps only (the script writes the assigned fields); `DISPATCH_FROM_IN(<expr>)` → whether
+ *   `<expr>` is a state the dispatch move takes jobs from (`DISPATCH_EFFECTS.dispatch.from`).
  * An unknown name fails the build.
  */
 export function renderLifecycle(source: string): string {
   return source
+    .replace(
+      /\bDISPATCH_FROM_IN\(([A-Za-z_][\w.]*)\)/g,
+      (_m, expr: string) => `(${DISPATCH_EFFECTS.dispatch.from.map((s) => `${expr} == ${JSON.stringify(s)}`).join(' or ')})`,
+    )
     .replace(/\bDISPATCH_SET\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(DISPATCH_EFFECTS, 'DISPATCH_SET', name)))
     .replace(/\bDISPATCH_STAMPS\.([A-Za-z]+)\b/g, (_m, name: string) => effectWrites(name, lookup(DISPATCH_EFFECTS, 'DISPATCH_STAMPS', name), true))
     .replace(/\bDISPATCH_DEL\.([A-Za-z]+)\b/g, (_m, name: string) => effectDeletes(lookup(DISPATCH_EFFECTS, 'DISPATCH_DEL', name)))

@@ -85,10 +85,6 @@ function kafkaBackend(
       throw new Error(`the ${kind} Kafka backend is for in-process gateways here (its broker starts with the first store)`);
     },
     contractSkips: CONTRACT_SKIPS,
-    clientContractSkips: {
-      'enqueue.pending-activate':
-        "known gap of the Kafka driver (packages/kafka README, ACTIVATE): its refusal of a dispatched job is a read, then the store's guarded write on `pending`; a second ACTIVATE right after the first can read the job still `available`, and the dispatcher's move to `pending` lands before its write, which then succeeds (seen here: the second activate() did not reject)",
-    },
   };
 }
 

@@ -6,8 +6,6 @@
  */
 import { OjsError, type Job, type OjsEvent } from '@ojskit/core';
 import {
-  DISPATCH_EFFECTS,
-  EFFECTS,
   STATE_ROLES,
   type ClaimParams,
   type ClaimResult,
@@ -45,8 +43,6 @@ import { Relay } from './relay.js';
 
 /** Where a promotion, an ACTIVATE, a requeue or a dead-letter retry puts a job: what the relay produces. */
 const READY = STATE_ROLES.promoted;
-/** The state of a delivered job (and of a staged one). */
-const DELIVERED = DISPATCH_EFFECTS.dispatch.to;
 
 export interface KafkaDriverOptions {
   /** Bootstrap brokers, `host:port` (or pass `client`). */
@@ -335,12 +331,8 @@ export class KafkaDriver implements Driver {
   }
 
   async jobTransition(op: TransitionOp): Promise<TransitionResult> {
-    if (isActivate(op)) {
-      // ACTIVATE applies to staged jobs only. The marker cannot appear on a staged job without it leaving
-      // `pending` first, so a job read here without it can be activated by the guarded write below.
-      const stored = await this.store.jobGet(op.id);
-      if (stored && stored.job.state === DELIVERED && stored.x.dispatchedAt !== undefined) return { ok: false, state: stored.job.state, job: stored.job };
-    }
+    // ACTIVATE applies to staged jobs only: the store's guarded write refuses a delivered one (the dispatch marker
+    // set) in the same atomic step (a dispatch log's store: lib/transition.lua, jobTransitionMany.sql).
     const result = await this.store.jobTransition(op);
     await this.dispatch(readied([result]));
     return result;
@@ -524,10 +516,6 @@ function eventsPerQueue(events: readonly OjsEvent[]): ProduceRecord[] {
     else groups.set(key, [e]);
   }
   return [...groups].map(([key, group]) => ({ key, value: JSON.stringify(group), headers: { 'ojs-events': String(group.length) } }));
-}
-
-function isActivate(op: TransitionOp): boolean {
-  return op.to === EFFECTS.activate.to && op.from.includes(DELIVERED) && (op.note === undefined || op.note.trigger === EFFECTS.activate.trigger);
 }
 
 /** The jobs of successful results that moved into the ready state. */

@@ -49,6 +49,7 @@ kept AS (
     -- `from` stays jsonb (an array of states): `?` finds the state in it without building a text[] per op.
     AND o."from" ? j.state
     AND (j.state = o."to" OR (j.state || '>' || o."to") = ANY ({{legal_pairs}}))
+    {{undelivered_guard}}
     {{guards}}
   RETURNING o.i, j.id AS moved_id, j.prev_state AS from_state, {{transition_returning}}
 {{else}}

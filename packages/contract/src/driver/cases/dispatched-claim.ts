@@ -5,8 +5,8 @@
  * moved to `pending` here by the dispatch effect itself, in held queues, so a subject's log does not race the case.
  */
 import { expect } from 'vitest';
-import { DISPATCH_EFFECTS, effectChanges } from '@ojskit/core/lifecycle';
-import type { Driver } from '@ojskit/core/driver';
+import { DISPATCH_EFFECTS, EFFECTS, effectChanges } from '@ojskit/core/lifecycle';
+import { noteOf, type Driver } from '@ojskit/core/driver';
 import { iso, T0, TIMEOUT_MS, VISIBILITY_MS } from '../context.js';
 import type { DriverCaseContext } from '../context.js';
 import type { DriverSuite } from '../harness.js';
@@ -151,6 +151,33 @@ export function registerDispatchedClaimCases(suite: DriverSuite): void {
         });
         expect(acked).toMatchObject({ ok: true });
         expect((await claimDispatched(t, [q], 10, 'w2')).jobs.map((j) => j.id)).toEqual([second.job.id]);
+        await t.dispatch.release(q);
+      },
+    );
+
+    suite.test(
+      'claim.dispatched.no-activate',
+      "ACTIVATE (pending → available) of a delivered job is refused by the store's guard, in the same atomic step; a staged pending job still activates",
+      async (t) => {
+        if (t.driver.capabilities.dispatchLog !== true) return;
+        const q = t.heldQueue();
+        const delivered = t.job(q);
+        const staged = t.job(q, { state: DISPATCH_EFFECTS.dispatch.to });
+        await t.insert([delivered, staged]);
+        await dispatch(t.driver, [delivered.job.id]);
+        const activate = (id: string) => {
+          const changes = effectChanges(EFFECTS.activate, CLAIM_AT, iso(CLAIM_AT));
+          return t.driver.jobTransition({
+            id,
+            from: [DISPATCH_EFFECTS.dispatch.to],
+            to: EFFECTS.activate.to,
+            ...changes,
+            note: noteOf(EFFECTS.activate, iso(CLAIM_AT)),
+          });
+        };
+        expect(await activate(delivered.job.id)).toMatchObject({ ok: false, state: DISPATCH_EFFECTS.dispatch.to });
+        expect((await t.stored(delivered.job.id)).x.dispatchedAt, 'still delivered').toBe(DISPATCHED_AT);
+        expect(await activate(staged.job.id)).toMatchObject({ ok: true, from: DISPATCH_EFFECTS.dispatch.to });
         await t.dispatch.release(q);
       },
     );

@@ -25,6 +25,9 @@ end
 
 local function guard_holds(v, shape, eAtt, eWorker, eVis)
   if not shape_admits(shape, v.state) then return false end
+  -- A dispatch log's store: a delivered job (the marker set) never goes back to where the log took it from (the
+  -- row pending -> available is ACTIVATE's, for staged jobs only); shape_view reads the marker there.
+  if DISPATCH_ON and v.state == DISPATCHED and v['@dispatchedAt'] and DISPATCH_FROM_IN(shape.to) then return false end
   if eAtt ~= '' and tonumber(v.attempt) ~= tonumber(eAtt) then return false end
   -- the worker guard applies only when the job has a worker
   if eWorker ~= '' and v.worker_id and v.worker_id ~= eWorker then return false end
