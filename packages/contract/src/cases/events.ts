@@ -151,10 +151,11 @@ export function registerEventCases(suite: Suite): void {
 
     suite.test('events.poll-cursor', 'polling pages oldest first with after/limit/has_more/cursor', async (t) => {
       const queue = t.queue();
-      for (let i = 0; i < 5; i++) await t.push(queue, { args: [i] });
-      const all = await t.api.pollEvents({ queues: [queue] });
-      expect(all.events).toHaveLength(5);
-      expect(all.events.map((e) => (e.data as { job_id: string }).job_id)).toEqual((await t.api.fetch({ queues: [queue], count: 5 })).jobs.map((j) => j.id));
+      const pushed: string[] = [];
+      for (let i = 0; i < 5; i++) pushed.push((await t.push(queue, { args: [i] })).id);
+      // Only the enqueues: with a dispatch log, the log's deliveries add `job.pending` events at a time of its own.
+      const all = await t.api.pollEvents({ queues: [queue], types: ['job.enqueued'] });
+      expect(all.events.map((e) => (e.data as { job_id: string }).job_id)).toEqual(pushed);
       const first = await t.api.pollEvents({ queues: [queue], types: ['job.enqueued'], limit: 2 });
       expect(first.events).toHaveLength(2);
       expect(first.has_more).toBe(true);
