@@ -57,7 +57,7 @@ describe.skipIf(!kafkaAvailable)('a claim and the jobs still on their way to the
     };
 
     it.skipIf(!available)(
-      'one priority: takes the dispatched jobs without waiting; when short, waits only for what fills it',
+      'one priority: with a store whose calls take effect in order (Redis) takes the dispatched jobs without waiting, and when short waits only for what fills it; elsewhere waits for the jobs on their way',
       { timeout: 60_000 },
       async () => {
         const { driver, engine, held, dispose } = await rig();
@@ -67,6 +67,17 @@ describe.skipIf(!kafkaAvailable)('a claim and the jobs still on their way to the
           expect(await driver.dispatched({ timeoutMs: 20_000 })).toBe(true);
           held.hold('q');
           const second = await enqueue(1);
+          if (driver.store.capabilities.orderedCalls !== true) {
+            // PostgreSQL: the dispatcher's moves of a batch are concurrent statements on a pool, which may commit out
+            // of the log's order, so the claim does not pass jobs on their way.
+            const waiting = claim(driver, 'q', 2);
+            await new Promise((r) => setTimeout(r, 300));
+            await held.release('q');
+            const got = await waiting;
+            expect(got.ids).toEqual([first, second]);
+            expect(got.ms).toBeGreaterThanOrEqual(300);
+            return;
+          }
           const quick = await claim(driver, 'q', 1);
           expect(quick.ids).toEqual([first]);
           expect(quick.ms).toBeLessThan(CLAIM_WAIT_MS / 2);

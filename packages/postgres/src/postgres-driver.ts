@@ -235,7 +235,7 @@ export class PostgresDriver implements Driver {
         (a, b) => Number(a[ordAt]) - Number(b[ordAt]) || (a[rankAt] as number) - (b[rankAt] as number) || compareSeq(a[seqAt] as string, b[seqAt] as string),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
-      if (limited) return this.claimLimited(result, params, wanted, 'available');
+      if (limited) return this.claimLimited(result, params, wanted, 'ready');
       if (claimed.length >= wanted) return result;
       if (moved > 0) continue;
       if (missed === 0 || retries === MAX_RETRIES) return result;
@@ -293,7 +293,7 @@ export class PostgresDriver implements Driver {
           compareSeq((a[seqAt] as string | null) ?? '0', (b[seqAt] as string | null) ?? '0'),
       );
       for (const row of claimed) result.jobs.push(read.job(row));
-      if (limited) return this.claimLimited(result, params, wanted, 'dispatched');
+      if (limited) return this.claimLimited(result, params, wanted, 'delivered');
       if (claimed.length >= wanted || expired === 0) return result;
     }
   }

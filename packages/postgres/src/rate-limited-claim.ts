@@ -32,19 +32,19 @@ const ATTEMPTS = 3;
 
 /**
  * The jobs a limited claim takes, as the SQL variants of rateLimitClaim.names, .candidates and .claim see them:
- * available ones (jobClaim.sql's) or the ones a dispatch log delivered (jobClaimDispatched.sql's, in the
+ * `ready`: the claimable ones (jobClaim.sql's); `delivered`: the ones a dispatch log delivered (jobClaimDispatched.sql's, in the
  * dispatched state with the marker, by priority, dispatch time, then FIFO).
  */
-export type LimitedClaimTakes = 'available' | 'dispatched';
+export type LimitedClaimTakes = 'ready' | 'delivered';
 
 const WAITING: Record<LimitedClaimTakes, (alias: string) => string> = {
-  available: (t) => `${t}.state IN ({{claimable_states}})`,
-  dispatched: (t) => `${t}.state = {{dispatched_state}} AND ${t}.x_rest ? 'dispatchedAt'`,
+  ready: (t) => `${t}.state IN ({{claimable_states}})`,
+  delivered: (t) => `${t}.state = {{dispatched_state}} AND ${t}.x_rest ? 'dispatchedAt'`,
 };
 
 const SINCE: Record<LimitedClaimTakes, string> = {
-  available: 'NULL::float8',
-  dispatched: "(a.x_rest ->> 'dispatchedAt')::float8",
+  ready: 'NULL::float8',
+  delivered: "(a.x_rest ->> 'dispatchedAt')::float8",
 };
 
 /** The template values of the `takes` variant of the rateLimitClaim statements. */
@@ -53,8 +53,8 @@ function variantValues(takes: LimitedClaimTakes): Record<string, string> {
     rl_waiting_a: WAITING[takes]('a'),
     rl_waiting_j: WAITING[takes]('j'),
     rl_since: SINCE[takes],
-    rl_order: takes === 'available' ? 'a.priority DESC, a.seq' : `a.priority DESC, ${SINCE.dispatched}, a.seq`,
-    rl_claim_set: takes === 'available' ? '{{claim_set}}' : '{{dispatch_claim_set}}',
+    rl_order: takes === 'ready' ? 'a.priority DESC, a.seq' : `a.priority DESC, ${SINCE.delivered}, a.seq`,
+    rl_claim_set: takes === 'ready' ? '{{claim_set}}' : '{{dispatch_claim_set}}',
   };
 }
 
@@ -86,7 +86,7 @@ export async function claimRateLimited(
   pool: Pool,
   params: ClaimParams,
   wanted: number,
-  takes: LimitedClaimTakes = 'available',
+  takes: LimitedClaimTakes = 'ready',
 ): Promise<RateLimitedClaim> {
   for (let attempt = 1; ; attempt++) {
     try {

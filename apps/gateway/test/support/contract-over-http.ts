@@ -1,5 +1,5 @@
 /** The backend contract suite through the HTTP transport, against a gateway on a real port over one store. */
-import { runBackendContract, skipHistoryCases } from '@ojskit/contract';
+import { runBackendContract } from '@ojskit/contract';
 import { http } from '@ojskit/client';
 import { startGateway } from '../../src/index.js';
 import type { TestBackend } from './backends.js';
@@ -45,9 +45,6 @@ export function runContractOverHttp(backend: TestBackend): void {
       };
     },
     skip: {
-      ...(backend.name === 'memory'
-        ? {}
-        : skipHistoryCases(`the ${backend.name} driver does not record job history yet (capabilities.history is false): issue 27 item 4`)),
       'concurrency.claim-race-driver': NO_DRIVER,
       'concurrency.driver-transition-race': NO_DRIVER,
       'concurrency.ordered-calls': NO_DRIVER,

@@ -297,7 +297,10 @@ export class KafkaDriver implements Driver {
   private async claimAfterLog(params: ClaimParams): Promise<DispatchedClaim> {
     const { queues, limit } = params;
     if (this.claimWaitMs <= 0 || !this.inFlight.has(queues)) return claimDispatched(this.store, params);
-    if (!queues.every((q) => this.inFlight.ordered(q))) {
+    // Passing jobs on their way needs the dispatcher's moves to land in the log's order: they are concurrent calls,
+    // which only a store whose calls take effect in the order made (capabilities.orderedCalls: Redis) keeps in
+    // order; on PostgreSQL's pool a later job of a batch could be claimable before an earlier one.
+    if (this.store.capabilities.orderedCalls !== true || !queues.every((q) => this.inFlight.ordered(q))) {
       await this.inFlight.drain(queues, this.claimWaitMs);
       return claimDispatched(this.store, params);
     }
