@@ -128,7 +128,10 @@ describe.skipIf(unavailable !== undefined)(`guided scenarios in the page${unavai
       'available>active',
       'active>completed',
     ]);
-    expect(await page.getByTestId('drawer-errors').locator('li').count()).toBe(2);
+    // The history comes from the event stream, the errors from the job read the drawer makes: wait for that read.
+    const errors = page.getByTestId('drawer-errors').locator('li');
+    await errors.nth(1).waitFor({ timeout: 10_000 });
+    expect(await errors.count()).toBe(2);
   });
 
   it('exhaustion → dead letter → manual retry: the dead-letter tab lists it until the retry, attempts reset', async () => {
