@@ -82,6 +82,8 @@ const QUEUE_HINTS_MAX = 100_000;
 
 type Flat = string[];
 type Row = Array<string | null | false>;
+/** job-claim.lua's (and job-claim-dispatched.lua's) reply: claimed (flat), promoted, expired, held, historyOff. */
+type ClaimReply = [Array<string | number | null>, Row[], Flat[], number | null | undefined, string[] | undefined];
 
 /**
  * The Redis driver. Jobs are hashes; indexes are sorted sets per queue (keys hash-tagged `{queue}`); every
@@ -276,7 +278,12 @@ export class RedisDriver implements Driver {
       'job-claim',
       [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
       BATCHES_GO_AT_ONCE,
-    )) as [Array<string | number | null>, Row[], Flat[], number | null | undefined, string[] | undefined];
+    )) as ClaimReply;
+    return this.claimResult(reply);
+  }
+
+  /** A claim's reply (job-claim.lua's form), with each claimed job's queue and '@h' kept for its ACK. */
+  private claimResult(reply: ClaimReply): ClaimResult {
     // queues the claim said opt out of history: their ACKs send no history line (completion-args.ts)
     const historyOff = reply[4];
     const jobs = decodeClaimedJobs(list(reply[0]), (job, hot) =>
@@ -308,9 +315,8 @@ export class RedisDriver implements Driver {
       'job-claim-dispatched',
       [this.prefix, params.limit, params.workerId, params.now, params.nowIso, params.visibilityMs ?? '', ...params.queues],
       BATCHES_GO_AT_ONCE,
-    )) as [string[][], string[][], number | null];
-    const result: ClaimResult = { jobs: list(reply[0]).map(decodeJob), promoted: [], expired: list(reply[1]).map(decodeJob) };
-    return withHeld(result, reply[2]);
+    )) as ClaimReply;
+    return this.claimResult(reply);
   }
 
   /**

@@ -66,13 +66,20 @@ export type ScriptName = (typeof SCRIPT_NAMES)[number];
  * one JSON text, instead of hundreds of bulk strings per batch (what ioredis spends most of its time encoding
  * and parsing).
  */
-export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-insert', 'job-claim', 'job-transition', 'job-transition-many', 'job-complete-many']);
+export const PACKED_SCRIPTS: ReadonlySet<ScriptName> = new Set([
+  'job-insert',
+  'job-claim',
+  'job-claim-dispatched',
+  'job-transition',
+  'job-transition-many',
+  'job-complete-many',
+]);
 /**
  * Packed scripts that answer in RESP all the same: a claim's reply is mostly a few long strings per job (the
  * sealed envelope and '@h'), which `cjson.encode` would escape byte by byte (callgrind: 85.8k -> 82.4k Redis
  * instructions per claimed job as RESP). An ACK batch answers a short text per job (see job-complete-many.lua).
  */
-export const RESP_REPLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-claim', 'job-complete-many']);
+export const RESP_REPLY_SCRIPTS: ReadonlySet<ScriptName> = new Set(['job-claim', 'job-claim-dispatched', 'job-complete-many']);
 
 /** States indexed by due time (the driver contract's index rules). */
 export const DUE_STATES: readonly JobState[] = STATE_SETS.due;
@@ -286,7 +293,23 @@ function checkDispatchClaimEffect(): void {
       `@ojskit/redis: job-claim-dispatched.lua assigns ${JSON.stringify(DISPATCH_CLAIM_ASSIGNS)}; core's DISPATCH_EFFECTS.claim now assigns ${JSON.stringify({ assign, xAssign, attempt })}`,
     );
   }
+  // Its short way is job-claim.lua's (lib/claim-fields.lua) with the dispatch marker removed besides.
+  const { trigger: _t, from: _f, ...effect } = DISPATCH_EFFECTS.claim;
+  const expected = { ...CLAIM_LUA_WRITES, xUnset: [...CLAIM_LUA_WRITES.xUnset, DISPATCH_MARKER] };
+  if (JSON.stringify(effect) !== JSON.stringify(expected)) {
+    throw new Error(
+      `@ojskit/redis: job-claim-dispatched.lua writes ${JSON.stringify(expected)}; core's DISPATCH_EFFECTS.claim is now ${JSON.stringify(effect)}: update its short way`,
+    );
+  }
+  // ...and it takes a job out of its state's index as P:{q}:st:<state> (lib/indexes.lua index_name).
+  const state = DISPATCH_EFFECTS.dispatch.to;
+  if (state === STATE_ROLES.claimable || state === STATE_ROLES.claimed || DUE_STATES.includes(state) || STATE_SETS.terminal.includes(state)) {
+    throw new Error(`@ojskit/redis: job-claim-dispatched.lua expects a dispatched job in P:{q}:st:${state}, which lib/indexes.lua no longer uses`);
+  }
 }
+
+/** The internal field marking a job the log delivered (job-claim-dispatched.lua's CLAIM_DROP, '@' + it). */
+const DISPATCH_MARKER = 'dispatchedAt';
 
 /** The trigger of an insert: the table's rows from no state. */
 const INSERT_TRIGGER = TRANSITIONS.find((t) => t.from === null)!.trigger;

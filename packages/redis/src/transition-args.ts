@@ -95,7 +95,8 @@ function noteFor(op: TransitionOp): TransitionNote {
 
 /**
  * Appends a batch of ops to `out` as lib/transition.lua reads it: per op its id, guards, shape number, the
- * queue `queueOf` last saw the job in (a hint: the script looks the job up by id when it is not there) and its
+ * queue the op names or `queueOf` last saw the job in (a hint: the script looks the job up by id when it is not
+ * there) and its
  * history note (at, trigger, reason or false).
  */
 export function pushTransitionBatch(
@@ -109,7 +110,7 @@ export function pushTransitionBatch(
     pushOp: (op, n, args) => {
       const expect = op.expect;
       const note = noteFor(op);
-      args.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, queueOf(op.id) ?? '', note.at, note.trigger);
+      args.push(op.id, expect?.attempt ?? '', expect?.workerId ?? '', expect?.visibleUntil ?? '', n, op.queue ?? queueOf(op.id) ?? '', note.at, note.trigger);
       // false, not absent: cjson hands Lua false for it, and every op has the same number of arguments
       (args as unknown[]).push(note.reason ?? false);
     },

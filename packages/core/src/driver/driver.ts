@@ -136,6 +136,11 @@ export interface ClaimResult {
 /** A guarded compare-and-set on one job. */
 export interface TransitionOp {
   id: string;
+  /**
+   * The queue the caller saw the job in: a hint a driver may look there first with, never a guard (a job that
+   * moved queues is still found by its id).
+   */
+  queue?: string;
   /** Guard: the job's current state must be one of these (take it from `allowedFrom`). */
   from: readonly JobState[];
   /** The new state. Equal to the current state for an in-place update (progress); `from` must then include it. */

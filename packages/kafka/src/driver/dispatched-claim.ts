@@ -43,10 +43,15 @@ async function expireOne(store: Driver, s: StoredJob, now: number, nowIso: strin
   return r.ok && 'job' in r ? r.job : null;
 }
 
-/** The dispatched `pending` jobs of a queue (of the CANDIDATES the store lists first), read with their internals. */
-async function dispatchedOf(store: Driver, queue: string): Promise<StoredJob[]> {
+/**
+ * The dispatched `pending` jobs of a queue past their `expires_at` (of the CANDIDATES the store lists first),
+ * read with their internals: only jobs whose listed envelope has expired are read again (a backlog of jobs
+ * without an expiry costs the listing alone).
+ */
+async function expiredDispatchedOf(store: Driver, queue: string, now: number): Promise<StoredJob[]> {
   const { jobs } = await store.jobList({ queue, state: DISPATCH_EFFECTS.claim.from[0]!, limit: CANDIDATES, offset: 0 });
-  const stored = await Promise.all(jobs.map((j) => store.jobGet(j.id)));
+  const due = jobs.filter((j) => j.expires_at !== undefined && Date.parse(j.expires_at) < now);
+  const stored = await Promise.all(due.map((j) => store.jobGet(j.id)));
   return stored.filter((s): s is StoredJob => s !== null && s.x.dispatchedAt !== undefined);
 }
 
@@ -57,7 +62,7 @@ async function dispatchedOf(store: Driver, queue: string): Promise<StoredJob[]> 
 export async function expireDispatched(store: Driver, params: { now: number; nowIso: string; limit: number }): Promise<Job[]> {
   const out: Job[] = [];
   for (const queue of await store.queueList()) {
-    for (const s of await dispatchedOf(store, queue.name)) {
+    for (const s of await expiredDispatchedOf(store, queue.name, params.now)) {
       if (out.length >= params.limit) return out;
       if (s.x.expiresAt === undefined || s.x.expiresAt >= params.now) continue;
       const job = await expireOne(store, s, params.now, params.nowIso);

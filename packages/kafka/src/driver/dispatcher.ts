@@ -58,9 +58,11 @@ export class Dispatcher {
       const changes = effectChanges(effect, at, atIso);
       const note = noteOf(effect, atIso);
       // One guarded write per job, issued together: the store adapters send concurrent transitions as one
-      // round trip (Redis coalesces them into one script call).
+      // round trip (Redis coalesces them into one script call). The record's queue spares the store a lookup.
       const results = await Promise.all(
-        entries.map((e) => store.jobTransition({ id: e.id, from: effect.from, to: effect.to, set: changes.set, x: changes.x, returning: 'summary', note })),
+        entries.map((e) =>
+          store.jobTransition({ id: e.id, queue: e.queue, from: effect.from, to: effect.to, set: changes.set, x: changes.x, returning: 'summary', note }),
+        ),
       );
       if (options.publish) {
         const moves: DispatchedMove[] = [];
