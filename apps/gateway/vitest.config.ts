@@ -22,7 +22,8 @@ export default defineConfig({
     // Two to three minutes each on a loaded machine, and a few lines long: vitest would start them last.
     sequence: {
       sequencer: longestFirst([
-        'test/contract.http.kafka-postgres.test.ts',
+        'test/contract.http.kafka-postgres-1.test.ts',
+        'test/contract.http.kafka-postgres-2.test.ts',
         'test/chaos.test.ts',
         'test/contract.http.postgres.test.ts',
         'test/contract.http.test.ts',

@@ -45,6 +45,26 @@ export function registerCases(options: BackendContractOptions, registrations: re
   assertSkipReasons(name, skip);
   const seen = new Set<string>();
   const skipped: Array<[string, string]> = [];
+  const part = options.part;
+  if (part !== undefined && !(Number.isInteger(part.of) && part.of >= 1 && Number.isInteger(part.index) && part.index >= 1 && part.index <= part.of)) {
+    throw new Error(`[ojs contract:${name}] part ${JSON.stringify(part)} is not one of 1..of`);
+  }
+
+  /** Whether the `n`-th (0-based) top-level group, or case outside any group, belongs to this file's part. */
+  const inPart = (n: number): boolean => part === undefined || n % part.of === part.index - 1;
+  // Parts split by top-level group (a group left without cases would fail the run as an empty suite): a group of
+  // another part still runs its body, recording its case ids only.
+  let depth = 0;
+  let units = 0;
+  let recordingOnly = false;
+
+  /** Records a case of another part (registered by that part's file); true when `id` is one. */
+  const outOfPart = (id: string): boolean => {
+    if (!recordingOnly && (depth > 0 || inPart(units++))) return false;
+    if (seen.has(id)) throw new Error(`[ojs contract] duplicate case id '${id}'`);
+    seen.add(id);
+    return true;
+  };
 
   const claimId = (id: string): string | undefined => {
     if (seen.has(id)) throw new Error(`[ojs contract] duplicate case id '${id}'`);
@@ -56,8 +76,29 @@ export function registerCases(options: BackendContractOptions, registrations: re
 
   const suite: Suite = {
     options,
-    group: (title, body) => describe(title, body),
+    group: (title, body) => {
+      if (recordingOnly || depth > 0 || inPart(units++)) {
+        if (recordingOnly) return body();
+        // vitest runs a describe's body after the describe call returns: the depth is counted inside it
+        describe(title, () => {
+          depth++;
+          try {
+            body();
+          } finally {
+            depth--;
+          }
+        });
+        return;
+      }
+      recordingOnly = true;
+      try {
+        body();
+      } finally {
+        recordingOnly = false;
+      }
+    },
     test(id, title, fn, caseOptions) {
+      if (outOfPart(id)) return;
       const reason = claimId(id);
       const label = `[${id}] ${title}`;
       if (reason !== undefined) {
@@ -78,6 +119,7 @@ export function registerCases(options: BackendContractOptions, registrations: re
       );
     },
     raw(id, title, fn, caseOptions) {
+      if (outOfPart(id)) return;
       const reason = claimId(id);
       const label = `[${id}] ${title}`;
       if (reason !== undefined) {

@@ -44,4 +44,10 @@ export interface BackendContractOptions {
    * full count. `OJSKIT_CONTRACT_MODEL_RUNS` overrides it.
    */
   modelRuns?: number;
+  /**
+   * Registers only part of the cases, for a long suite split across test files a runner runs in parallel:
+   * every `of`-th case in registration order, from the `index`-th (1-based). The files of parts 1 to `of`
+   * together run every case once (`[contract.skips]` still checks the skips against every case id).
+   */
+  part?: { index: number; of: number };
 }

@@ -9,27 +9,31 @@ const NO_DRIVER = 'HTTP transport exposes no driver';
 
 /**
  * Model sequences over HTTP on a store. Each sequence step is an HTTP request plus a store round trip
- * (about 120 ms a sequence on Redis, against 55 ms on memory), so 1000 would add minutes per store. Each
- * store runs its own sample at engine level in its adapter's suite; here 50 sample the combination.
+ * (about 120 ms a sequence on Redis, against 55 ms on memory; 1 s on Kafka+PostgreSQL), so 1000 would add
+ * minutes per store. Each store runs its own sample at engine level in its adapter's suite (250 on Redis and
+ * PostgreSQL, 25 on Kafka); here 20 sample the combination with the transport: the four files' 50 each were
+ * 178 s of a CI run's file time (2026-11-27), mostly CPU on two cores.
  */
-const STORE_MODEL_RUNS = 50;
+const STORE_MODEL_RUNS = 20;
 
 /**
  * Model sequences over HTTP on memory: the full 1000 took almost four minutes of a CI run (every step is
- * requests parsed, validated and encoded), and memory runs 1000 at engine level in @ojskit/contract's own
- * suite. `pnpm test:model` runs the long form (1000, or more) here and on every backend;
- * `OJSKIT_CONTRACT_MODEL_RUNS` sets any count.
+ * requests parsed, validated and encoded), 250 took 131 s (2026-11-27), and memory runs 1000 at engine level
+ * in @ojskit/contract's own suite. Each run draws fresh seeds; `pnpm test:model` runs the long form (1000, or
+ * more) here and on every backend; `OJSKIT_CONTRACT_MODEL_RUNS` sets any count.
  */
-const MEMORY_MODEL_RUNS = 250;
+const MEMORY_MODEL_RUNS = 60;
 
 /**
- * Registers the contract for `backend`: one fresh store and gateway per case, the engine reading a
- * ManualClock, background services run in-process (`maintenance`) as for every backend.
+ * Registers the contract for `backend` (or `part` of it, for a suite split across files): one fresh store and
+ * gateway per case, the engine reading a ManualClock, background services run in-process (`maintenance`) as
+ * for every backend.
  */
-export function runContractOverHttp(backend: TestBackend): void {
+export function runContractOverHttp(backend: TestBackend, part?: { index: number; of: number }): void {
   runBackendContract({
-    name: `http (gateway over ${backend.name})`,
+    name: `http (gateway over ${backend.name})${part ? ` part ${part.index} of ${part.of}` : ''}`,
     modelRuns: backend.name === 'memory' ? MEMORY_MODEL_RUNS : STORE_MODEL_RUNS,
+    ...(part ? { part } : {}),
     create: async () => {
       const h = await openHarness(backend);
       const running = await startGateway(h.gateway, { port: 0, host: '127.0.0.1' });

@@ -1,0 +1,10 @@
+/**
+ * The backend contract suite through the HTTP transport, against a gateway over the Kafka driver with a PostgreSQL
+ * store: part 1 of 2. Its cases mostly wait on the log and the store (about 1 s each under load), so the suite is
+ * split across two files the runner takes at once; part 2 is contract.http.kafka-postgres-2.test.ts.
+ */
+import { describeEachBackend } from './support/backends.js';
+import { runContractOverHttp } from './support/contract-over-http.js';
+import { KAFKA_POSTGRES } from './support/kafka.js';
+
+describeEachBackend('contract over HTTP', (backend) => runContractOverHttp(backend, { index: 1, of: 2 }), [KAFKA_POSTGRES]);

@@ -1,6 +1,0 @@
-/** The backend contract suite through the HTTP transport, against a gateway over the Kafka driver with a PostgreSQL store. */
-import { describeEachBackend } from './support/backends.js';
-import { runContractOverHttp } from './support/contract-over-http.js';
-import { KAFKA_POSTGRES } from './support/kafka.js';
-
-describeEachBackend('contract over HTTP', runContractOverHttp, [KAFKA_POSTGRES]);
