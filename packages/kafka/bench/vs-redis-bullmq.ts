@@ -16,7 +16,7 @@
  *   BENCH_LATENCY_SAMPLES=500, BENCH_WARMUP_RUNS=1, BENCH_MAX_WAIT_MS: the dispatcher's idle fetch wait,
  *   BENCH_SYSTEMS=kafka,redis,bullmq; add
  *   kafka-awaited for the Kafka driver with awaitEventProduces, kafka-event-records for one events-topic record
- *   per event)
+ *   per event, kafka-no-mirror for the driver without the events topic)
  */
 import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
@@ -57,6 +57,8 @@ if (WANTED.includes('kafka')) systems.push(await kafkaVariant('', {}));
 if (WANTED.includes('kafka-awaited')) systems.push(await kafkaVariant('aw', { awaitEventProduces: true }, 'kafka+redis awaited events'));
 // The events topic's previous format, one record per event (eventRecords: 'event'), for its cost.
 if (WANTED.includes('kafka-event-records')) systems.push(await kafkaVariant('ev', { eventRecords: 'event' }, 'kafka+redis event per record'));
+// Without the events topic (mirrorEvents: false): what the mirror costs (see the README, "Costs").
+if (WANTED.includes('kafka-no-mirror')) systems.push(await kafkaVariant('nm', { mirrorEvents: false }, 'kafka+redis, no events topic'));
 if (WANTED.includes('redis')) systems.push(ojskitSystem(url, `ojsbench:${run}`, {}, 'ojskit redis'));
 if (WANTED.includes('bullmq')) systems.push(bullmqSystem(url, `bullbench:${run}`));
 
