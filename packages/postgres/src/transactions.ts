@@ -28,6 +28,13 @@ export async function atomically<T>(pool: Pool, tx: Queryable | undefined, body:
     throw toOjsError(error, 'connect');
   }
   let broken: unknown;
+  // pg-pool takes its error listener off a client it hands out, and pg's client emits 'error' when its connection
+  // fails, with a query running or not (between two statements of this transaction, say): unheard, that event
+  // would end the process. The step fails through its rejected query instead; the client is then destroyed.
+  const onError = (error: Error): void => {
+    broken ??= error;
+  };
+  client.on('error', onError);
   try {
     await raw(client, 'BEGIN');
     const result = await body(client);
@@ -35,10 +42,12 @@ export async function atomically<T>(pool: Pool, tx: Queryable | undefined, body:
     return result;
   } catch (error) {
     if (isConnectionError(error) || isConnectionError((error as Error).cause)) broken = error;
-    else await raw(client, 'ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
+    else if (broken === undefined) await raw(client, 'ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
     throw error;
   } finally {
-    // A client whose connection failed is destroyed rather than returned to the pool.
+    // A client whose connection failed is destroyed rather than returned to the pool; it keeps the listener, as
+    // a dying connection may report more than once.
+    if (broken === undefined) client.removeListener('error', onError);
     client.release(broken instanceof Error ? broken : undefined);
   }
 }
