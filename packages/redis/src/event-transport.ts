@@ -204,10 +204,14 @@ export class RedisEventTransport implements EventTransport {
   /** Appends the unsent entries, in order, until none is left; retries after a failure (Redis down). */
   private async send(): Promise<void> {
     let delay = 50;
+    // After a refusal the entries go one at a time until one is taken: sent together while Redis comes back,
+    // an early one could be refused (its retries used up while Redis was down) and a later one taken, and every
+    // entry after the refused one goes again, so the later one would be appended twice (seen in CI under load).
+    let alone = false;
     try {
       while (this.unsent.length > 0) {
-        const entries = this.unsent;
-        this.unsent = [];
+        const entries = alone ? this.unsent.splice(0, 1) : this.unsent;
+        if (!alone) this.unsent = [];
         corkUntilNextTick(this.options.publisher);
         const results = await Promise.allSettled(
           entries.map((m) => this.options.publisher.xadd(this.options.stream, 'MAXLEN', '~', this.maxLen, '*', FIELD, m)),
@@ -215,10 +219,13 @@ export class RedisEventTransport implements EventTransport {
         const failed = results.findIndex((r) => r.status === 'rejected');
         if (failed < 0) {
           delay = 50;
+          alone = false;
           continue;
         }
+        alone = true;
         // Keep the order: the first refused entry and everything after it go again (an entry that was taken
-        // after a refused one is appended twice; readers see its events twice rather than never).
+        // after a refused one, on a connection lost mid-batch, is appended twice; readers see its events twice
+        // rather than never).
         this.unsent = [...entries.slice(failed), ...this.unsent];
         // A connection that is down is the driver's to report (once); a refusal on a live one is news.
         if (this.options.publisher.status === 'ready') this.options.onError?.((results[failed] as PromiseRejectedResult).reason);
