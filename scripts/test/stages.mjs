@@ -20,7 +20,9 @@
  * two: the rest (port, driver, faults: ~150 s of file time) and its shared suites (~150 s). Then playground,
  * redis and postgres (~60-90 s each), contract (~30), the rest (~5 each).
  */
-export const POOLS = { tests: 4 };
+// Back to three on 2026-11-27 evening: on a slower day (build 120-150 s against 55-63), three of four runs with
+// four at once failed on timeouts and orderings under load (748-776 s), each in a different test.
+export const POOLS = { tests: 3 };
 
 const GATEWAY_CONTRACT = 'test/contract.http';
 /** The gateway's files on the Kafka backends (`*.kafka-redis`, `*.kafka-postgres`, `pending.kafka`). */
